@@ -1,0 +1,69 @@
+# Everything a contributor runs. `make run` and `make test` work on a fresh machine:
+# they install what is missing (Node packages, Debian Chromium) before doing their job.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+CARGO   ?= cargo
+DIST    ?= dist
+HOST    ?= 127.0.0.1
+PORT    ?= 8080
+CONTACT_PORT ?= 8787
+SITEGEN := target/debug/sitegen
+CONTACT := target/debug/contact-fn
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help run build test test-rust test-browser bench check fmt lint schema deps chromium clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+
+# --- set-up -----------------------------------------------------------------
+site/node_modules/.package-lock.json: site/package.json site/package-lock.json
+	cd site && npm ci --no-audit --no-fund
+deps: site/node_modules/.package-lock.json ## Install the site's Node packages (npm ci)
+
+# Debian's Chromium for the browser tests. An apt clean-up hook on some images deletes
+# downloaded packages mid-install; the retry clears that hook for this one command.
+chromium: ## Install Debian Chromium when it is missing
+	@command -v chromium >/dev/null || { \
+	  $(SUDO) apt-get update -qq && \
+	  { $(SUDO) apt-get install -y -qq chromium fonts-liberation || { \
+	    conf=$$(mktemp) && printf '#clear DPkg::Post-Invoke;\n' > "$$conf" && \
+	    $(SUDO) apt-get -c "$$conf" install -y -qq chromium fonts-liberation; rm -f "$$conf"; }; }; }
+
+# --- build and run ------------------------------------------------------------
+build: deps ## Build the site into dist/
+	$(CARGO) build -p sitegen -p contact-fn
+	$(SITEGEN) build --out $(DIST)
+
+run: build ## Build, then serve the site and the contact service locally
+	@echo "Site:    http://$(HOST):$(PORT)/"
+	@echo "Contact: http://$(HOST):$(CONTACT_PORT)/send-contact-email (mail lands in var/contact-fn/mail/)"
+	@trap 'kill 0' EXIT INT TERM; \
+	  $(CONTACT) --bind $(HOST):$(CONTACT_PORT) & \
+	  $(SITEGEN) serve $(DIST) --host $(HOST) --port $(PORT)
+
+# --- quality ------------------------------------------------------------------
+test: deps chromium test-rust test-browser ## Run every test (Rust, then the browser against the real build)
+
+test-rust:
+	$(CARGO) nextest run --workspace --no-fail-fast
+
+test-browser: deps chromium
+	$(CARGO) build -p sitegen -p contact-fn
+	cd site && npx playwright test
+
+bench: deps ## Benchmarks: build speed, page weight, contact-fn load
+	@echo "(benchmarks are added with the pieces they measure)"
+
+lint: ## rustfmt, clippy and the TypeScript checker
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	cd site && npx tsc --noEmit
+
+fmt: ## Format the Rust code
+	$(CARGO) fmt --all
+
+clean: ## Remove build output
+	rm -rf $(DIST) target site/dist site/.sitegen
