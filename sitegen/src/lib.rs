@@ -3,8 +3,11 @@
 //! The pipeline is load -> validate -> render (Vike prerender in `site/`) -> write -> verify,
 //! and every stage is a module here so `main.rs` only parses arguments and reports.
 
+pub mod build;
 pub mod check;
+pub mod content;
 pub mod outputs;
 pub mod publish;
 pub mod report;
+pub mod schema;
 pub mod serve;

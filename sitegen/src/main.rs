@@ -1,1 +1,192 @@
-fn main() {}
+//! The `sitegen` command line: parses arguments, calls the library, reports.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use sitegen::build::{BuildError, BuildOptions};
+use sitegen::content::Content;
+
+/// Turns the YAML under content/ into a CDN-ready static website.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    /// Validate the content, prerender every page and publish the output directory.
+    Build {
+        /// Output directory, replaced as a whole only when the build succeeds.
+        #[arg(long, default_value = "dist")]
+        out: PathBuf,
+        #[command(flatten)]
+        dirs: Dirs,
+        /// URL of the contact service the forms post to, instead of the one in site.yaml.
+        #[arg(long, env = "SITEGEN_CONTACT_ENDPOINT")]
+        contact_endpoint: Option<String>,
+        /// Print only errors.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Verify an output directory: every page exists and every internal link resolves.
+    Check {
+        /// The output directory to verify.
+        #[arg(default_value = "dist")]
+        dir: PathBuf,
+        /// Content directory whose routes must all have a page.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+    },
+    /// Preview an output directory exactly as a CDN serves it.
+    Serve {
+        /// The output directory to serve.
+        #[arg(default_value = "dist")]
+        dir: PathBuf,
+        /// Address to listen on.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: IpAddr,
+        /// Port to listen on.
+        #[arg(long, short, default_value_t = 8080)]
+        port: u16,
+    },
+    /// Validate the content only, reporting every mistake.
+    Validate {
+        #[command(flatten)]
+        dirs: Dirs,
+    },
+    /// Write the content as JSON for the site's development server (`npm run dev`).
+    Export {
+        /// Where to write the JSON.
+        #[arg(long, default_value = "site/.sitegen/content.json")]
+        out: PathBuf,
+        #[command(flatten)]
+        dirs: Dirs,
+    },
+    /// Regenerate the site's TypeScript types from the content model.
+    Schema {
+        /// Directory of the generated `.ts` files.
+        #[arg(long, default_value = "site/schema")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+struct Dirs {
+    /// The YAML content directory.
+    #[arg(long, default_value = "content")]
+    content: PathBuf,
+    /// The Vike project that renders the pages.
+    #[arg(long, default_value = "site")]
+    site: PathBuf,
+}
+
+impl Dirs {
+    fn load(&self) -> Result<Content, sitegen::content::ContentErrors> {
+        Content::load(&self.content, &self.site.join("public"))
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            report(&err);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Cmd::Build {
+            out,
+            dirs,
+            contact_endpoint,
+            quiet,
+        } => {
+            let options = BuildOptions {
+                content_dir: dirs.content,
+                site_dir: dirs.site,
+                out_dir: out,
+                contact_endpoint,
+                quiet,
+            };
+            let built = sitegen::build::build(&options)?;
+            if !quiet {
+                println!(
+                    "Built {} pages into {} in {:.1}s",
+                    built.content.routes.len(),
+                    options.out_dir.display(),
+                    built.elapsed.as_secs_f64()
+                );
+            }
+            Ok(())
+        }
+        Cmd::Check { dir, content } => {
+            let routes: Vec<String> = if content.is_dir() {
+                Content::load(&content, &PathBuf::from("site/public"))?
+                    .routes
+                    .into_iter()
+                    .map(|r| r.path)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let report = sitegen::check::check_dir(&dir, &routes)?;
+            if report.is_ok() {
+                println!("{}: every page present, every link resolves", dir.display());
+                Ok(())
+            } else {
+                anyhow::bail!("{report}")
+            }
+        }
+        Cmd::Serve { dir, host, port } => {
+            let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
+            runtime.block_on(sitegen::serve::run(dir, SocketAddr::new(host, port)))
+        }
+        Cmd::Validate { dirs } => {
+            let content = dirs.load()?;
+            println!("content is valid: {} pages", content.routes.len());
+            Ok(())
+        }
+        Cmd::Export { out, dirs } => {
+            let content = dirs.load()?;
+            sitegen::build::write_json(&out, &content)?;
+            println!("wrote {}", out.display());
+            Ok(())
+        }
+        Cmd::Schema { out } => {
+            sitegen::schema::write_typescript(&out)?;
+            println!("wrote TypeScript types into {}", out.display());
+            Ok(())
+        }
+    }
+}
+
+/// Content errors print one per line as `file:line:col: message`; others as a cause chain.
+fn report(err: &anyhow::Error) {
+    if let Some(errors) = err
+        .downcast_ref::<sitegen::content::ContentErrors>()
+        .or_else(|| match err.downcast_ref::<BuildError>() {
+            Some(BuildError::Content(errors)) => Some(errors),
+            _ => None,
+        })
+    {
+        eprintln!("{errors}");
+        eprintln!(
+            "error: {} problem{} in the content; nothing was written",
+            errors.0.len(),
+            if errors.0.len() == 1 { "" } else { "s" }
+        );
+        return;
+    }
+    eprintln!("error: {err}");
+    for cause in err.chain().skip(1) {
+        eprintln!("  caused by: {cause}");
+    }
+}

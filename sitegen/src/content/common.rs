@@ -1,0 +1,197 @@
+//! Building blocks shared by every page: metadata, heroes, links, icons.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// What search engines and browser tabs show for a page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    /// The `<title>` of the page.
+    pub title: String,
+    /// The meta description: one or two sentences, shown in search results.
+    pub description: String,
+}
+
+/// The opening block of a page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Hero {
+    /// Small label above the title.
+    #[serde(default)]
+    pub eyebrow: Option<String>,
+    /// The page's one `<h1>`.
+    pub title: String,
+    /// Words of the title to accent (must occur in `title`).
+    #[serde(default)]
+    pub highlight: Option<String>,
+    /// The paragraph under the title.
+    pub lead: String,
+    /// Buttons under the lead, in order.
+    #[serde(default)]
+    pub actions: Vec<Action>,
+}
+
+/// A link styled as a button.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    /// The visible text, which is also the accessible name.
+    pub label: String,
+    /// Where it leads: an internal path (`/contact`) or an absolute URL.
+    pub href: String,
+    /// Visual weight.
+    #[serde(default)]
+    pub style: ActionStyle,
+}
+
+/// Visual weight of an [`Action`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum ActionStyle {
+    /// The filled, accent-coloured button.
+    #[default]
+    Primary,
+    /// The outlined button.
+    Secondary,
+}
+
+/// A plain text link.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    /// The visible text, which is also the accessible name.
+    pub label: String,
+    /// Where it leads: an internal path (`/about`, `/about#team`) or an absolute URL.
+    pub href: String,
+}
+
+/// A figure with its caption, such as `5K+` experts.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Statistic {
+    /// The figure as displayed (`99.9%`).
+    pub number: String,
+    /// What the figure counts.
+    pub label: String,
+}
+
+/// One question of an FAQ accordion.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FaqItem {
+    /// The question, shown on the accordion trigger.
+    pub question: String,
+    /// The answer, shown when the item is open.
+    pub answer: String,
+}
+
+/// Icons the site can draw, named as in the Lucide icon set (kebab-case).
+///
+/// A closed list so a typo fails validation instead of rendering nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum Icon {
+    /// LinkedIn brand mark.
+    Linkedin,
+    /// Twitter brand mark.
+    Twitter,
+    /// GitHub brand mark.
+    Github,
+    /// Data analytics.
+    ChartColumn,
+    /// Artificial intelligence.
+    Brain,
+    /// Cloud.
+    Cloud,
+    /// Software.
+    Code,
+    /// Databases, data platforms.
+    Database,
+    /// Security.
+    Shield,
+    /// Speed.
+    Zap,
+    /// People, teams.
+    Users,
+    /// Support around the clock.
+    Headphones,
+    /// Worldwide.
+    Globe,
+    /// Growth.
+    TrendingUp,
+    /// Settings, engineering.
+    Cog,
+    /// Healthcare.
+    HeartPulse,
+    /// Finance.
+    Landmark,
+    /// Retail.
+    ShoppingCart,
+    /// Manufacturing.
+    Factory,
+    /// Education.
+    GraduationCap,
+    /// Automotive.
+    Car,
+    /// Logistics.
+    Truck,
+    /// Real estate.
+    Building,
+    /// Mobile.
+    Smartphone,
+    /// Web.
+    Monitor,
+    /// Connected devices.
+    Cpu,
+    /// Blockchain.
+    Link,
+    /// Vision.
+    Eye,
+    /// Language.
+    MessageSquare,
+    /// Delivery pipelines.
+    GitBranch,
+    /// Locks, compliance.
+    Lock,
+    /// Documents, whitepapers.
+    FileText,
+    /// Guides.
+    BookOpen,
+    /// Checklists.
+    ListChecks,
+    /// Webinars.
+    Video,
+    /// Targets, strategy.
+    Target,
+    /// Rockets, launches.
+    Rocket,
+    /// Layers, architecture.
+    Layers,
+    /// Servers, infrastructure.
+    Server,
+    /// Searching, discovery.
+    Search,
+    /// Awards, quality.
+    Award,
+    /// Ideas.
+    Lightbulb,
+    /// Mail.
+    Mail,
+    /// Phone.
+    Phone,
+    /// Location.
+    MapPin,
+    /// Time.
+    Clock,
+    /// Checkmarks.
+    CircleCheck,
+    /// Sparkles, generative AI.
+    Sparkles,
+    /// Workflow, APIs.
+    Workflow,
+    /// Testing.
+    FlaskConical,
+    /// Refresh, modernisation.
+    RefreshCw,
+}

@@ -1,0 +1,196 @@
+//! The typed content model of the website and the code that reads it from `content/`.
+//!
+//! `load` reads every file, collects every mistake (syntax, unknown or missing fields, links to
+//! no page, missing images, duplicate slugs) and only then fails, so one run shows them all.
+
+pub mod common;
+pub mod countries;
+pub mod error;
+mod loader;
+mod locate;
+pub mod pages;
+pub mod services;
+pub mod settings;
+mod validate;
+pub mod yaml;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+pub use error::{ContentError, ContentErrors};
+use loader::Loader;
+
+/// The whole website, as the site's pages receive it.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+pub struct Content {
+    /// Site-wide settings.
+    pub settings: settings::Settings,
+    /// Every published page, derived from the rest of the model.
+    pub routes: Vec<RouteInfo>,
+    /// The fixed pages.
+    pub pages: pages::Pages,
+    /// Service categories in display order, each with its sub-services.
+    pub services: Vec<services::ServiceCategory>,
+    /// Dialling codes for the contact form.
+    pub countries: Vec<countries::Country>,
+}
+
+/// One published page.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct RouteInfo {
+    /// Path without trailing slash (`/`, `/about`, `/services/cloud-services/devops`).
+    pub path: String,
+    /// The page's `<title>`.
+    pub title: String,
+    /// The page's meta description.
+    pub description: String,
+    /// Whether the page is listed in `sitemap.xml`.
+    pub in_sitemap: bool,
+}
+
+/// Files directly under the content directory, besides `pages/` and `services/`.
+const TOP_LEVEL_FILES: &[&str] = &["site.yaml", "countries.yaml"];
+
+impl Content {
+    /// Reads and validates the content directory. Images are looked up under `public_dir`.
+    pub fn load(content_dir: &Path, public_dir: &Path) -> Result<Self, ContentErrors> {
+        let mut loader = Loader::new(content_dir);
+        let settings = loader.file::<settings::Settings>("site.yaml");
+        let countries = loader.file::<Vec<countries::Country>>("countries.yaml");
+        let pages = pages::Pages::load(&mut loader);
+        let services = load_services(&mut loader);
+        report_unexpected_files(&mut loader);
+
+        let (Some(settings), Some(countries), Some(pages)) = (settings, countries, pages) else {
+            return Err(ContentErrors(loader.errors));
+        };
+        if !loader.errors.is_empty() {
+            return Err(ContentErrors(loader.errors));
+        }
+        let mut content = Self {
+            settings,
+            routes: Vec::new(),
+            pages,
+            services,
+            countries,
+        };
+        content.routes = content.derive_routes();
+        validate::validate(&mut loader, &content, public_dir);
+        if loader.errors.is_empty() {
+            Ok(content)
+        } else {
+            Err(ContentErrors(loader.errors))
+        }
+    }
+
+    /// Every page: the fixed ones, then each category followed by its sub-services.
+    fn derive_routes(&self) -> Vec<RouteInfo> {
+        let route = |path: String, meta: &common::Meta| RouteInfo {
+            path,
+            title: meta.title.clone(),
+            description: meta.description.clone(),
+            in_sitemap: true,
+        };
+        let mut routes: Vec<RouteInfo> = self
+            .pages
+            .routes()
+            .iter()
+            .map(|(path, _, meta)| route((*path).to_owned(), meta))
+            .collect();
+        for category in &self.services {
+            routes.push(route(category.path(), &category.meta));
+            for sub in &category.sub_services {
+                routes.push(route(
+                    format!("{}/{}", category.path(), sub.slug),
+                    &sub.meta,
+                ));
+            }
+        }
+        routes
+    }
+}
+
+/// Reads `services/*.yaml`, one category per file, ordered by their `order` field.
+fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
+    let dir = loader.root().join("services");
+    let mut files: Vec<String> = walkdir::WalkDir::new(&dir)
+        .min_depth(1)
+        .max_depth(1)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_yaml(e.path()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .collect();
+    if files.is_empty() {
+        loader.error(
+            "services",
+            None,
+            "no service categories: add one YAML file per category".into(),
+        );
+    }
+    files.sort();
+    let mut categories: Vec<services::ServiceCategory> = files
+        .iter()
+        .filter_map(|name| {
+            let rel = format!("services/{name}");
+            let mut category: services::ServiceCategory = loader.file(&rel)?;
+            if !category.slug.is_empty() {
+                loader.error(
+                    &rel,
+                    Some("slug"),
+                    "`slug` comes from the file name; remove it or rename the file".into(),
+                );
+            }
+            category.slug = name
+                .trim_end_matches(".yaml")
+                .trim_end_matches(".yml")
+                .to_owned();
+            Some(category)
+        })
+        .collect();
+    categories.sort_by_key(|c| c.order);
+    categories
+}
+
+fn is_yaml(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml")
+    )
+}
+
+/// A YAML file the model does not read is almost always a misnamed page: say so.
+fn report_unexpected_files(loader: &mut Loader) {
+    let root = loader.root().to_owned();
+    let expected_pages: Vec<String> = pages::PAGE_FILES
+        .iter()
+        .map(|f| format!("pages/{f}"))
+        .collect();
+    for entry in walkdir::WalkDir::new(&root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && is_yaml(e.path()))
+    {
+        let Ok(rel) = entry.path().strip_prefix(&root) else {
+            continue;
+        };
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let known = TOP_LEVEL_FILES.contains(&rel.as_str())
+            || expected_pages.contains(&rel)
+            || (rel.starts_with("services/") && rel.matches('/').count() == 1);
+        if !known {
+            loader.error(
+                &rel,
+                None,
+                format!(
+                    "unexpected content file; pages are {}",
+                    pages::PAGE_FILES.join(", ")
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! The Success Stories page (`/case-studies`), from `content/pages/case-studies.yaml`.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::content::common::{Hero, Meta};
+
+/// The Success Stories page (`/case-studies`), from `content/pages/case-studies.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CaseStudiesPage {
+    /// Title and description for search engines.
+    pub meta: Meta,
+    /// The opening block.
+    pub hero: Hero,
+}

@@ -1,0 +1,161 @@
+//! Site-wide settings from `content/site.yaml`: brand, contact details, navigation, footer.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::common::{Icon, Link, Meta};
+
+/// Everything every page shares.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The company's names.
+    pub brand: Brand,
+    /// Absolute URL the site is published at, without a trailing slash.
+    pub base_url: String,
+    /// Language of every page, as a BCP 47 tag (`en`).
+    pub language: String,
+    /// Base URL of the contact service (`contact-fn`) the forms post to.
+    /// The `SITEGEN_CONTACT_ENDPOINT` environment variable overrides it at build time.
+    pub contact_endpoint: String,
+    /// How visitors reach the company.
+    pub contact: ContactDetails,
+    /// The fixed navigation bar.
+    pub nav: Navigation,
+    /// The footer under every page.
+    pub footer: Footer,
+    /// The page shown for unknown paths (`404.html`).
+    pub not_found: NotFound,
+    /// Words of the interface that belong to no page.
+    pub ui: UiStrings,
+}
+
+/// The company's names.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Brand {
+    /// Short name, shown in the logo and titles.
+    pub name: String,
+    /// Registered name, shown in the copyright line and legal pages.
+    pub legal_name: String,
+}
+
+/// Email, phone and office.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ContactDetails {
+    /// General enquiries address.
+    pub email: String,
+    /// Phone number as displayed, in international form.
+    pub phone: String,
+    /// The office visitors can visit.
+    pub office: Office,
+}
+
+/// A postal address.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Office {
+    /// Heading of the address card (`Tallinn office`).
+    pub name: String,
+    /// Address lines, in order.
+    pub lines: Vec<String>,
+}
+
+/// The fixed navigation bar.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Navigation {
+    /// Accessible name of the logo link to the home page.
+    pub home_label: String,
+    /// The Services dropdown.
+    pub services: ServicesMenu,
+    /// Desktop links after the dropdown, in order.
+    pub links: Vec<Link>,
+    /// The call-to-action button at the end of the bar.
+    pub cta: Link,
+    /// Links of the mobile menu, in order.
+    pub mobile_links: Vec<Link>,
+}
+
+/// The Services dropdown of the navigation bar.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ServicesMenu {
+    /// Text of the button that opens it.
+    pub label: String,
+    /// One link per service category.
+    pub links: Vec<Link>,
+    /// The last entry, to the services overview.
+    pub view_all: Link,
+}
+
+/// The footer under every page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Footer {
+    /// The paragraph under the logo.
+    pub description: String,
+    /// Link columns, in order.
+    pub columns: Vec<FooterColumn>,
+    /// Accessible name of the social profiles list.
+    pub social_label: String,
+    /// Social profiles, shown as icons.
+    pub social: Vec<SocialLink>,
+    /// The copyright line.
+    pub copyright: String,
+}
+
+/// One titled column of footer links.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FooterColumn {
+    /// Column heading.
+    pub title: String,
+    /// Links, in order.
+    pub links: Vec<Link>,
+}
+
+/// A social profile. Profiles have no address yet, so they render as labelled icons, not links.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SocialLink {
+    /// Network name, used as the accessible name.
+    pub name: String,
+    /// The network's mark.
+    pub icon: Icon,
+}
+
+/// The not-found page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct NotFound {
+    /// Title and description of `404.html`.
+    pub meta: Meta,
+    /// The large status code (`404`).
+    pub code: String,
+    /// The heading.
+    pub title: String,
+    /// A sentence under the heading.
+    pub lead: String,
+    /// The way back.
+    pub home_link: Link,
+}
+
+/// Interface words that belong to no single page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct UiStrings {
+    /// The skip link at the top of every page.
+    pub skip_to_content: String,
+    /// Accessible name of the hamburger button while the menu is closed.
+    pub open_menu: String,
+    /// Accessible name of the hamburger button while the menu is open.
+    pub close_menu: String,
+    /// Accessible name of the main navigation landmark.
+    pub main_nav_label: String,
+    /// Accessible name of the mobile navigation landmark.
+    pub mobile_nav_label: String,
+    /// Accessible name of the footer navigation landmark.
+    pub footer_nav_label: String,
+}
