@@ -1,0 +1,17 @@
+import { usePageContext } from 'vike-react/usePageContext'
+import { canonicalUrl } from '../lib/paths'
+import { settings } from '../lib/settings'
+
+// Tags shared by every page's <head>. Title, description, lang and favicon are vike-react
+// settings (+title.ts, +description.ts, +lang.ts, +config.ts).
+export default function Head() {
+  const { urlPathname, is404 } = usePageContext()
+  return (
+    <>
+      {/* The not-found page is served at whatever path was missing: it has no canonical URL. */}
+      {!is404 && <link rel="canonical" href={canonicalUrl(settings.base_url, urlPathname)} />}
+      <meta property="og:site_name" content={settings.brand.name} />
+      <meta name="theme-color" content="#ffffff" />
+    </>
+  )
+}
