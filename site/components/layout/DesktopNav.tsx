@@ -1,0 +1,27 @@
+import type { Navigation } from '../../schema/Navigation'
+import { NavLink } from './NavLink'
+import { ServicesMenu } from './ServicesMenu'
+
+export type DesktopNavProps = {
+  nav: Navigation
+  label: string
+  pathname: string
+}
+
+/** The navigation bar's links on wide screens: the Services dropdown, then the page links. */
+export function DesktopNav({ nav, label, pathname }: DesktopNavProps) {
+  return (
+    <nav aria-label={label} className="hidden lg:block">
+      <ul className="flex items-center gap-0.5 xl:gap-1">
+        <ServicesMenu menu={nav.services} pathname={pathname} />
+        {nav.links.map((link) => (
+          <li key={link.href}>
+            <NavLink href={link.href} pathname={pathname}>
+              {link.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}

@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react'
+import { cx } from '../../lib/cx'
+import { isCurrentPage } from '../../lib/paths'
+
+export type NavLinkProps = {
+  href: string
+  pathname: string
+  children: ReactNode
+  /** `bar` for the desktop bar, `row` for the mobile menu and the dropdown panel. */
+  look?: 'bar' | 'row'
+  onClick?: () => void
+}
+
+/** A navigation link, highlighted and marked `aria-current="page"` when it is the current page. */
+export function NavLink({ href, pathname, children, look = 'bar', onClick }: NavLinkProps) {
+  const current = isCurrentPage(href, pathname)
+  return (
+    <a
+      href={href}
+      aria-current={current ? 'page' : undefined}
+      onClick={onClick}
+      className={cx(
+        'transition-colors duration-150',
+        look === 'bar'
+          ? 'inline-flex h-10 items-center rounded-full px-3.5 text-sm font-medium'
+          : 'flex items-center rounded-xl px-4 py-3 text-base font-medium',
+        current ? 'bg-brand-50 text-brand-700' : 'text-ink-700 hover:bg-ink-100 hover:text-ink-950',
+      )}
+    >
+      {children}
+    </a>
+  )
+}
