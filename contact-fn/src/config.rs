@@ -1,0 +1,286 @@
+//! Every setting of the service, read from flags and the environment.
+//!
+//! The defaults are what `make run` needs on a developer machine: data under
+//! `var/contact-fn/`, mail delivered as `.eml` files, the local site as the only origin.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use axum::http::HeaderValue;
+use clap::Parser;
+use ipnet::IpNet;
+use lettre::message::Mailbox;
+
+/// Validates contact form submissions, stores them durably and delivers them by email.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "contact-fn", version, about)]
+pub struct Config {
+    /// Address and port to listen on.
+    #[arg(long, env = "CONTACT_BIND", default_value = "127.0.0.1:8787")]
+    pub bind: SocketAddr,
+
+    /// Folder for the outbox, dead letters, idempotency records and (without SMTP) the mail.
+    #[arg(long, env = "CONTACT_DATA_DIR", default_value = "var/contact-fn")]
+    pub data_dir: PathBuf,
+
+    /// SMTP server, e.g. `smtp://mail.example.com:587?tls=required`, `smtps://host`, or plain
+    /// `smtp://127.0.0.1:2525` for a local relay. Without it, mail is written as `.eml` files.
+    #[arg(long, env = "CONTACT_SMTP_URL")]
+    pub smtp_url: Option<String>,
+
+    /// SMTP user name; the password is read from CONTACT_SMTP_PASSWORD only.
+    #[arg(long, env = "CONTACT_SMTP_USERNAME")]
+    pub smtp_username: Option<String>,
+
+    /// SMTP password (environment only, never a flag).
+    #[arg(skip)]
+    pub smtp_password: Option<String>,
+
+    /// Timeout of each SMTP connection and command.
+    #[arg(long, env = "CONTACT_SMTP_TIMEOUT", default_value = "30s", value_parser = duration)]
+    pub smtp_timeout: Duration,
+
+    /// Messages delivered at the same time (and pooled SMTP connections).
+    #[arg(long, env = "CONTACT_SMTP_CONCURRENCY", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub smtp_concurrency: u32,
+
+    /// Folder the embedded default delivers `.eml` files into [default: <data-dir>/mail].
+    #[arg(long, env = "CONTACT_MAIL_DIR")]
+    pub mail_dir: Option<PathBuf>,
+
+    /// The company inbox every message goes to.
+    #[arg(
+        long,
+        env = "CONTACT_MAIL_TO",
+        default_value = "Contact inbox <contact@example.com>"
+    )]
+    pub mail_to: Mailbox,
+
+    /// The site's own sender address.
+    #[arg(
+        long,
+        env = "CONTACT_MAIL_FROM",
+        default_value = "Website <website@example.com>"
+    )]
+    pub mail_from: Mailbox,
+
+    /// Subject prefix of contact page messages, so the inbox can filter them.
+    #[arg(
+        long,
+        env = "CONTACT_CONTACT_SUBJECT_PREFIX",
+        default_value = "[Website contact]"
+    )]
+    pub contact_subject_prefix: String,
+
+    /// Subject prefix of home page enquiries.
+    #[arg(
+        long,
+        env = "CONTACT_ENQUIRY_SUBJECT_PREFIX",
+        default_value = "[Website enquiry]"
+    )]
+    pub enquiry_subject_prefix: String,
+
+    /// Site origins allowed to call the service from a browser (comma-separated).
+    #[arg(
+        long,
+        env = "CONTACT_ALLOWED_ORIGINS",
+        value_delimiter = ',',
+        default_value = "http://127.0.0.1:8080,http://localhost:8080"
+    )]
+    pub allowed_origins: Vec<HeaderValue>,
+
+    /// Page a plain HTML form post is redirected to after success.
+    #[arg(
+        long,
+        env = "CONTACT_SUCCESS_URL",
+        default_value = "http://127.0.0.1:8080/contact/sent/"
+    )]
+    pub success_url: HeaderValue,
+
+    /// Page a plain HTML form post is redirected to after any failure.
+    #[arg(
+        long,
+        env = "CONTACT_FAILURE_URL",
+        default_value = "http://127.0.0.1:8080/contact/error/"
+    )]
+    pub failure_url: HeaderValue,
+
+    /// Most messages waiting in the outbox; beyond it submissions are answered 503.
+    #[arg(long, env = "CONTACT_OUTBOX_MAX_MESSAGES", default_value_t = 10_000)]
+    pub outbox_max_messages: u64,
+
+    /// Most bytes waiting in the outbox; beyond it submissions are answered 503.
+    #[arg(long, env = "CONTACT_OUTBOX_MAX_BYTES", default_value_t = 100 * 1024 * 1024)]
+    pub outbox_max_bytes: u64,
+
+    /// Wait before the first retry of a failed delivery; it doubles on each failure.
+    #[arg(long, env = "CONTACT_RETRY_INITIAL", default_value = "5m", value_parser = duration)]
+    pub retry_initial: Duration,
+
+    /// Longest wait between two delivery attempts.
+    #[arg(long, env = "CONTACT_RETRY_MAX", default_value = "4000s", value_parser = duration)]
+    pub retry_max: Duration,
+
+    /// Age after which an undeliverable message is moved to the dead letters.
+    #[arg(long, env = "CONTACT_RETRY_GIVE_UP", default_value = "5d", value_parser = duration)]
+    pub retry_give_up: Duration,
+
+    /// Submissions a client may make at once before being rate limited.
+    #[arg(long, env = "CONTACT_RATE_BURST", default_value_t = 5,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub rate_burst: u32,
+
+    /// Time after which a rate-limited client may submit once more.
+    #[arg(long, env = "CONTACT_RATE_REFILL", default_value = "20s", value_parser = duration)]
+    pub rate_refill: Duration,
+
+    /// Proxies (addresses or CIDR ranges, comma-separated) whose X-Forwarded-For is believed.
+    #[arg(long, env = "CONTACT_TRUSTED_PROXIES", value_delimiter = ',', value_parser = ip_net)]
+    pub trusted_proxies: Vec<IpNet>,
+
+    /// Submissions processed at the same time; more wait for a turn.
+    #[arg(long, env = "CONTACT_MAX_CONCURRENCY", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_concurrency: u32,
+
+    /// Open client connections; more wait to be accepted.
+    #[arg(long, env = "CONTACT_MAX_CONNECTIONS", default_value_t = 1024,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+
+    /// Largest accepted request body in bytes.
+    #[arg(long, env = "CONTACT_MAX_BODY_BYTES", default_value_t = 64 * 1024)]
+    pub max_body_bytes: usize,
+
+    /// Time a client has to send the request headers (also the idle keep-alive limit).
+    #[arg(long, env = "CONTACT_HEADER_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub header_timeout: Duration,
+
+    /// Time a client has to send the request body.
+    #[arg(long, env = "CONTACT_BODY_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub body_timeout: Duration,
+
+    /// Time limit of a whole request, from headers to answer.
+    #[arg(long, env = "CONTACT_REQUEST_TIMEOUT", default_value = "30s", value_parser = duration)]
+    pub request_timeout: Duration,
+
+    /// How long a retried submission with the same Idempotency-Key gets the first answer.
+    #[arg(long, env = "CONTACT_IDEMPOTENCY_TTL", default_value = "24h", value_parser = duration)]
+    pub idempotency_ttl: Duration,
+
+    /// Time given to requests and deliveries in flight when the service is asked to stop.
+    #[arg(long, env = "CONTACT_SHUTDOWN_GRACE", default_value = "20s", value_parser = duration)]
+    pub shutdown_grace: Duration,
+}
+
+impl Config {
+    /// Reads flags and environment, including the password that only the environment holds.
+    pub fn from_env_and_args() -> Self {
+        let mut config = Self::parse();
+        config.smtp_password = std::env::var("CONTACT_SMTP_PASSWORD")
+            .ok()
+            .filter(|p| !p.is_empty());
+        config
+    }
+
+    /// Parses flags only, ignoring the environment; for tests and tools.
+    pub fn from_args<I, T>(args: I) -> anyhow::Result<Self>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        Self::try_parse_from(args).context("parsing the contact-fn flags")
+    }
+
+    /// The folder `.eml` files go to when no SMTP server is configured.
+    pub fn mail_dir(&self) -> PathBuf {
+        self.mail_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir.join("mail"))
+    }
+
+    /// Checks relations between settings that clap cannot express.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.retry_initial.is_zero() || self.retry_max < self.retry_initial {
+            bail!("--retry-max must be at least --retry-initial, and both above zero");
+        }
+        if self.rate_refill.is_zero() {
+            bail!("--rate-refill must be above zero");
+        }
+        if self.max_body_bytes < 1024 {
+            bail!("--max-body-bytes must be at least 1024");
+        }
+        for origin in &self.allowed_origins {
+            let text = origin.to_str().unwrap_or_default();
+            if !(text.starts_with("http://") || text.starts_with("https://")) || text.ends_with('/')
+            {
+                bail!(
+                    "allowed origin `{}` must look like https://www.example.com (scheme, host, optional port, no path)",
+                    String::from_utf8_lossy(origin.as_bytes())
+                );
+            }
+        }
+        if self.smtp_password.is_some() && self.smtp_username.is_none() {
+            bail!("CONTACT_SMTP_PASSWORD is set but CONTACT_SMTP_USERNAME is not");
+        }
+        Ok(())
+    }
+}
+
+fn duration(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text).map_err(|e| format!("{e} (examples: 500ms, 30s, 5m, 5d)"))
+}
+
+fn ip_net(text: &str) -> Result<IpNet, String> {
+    let text = text.trim();
+    text.parse::<IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(IpNet::from))
+        .map_err(|_| format!("`{text}` is neither an IP address nor a CIDR range"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_need_no_configuration() {
+        let config = Config::from_args(["contact-fn"]).expect("defaults parse");
+        assert_eq!(config.bind, "127.0.0.1:8787".parse().expect("address"));
+        assert_eq!(config.mail_dir(), PathBuf::from("var/contact-fn/mail"));
+        assert_eq!(config.retry_initial, Duration::from_secs(300));
+        assert_eq!(config.retry_max, Duration::from_secs(4000));
+        assert_eq!(config.retry_give_up, Duration::from_secs(5 * 24 * 3600));
+        assert_eq!(config.allowed_origins.len(), 2);
+        assert!(config.smtp_url.is_none());
+        config.check().expect("defaults are consistent");
+    }
+
+    #[test]
+    fn trusted_proxies_accept_addresses_and_ranges() {
+        let config = Config::from_args(["contact-fn", "--trusted-proxies", "10.0.0.0/8,::1"])
+            .expect("parses");
+        assert_eq!(config.trusted_proxies.len(), 2);
+        let err = Config::from_args(["contact-fn", "--trusted-proxies", "nope"])
+            .expect_err("rejects")
+            .root_cause()
+            .to_string();
+        assert!(
+            err.contains("`nope` is neither an IP address nor a CIDR range"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn retry_bounds_are_checked() {
+        let config =
+            Config::from_args(["contact-fn", "--retry-initial", "10m", "--retry-max", "1m"])
+                .expect("parses");
+        assert_eq!(
+            config.check().expect_err("inconsistent").to_string(),
+            "--retry-max must be at least --retry-initial, and both above zero"
+        );
+    }
+}

@@ -1,0 +1,381 @@
+//! Hands queued messages to the mail server, retrying with back-off until it takes them.
+//!
+//! Transient failures (server down, timeouts, 4xx replies) are retried with exponential
+//! back-off; permanent ones (5xx replies) and messages older than the give-up age go to the
+//! dead letters. Without an SMTP server, the embedded default writes `.eml` files instead.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use lettre::address::Envelope;
+use lettre::transport::smtp::PoolConfig;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{Address, AsyncSmtpTransport, AsyncTransport as _, Tokio1Executor};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
+use crate::config::Config;
+use crate::durable::{self, now_ms};
+use crate::outbox::{Outbox, Record};
+
+/// Where messages go.
+#[derive(Clone)]
+pub enum Mailer {
+    /// A real SMTP server.
+    Smtp {
+        /// Pooled async transport.
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        /// The server, for logs (no credentials).
+        server: String,
+        /// Upper bound of one delivery, beyond the transport's own timeouts.
+        deadline: Duration,
+    },
+    /// The embedded default: one `.eml` file per message in a folder.
+    Files(PathBuf),
+}
+
+impl std::fmt::Debug for Mailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+/// Why a delivery failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryError {
+    /// Worth trying again later.
+    #[error("{0}")]
+    Transient(String),
+    /// Will never succeed.
+    #[error("{0}")]
+    Permanent(String),
+}
+
+impl Mailer {
+    /// Builds the mailer the configuration asks for.
+    pub fn from_config(config: &Config) -> anyhow::Result<Self> {
+        let Some(url) = &config.smtp_url else {
+            let dir = config.mail_dir();
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("creating the mail folder {}", dir.display()))?;
+            return Ok(Mailer::Files(dir));
+        };
+        let mut builder = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .context("reading the SMTP URL (expected smtp://host:port or smtps://host)")?
+            .timeout(Some(config.smtp_timeout))
+            .pool_config(PoolConfig::new().max_size(config.smtp_concurrency));
+        if let Some(user) = &config.smtp_username {
+            builder = builder.credentials(Credentials::new(
+                user.clone(),
+                config.smtp_password.clone().unwrap_or_default(),
+            ));
+        }
+        let server = describe_url(url);
+        Ok(Mailer::Smtp {
+            transport: builder.build(),
+            server,
+            deadline: config.smtp_timeout * 4,
+        })
+    }
+
+    /// Where mail goes, for the start-up log.
+    pub fn describe(&self) -> String {
+        match self {
+            Mailer::Smtp { server, .. } => format!("through the SMTP server {server}"),
+            Mailer::Files(dir) => format!(
+                "as .eml files into {}/ (no SMTP URL configured)",
+                dir.display()
+            ),
+        }
+    }
+
+    /// Delivers one message.
+    pub async fn send(&self, record: &Record) -> Result<(), DeliveryError> {
+        match self {
+            Mailer::Smtp {
+                transport,
+                deadline,
+                ..
+            } => {
+                let envelope = envelope(record).map_err(DeliveryError::Permanent)?;
+                let sent = tokio::time::timeout(
+                    *deadline,
+                    transport.send_raw(&envelope, record.message.as_bytes()),
+                )
+                .await;
+                match sent {
+                    Ok(Ok(_)) => Ok(()),
+                    Ok(Err(e)) if e.is_permanent() => Err(DeliveryError::Permanent(e.to_string())),
+                    Ok(Err(e)) => Err(DeliveryError::Transient(e.to_string())),
+                    Err(_) => Err(DeliveryError::Transient(format!(
+                        "no answer from the SMTP server within {}",
+                        humantime::format_duration(*deadline)
+                    ))),
+                }
+            }
+            Mailer::Files(dir) => {
+                let dir = dir.clone();
+                let name = format!("{}.eml", record.id);
+                let bytes = record.message.clone().into_bytes();
+                tokio::task::spawn_blocking(move || durable::write(&dir, &name, &bytes))
+                    .await
+                    .map_err(|e| DeliveryError::Transient(e.to_string()))?
+                    .map_err(|e| DeliveryError::Transient(format!("writing the .eml file: {e}")))
+            }
+        }
+    }
+
+    /// Checks that the mail server answers; always fine for the embedded default.
+    pub async fn check(&self) -> anyhow::Result<()> {
+        match self {
+            Mailer::Smtp {
+                transport,
+                deadline,
+                ..
+            } => {
+                let ok = tokio::time::timeout(*deadline, transport.test_connection())
+                    .await
+                    .context("the SMTP server did not answer in time")?
+                    .context("connecting to the SMTP server")?;
+                anyhow::ensure!(ok, "the SMTP server did not answer NOOP");
+                Ok(())
+            }
+            Mailer::Files(_) => Ok(()),
+        }
+    }
+
+    /// Whether a real SMTP server is configured.
+    pub fn is_smtp(&self) -> bool {
+        matches!(self, Mailer::Smtp { .. })
+    }
+}
+
+fn envelope(record: &Record) -> Result<Envelope, String> {
+    let from: Address = record
+        .envelope_from
+        .parse()
+        .map_err(|e| format!("bad envelope sender: {e}"))?;
+    let to = record
+        .envelope_to
+        .iter()
+        .map(|a| a.parse::<Address>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("bad envelope recipient: {e}"))?;
+    Envelope::new(Some(from), to).map_err(|e| format!("bad envelope: {e}"))
+}
+
+/// Shows scheme, host and port of an SMTP URL, never its credentials.
+fn describe_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return "(unparseable URL)".to_owned();
+    };
+    let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{host}")
+}
+
+/// When to try again after failures.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Wait after the first failure.
+    pub initial: Duration,
+    /// Longest wait.
+    pub max: Duration,
+    /// Age at which a message is given up.
+    pub give_up: Duration,
+}
+
+impl RetryPolicy {
+    /// The policy the configuration asks for.
+    pub fn from_config(config: &Config) -> Self {
+        Self {
+            initial: config.retry_initial,
+            max: config.retry_max,
+            give_up: config.retry_give_up,
+        }
+    }
+
+    /// Wait after `failures` failed attempts (at least one): doubling from `initial`, capped.
+    pub fn delay(&self, failures: u32) -> Duration {
+        let doublings = failures.saturating_sub(1).min(31);
+        self.initial
+            .checked_mul(1_u32 << doublings)
+            .map_or(self.max, |d| d.min(self.max))
+    }
+}
+
+/// The background task that empties the outbox.
+#[derive(Debug)]
+pub struct Worker {
+    outbox: Arc<Outbox>,
+    mailer: Mailer,
+    retry: RetryPolicy,
+    concurrency: usize,
+    grace: Duration,
+}
+
+impl Worker {
+    /// A worker for `outbox`.
+    pub fn new(
+        outbox: Arc<Outbox>,
+        mailer: Mailer,
+        retry: RetryPolicy,
+        concurrency: usize,
+        grace: Duration,
+    ) -> Self {
+        Self {
+            outbox,
+            mailer,
+            retry,
+            concurrency: concurrency.max(1),
+            grace,
+        }
+    }
+
+    /// Delivers messages as they fall due until `stop` turns true, then lets the deliveries in
+    /// flight finish (within the grace time; anything unfinished stays in the outbox).
+    pub async fn run(self, mut stop: watch::Receiver<bool>) {
+        let mut in_flight = JoinSet::new();
+        loop {
+            while in_flight.len() < self.concurrency {
+                let Some(id) = self.outbox.take_due(now_ms()) else {
+                    break;
+                };
+                let (outbox, mailer, retry) =
+                    (self.outbox.clone(), self.mailer.clone(), self.retry);
+                in_flight.spawn(async move { deliver(&outbox, &mailer, retry, id).await });
+            }
+            let wait = if in_flight.len() < self.concurrency {
+                self.outbox
+                    .next_due()
+                    .map(|at| Duration::from_millis(at.saturating_sub(now_ms())))
+            } else {
+                None
+            };
+            tokio::select! {
+                _ = stop.wait_for(|stop| *stop) => break,
+                Some(joined) = in_flight.join_next(), if !in_flight.is_empty() => {
+                    if let Err(e) = joined {
+                        tracing::error!("a delivery task failed: {e}");
+                    }
+                }
+                () = self.outbox.added() => {}
+                () = tokio::time::sleep(wait.unwrap_or(Duration::from_secs(3600))), if wait.is_some() => {}
+            }
+        }
+        let drained = tokio::time::timeout(self.grace, async {
+            while in_flight.join_next().await.is_some() {}
+        })
+        .await;
+        if drained.is_err() {
+            tracing::warn!(
+                "stopped with deliveries in flight; they stay in the outbox and are retried on the next start"
+            );
+        }
+    }
+}
+
+async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, id: String) {
+    let mut record = match outbox.load(&id).await {
+        Ok(record) => record,
+        Err(error) => {
+            tracing::error!(
+                id,
+                "unreadable outbox file moved to the dead letters: {error:#}"
+            );
+            if let Err(error) = outbox.bury_unreadable(&id).await {
+                tracing::error!(id, "{error:#}");
+            }
+            return;
+        }
+    };
+    match mailer.send(&record).await {
+        Ok(()) => {
+            tracing::info!(
+                id,
+                kind = record.kind.as_str(),
+                attempts = record.attempts + 1,
+                "delivered"
+            );
+            if let Err(error) = outbox.delivered(&id).await {
+                tracing::error!(
+                    id,
+                    "delivered, but the outbox file stays and may be sent again: {error:#}"
+                );
+            }
+        }
+        Err(DeliveryError::Permanent(reason)) => {
+            tracing::error!(
+                id,
+                dead_letters = %outbox.dead_dir().display(),
+                "the mail server refused the message for good; moved to the dead letters: {reason}"
+            );
+            record.attempts += 1;
+            record.last_error = Some(reason);
+            if let Err(error) = outbox.bury(record).await {
+                tracing::error!(id, "{error:#}");
+            }
+        }
+        Err(DeliveryError::Transient(reason)) => {
+            record.attempts += 1;
+            record.last_error = Some(reason.clone());
+            let now = now_ms();
+            let age = Duration::from_millis(now.saturating_sub(record.created_ms));
+            if age >= retry.give_up {
+                tracing::error!(
+                    id,
+                    attempts = record.attempts,
+                    dead_letters = %outbox.dead_dir().display(),
+                    "giving up after {}; moved to the dead letters: {reason}",
+                    humantime::format_duration(Duration::from_secs(age.as_secs()))
+                );
+                if let Err(error) = outbox.bury(record).await {
+                    tracing::error!(id, "{error:#}");
+                }
+                return;
+            }
+            let delay = retry.delay(record.attempts);
+            record.next_attempt_ms =
+                now.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+            tracing::warn!(
+                id,
+                attempts = record.attempts,
+                "delivery failed, next attempt in {}: {reason}",
+                humantime::format_duration(delay)
+            );
+            if let Err(error) = outbox.retry_later(record).await {
+                tracing::error!(id, "{error:#}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn back_off_doubles_from_the_start_and_stops_at_the_cap() {
+        let policy = RetryPolicy {
+            initial: Duration::from_secs(300),
+            max: Duration::from_secs(4000),
+            give_up: Duration::from_secs(5 * 86_400),
+        };
+        let delays: Vec<u64> = (1..=7).map(|n| policy.delay(n).as_secs()).collect();
+        assert_eq!(delays, [300, 600, 1200, 2400, 4000, 4000, 4000]);
+        assert_eq!(policy.delay(u32::MAX).as_secs(), 4000);
+    }
+
+    #[test]
+    fn smtp_urls_are_logged_without_credentials() {
+        assert_eq!(
+            describe_url("smtps://user:secret@mail.example.com:465"),
+            "smtps://mail.example.com:465"
+        );
+        assert_eq!(
+            describe_url("smtp://127.0.0.1:2525"),
+            "smtp://127.0.0.1:2525"
+        );
+    }
+}

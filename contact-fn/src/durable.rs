@@ -1,0 +1,84 @@
+//! Writes that survive a crash or power loss once they return.
+//!
+//! A file is written under a temporary name, fsynced, renamed into place and then the
+//! folder is fsynced, so a reader sees either nothing or the whole file, never a part.
+
+use std::fs::{self, File};
+use std::io::{self, Write as _};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Prefix of temporary files; leftovers from a crash are removed at start-up.
+pub const TEMP_PREFIX: &str = ".tmp";
+
+/// Atomically replaces `dir/name` with `bytes`, durably.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    let mut file = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)?;
+    file.write_all(bytes)?;
+    file.as_file().sync_all()?;
+    file.persist(dir.join(name)).map_err(|e| e.error)?;
+    sync_dir(dir)
+}
+
+/// Removes `dir/name` durably; a file already gone is not an error.
+pub fn remove(dir: &Path, name: &str) -> io::Result<()> {
+    match fs::remove_file(dir.join(name)) {
+        Ok(()) => sync_dir(dir),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Makes renames and removals inside `dir` durable.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Deletes temporary files a crash left behind in `dir`.
+pub fn remove_leftovers(dir: &Path) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+            fs::remove_file(entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Milliseconds since the Unix epoch, the clock of every persisted time.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_replaces_and_remove_forgets() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), "a.json", b"one").expect("first write");
+        write(dir.path(), "a.json", b"two").expect("second write");
+        assert_eq!(fs::read(dir.path().join("a.json")).expect("read"), b"two");
+        remove(dir.path(), "a.json").expect("remove");
+        remove(dir.path(), "a.json").expect("removing twice is fine");
+        assert_eq!(fs::read_dir(dir.path()).expect("list").count(), 0);
+    }
+
+    #[test]
+    fn leftovers_are_removed_and_real_files_kept() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        fs::write(dir.path().join(".tmpXYZ"), b"half").expect("write");
+        fs::write(dir.path().join("keep.json"), b"{}").expect("write");
+        remove_leftovers(dir.path()).expect("clean");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("keep.json")]);
+    }
+}

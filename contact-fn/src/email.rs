@@ -1,0 +1,132 @@
+//! Turns a validated submission into the email the company inbox receives.
+//!
+//! The recipient and sender come from configuration only; the visitor's address is used
+//! solely as Reply-To. Bodies come from minijinja templates, the HTML one autoescaped.
+
+use anyhow::Context as _;
+use lettre::Message;
+use lettre::message::{Mailbox, MultiPart};
+use minijinja::{Environment, UndefinedBehavior};
+
+use crate::config::Config;
+use crate::submission::{Enquiry, Submission};
+
+/// Builds the emails; holds the parsed templates and the fixed addresses.
+#[derive(Debug)]
+pub struct Composer {
+    templates: Environment<'static>,
+    from: Mailbox,
+    to: Mailbox,
+    contact_prefix: String,
+    enquiry_prefix: String,
+}
+
+impl Composer {
+    /// Parses the templates; fails only if a template is broken.
+    pub fn new(config: &Config) -> anyhow::Result<Self> {
+        let mut templates = Environment::new();
+        templates.set_undefined_behavior(UndefinedBehavior::Strict);
+        // The `.html` names turn on HTML autoescaping; `.txt` ones stay verbatim.
+        for (name, source) in [
+            ("contact.txt", include_str!("../templates/contact.txt")),
+            ("contact.html", include_str!("../templates/contact.html")),
+            ("enquiry.txt", include_str!("../templates/enquiry.txt")),
+            ("enquiry.html", include_str!("../templates/enquiry.html")),
+        ] {
+            templates
+                .add_template(name, source)
+                .with_context(|| format!("parsing the email template {name}"))?;
+        }
+        Ok(Self {
+            templates,
+            from: config.mail_from.clone(),
+            to: config.mail_to.clone(),
+            contact_prefix: config.contact_subject_prefix.clone(),
+            enquiry_prefix: config.enquiry_subject_prefix.clone(),
+        })
+    }
+
+    /// The envelope sender.
+    pub fn from(&self) -> &Mailbox {
+        &self.from
+    }
+
+    /// The company inbox.
+    pub fn to(&self) -> &Mailbox {
+        &self.to
+    }
+
+    /// Renders both bodies and assembles the message with id `id`.
+    pub fn compose(&self, id: &str, submission: &Submission) -> anyhow::Result<Message> {
+        let mut context = serde_json::to_value(submission).context("serialising the submission")?;
+        let (stem, subject, visitor_name) = match submission {
+            Submission::Contact(m) => (
+                "contact",
+                format!("{} {}", self.contact_prefix, m.subject),
+                m.name.clone(),
+            ),
+            Submission::Enquiry(e) => {
+                if let Some(fields) = context.as_object_mut() {
+                    fields.insert("sourceLabel".into(), source_label(e).into());
+                    fields.insert("roleLabel".into(), role_label(e).into());
+                }
+                (
+                    "enquiry",
+                    format!(
+                        "{} {} {} ({})",
+                        self.enquiry_prefix, e.first_name, e.last_name, e.company
+                    ),
+                    format!("{} {}", e.first_name, e.last_name),
+                )
+            }
+        };
+        if let Some(fields) = context.as_object_mut() {
+            fields.insert("id".into(), id.into());
+        }
+        let render = |kind: &str| -> anyhow::Result<String> {
+            let name = format!("{stem}.{kind}");
+            self.templates
+                .get_template(&name)
+                .and_then(|t| t.render(minijinja::value::Serde(&context)))
+                .with_context(|| format!("rendering the email template {name}"))
+        };
+        let text = render("txt")?;
+        let html = render("html")?;
+
+        let visitor = Mailbox::new(
+            Some(visitor_name),
+            submission
+                .email()
+                .parse()
+                .context("the validated email address no longer parses")?,
+        );
+        Message::builder()
+            .from(self.from.clone())
+            .reply_to(visitor)
+            .to(self.to.clone())
+            .subject(subject)
+            .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
+            .multipart(MultiPart::alternative_plain_html(text, html))
+            .context("assembling the email")
+    }
+}
+
+fn source_label(enquiry: &Enquiry) -> Option<&'static str> {
+    Some(match enquiry.source.as_deref()? {
+        "search" => "Search Engine",
+        "social" => "Social Media",
+        "referral" => "Referral",
+        "event" => "Event/Conference",
+        _ => "Other",
+    })
+}
+
+fn role_label(enquiry: &Enquiry) -> Option<&'static str> {
+    Some(match enquiry.role.as_deref()? {
+        "cto" => "CTO",
+        "ceo" => "CEO",
+        "developer" => "Developer",
+        "manager" => "Manager",
+        _ => "Other",
+    })
+}

@@ -1,0 +1,103 @@
+//! The one error type of the request handlers and the answer each kind gets.
+//!
+//! Client mistakes are answered precisely; internal failures are logged with their cause
+//! and answered with a generic message.
+
+use std::time::Duration;
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use crate::submission::FieldErrors;
+
+/// Everything a submission can end in, other than success.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// The body or a header cannot be read (400).
+    #[error("{0}")]
+    BadRequest(String),
+    /// The client took too long to send the body (408).
+    #[error("The request took too long to arrive.")]
+    Timeout,
+    /// The Idempotency-Key was used for another submission (409).
+    #[error("This Idempotency-Key was already used for a different submission.")]
+    IdempotencyConflict,
+    /// The body is larger than allowed (413).
+    #[error("The request body is larger than {0} bytes.")]
+    TooLarge(usize),
+    /// Neither JSON nor a form post (415).
+    #[error("Send the form as application/json or application/x-www-form-urlencoded.")]
+    UnsupportedMediaType,
+    /// Fields need correcting (422).
+    #[error("Some fields need attention.")]
+    Invalid(FieldErrors),
+    /// Too many submissions from this client; try again after the wait (429).
+    #[error("Too many submissions; please try again in {} seconds.", retry_after_secs(*.0))]
+    RateLimited(Duration),
+    /// The message could not be stored (503).
+    #[error("The message could not be stored right now; please try again later.")]
+    Unavailable(#[source] anyhow::Error),
+    /// Anything else (500).
+    #[error("Something went wrong on our side; please try again later.")]
+    Internal(#[source] anyhow::Error),
+}
+
+fn retry_after_secs(wait: Duration) -> u64 {
+    wait.as_secs() + u64::from(wait.subsec_nanos() > 0)
+}
+
+impl AppError {
+    /// The HTTP status of this answer.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Timeout => StatusCode::REQUEST_TIMEOUT,
+            AppError::IdempotencyConflict => StatusCode::CONFLICT,
+            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// Logs what the client is not told.
+    pub fn log(&self) {
+        match self {
+            AppError::Unavailable(cause) => tracing::error!("answered 503: {cause:#}"),
+            AppError::Internal(cause) => tracing::error!("answered 500: {cause:#}"),
+            other => tracing::debug!("answered {}: {other}", other.status()),
+        }
+    }
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        self.log();
+        let status = self.status();
+        let message = self.to_string();
+        let mut response = match self {
+            AppError::Invalid(fields) => (
+                status,
+                Json(json!({ "error": message, "fields": fields.0 })),
+            )
+                .into_response(),
+            AppError::RateLimited(wait) => {
+                let mut response = (status, Json(json!({ "error": message }))).into_response();
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    HeaderValue::from(retry_after_secs(wait)),
+                );
+                response
+            }
+            _ => (status, Json(json!({ "error": message }))).into_response(),
+        };
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response
+    }
+}

@@ -1,0 +1,215 @@
+//! `contact-fn`: the website's `send-contact-email` service.
+//!
+//! It validates a form submission, stores it durably in an on-disk outbox, answers the
+//! visitor, and delivers the email in the background, retrying until the mail server takes
+//! it. [`app`] is the HTTP interface (testable without a socket), [`run`] the whole service.
+
+pub mod config;
+mod delivery;
+mod durable;
+mod email;
+mod error;
+mod idempotency;
+mod limits;
+mod outbox;
+mod routes;
+mod server;
+pub mod submission;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use axum::Router;
+use axum::http::{HeaderName, Method, StatusCode, header};
+use axum::response::{IntoResponse as _, Response};
+use axum::routing::{get, post};
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+pub use config::Config;
+pub use delivery::{Mailer, RetryPolicy, Worker};
+pub use outbox::{Outbox, Record};
+pub use server::ServerLimits;
+
+/// Everything the handlers share.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    config: Config,
+    composer: email::Composer,
+    outbox: Arc<Outbox>,
+    idempotency: idempotency::IdempotencyStore,
+    limiter: limits::RateLimiter,
+    mailer: Mailer,
+    permits: Semaphore,
+}
+
+impl AppState {
+    /// Prepares the data folder, resumes the outbox and returns the state together with the
+    /// worker that will deliver the outbox (not yet running).
+    pub fn open(config: Config) -> anyhow::Result<(AppState, Worker)> {
+        config.check()?;
+        let data = &config.data_dir;
+        let outbox = Arc::new(
+            Outbox::open(
+                outbox::OutboxPaths {
+                    outbox: data.join("outbox"),
+                    dead: data.join("dead"),
+                },
+                config.outbox_max_messages,
+                config.outbox_max_bytes,
+            )
+            .context("opening the outbox")?,
+        );
+        let idempotency =
+            idempotency::IdempotencyStore::open(data.join("idempotency"), config.idempotency_ttl)
+                .context("opening the idempotency records")?;
+        let mailer = Mailer::from_config(&config)?;
+        let worker = Worker::new(
+            outbox.clone(),
+            mailer.clone(),
+            RetryPolicy::from_config(&config),
+            config.smtp_concurrency as usize,
+            config.shutdown_grace,
+        );
+        let shared = Shared {
+            composer: email::Composer::new(&config)?,
+            limiter: limits::RateLimiter::new(config.rate_burst, config.rate_refill),
+            permits: Semaphore::new(config.max_concurrency as usize),
+            outbox,
+            idempotency,
+            mailer,
+            config,
+        };
+        Ok((
+            AppState {
+                shared: Arc::new(shared),
+            },
+            worker,
+        ))
+    }
+
+    /// The settings in force.
+    pub fn config(&self) -> &Config {
+        &self.shared.config
+    }
+
+    /// The outbox, to inspect what waits.
+    pub fn outbox(&self) -> &Outbox {
+        &self.shared.outbox
+    }
+
+    /// Where mail goes, in words.
+    pub fn mail_destination(&self) -> String {
+        self.shared.mailer.describe()
+    }
+
+    /// Periodic clean-up: idle rate-limit buckets and expired idempotency records.
+    pub async fn housekeeping(&self) {
+        self.shared.limiter.forget_idle();
+        self.shared.idempotency.prune().await;
+    }
+}
+
+/// The request headers a browser may send cross-origin: those of the site's own fetch and
+/// of supabase-js `functions.invoke`.
+const ALLOWED_HEADERS: [&str; 5] = [
+    "authorization",
+    "apikey",
+    "x-client-info",
+    "content-type",
+    "idempotency-key",
+];
+
+/// The HTTP interface.
+pub fn app(state: AppState) -> Router {
+    let config = state.config();
+    let cors = CorsLayer::new()
+        .allow_origin(AllowOrigin::list(config.allowed_origins.clone()))
+        .allow_methods([Method::POST])
+        .allow_headers(ALLOWED_HEADERS.map(HeaderName::from_static))
+        .expose_headers([header::RETRY_AFTER])
+        .max_age(Duration::from_secs(3600));
+    let timeout =
+        TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout);
+    Router::new()
+        .route("/send-contact-email", post(routes::send_contact_email))
+        .route(
+            "/functions/v1/send-contact-email",
+            post(routes::send_contact_email),
+        )
+        .route("/send-enquiry", post(routes::send_enquiry))
+        .route("/functions/v1/send-enquiry", post(routes::send_enquiry))
+        .route("/healthz", get(routes::healthz))
+        .route("/readyz", get(routes::readyz))
+        .layer(cors)
+        .layer(timeout)
+        .layer(CatchPanicLayer::custom(|_| panic_response()))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+fn panic_response() -> Response {
+    error::AppError::Internal(anyhow::anyhow!("a request handler panicked")).into_response()
+}
+
+/// Runs the whole service on `listener` until `shutdown` resolves: the HTTP server, the
+/// delivery worker and the periodic clean-up. Returns once everything stopped.
+pub async fn run(
+    config: Config,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()>,
+) -> anyhow::Result<()> {
+    let limits = ServerLimits {
+        max_connections: config.max_connections as usize,
+        header_timeout: config.header_timeout,
+        shutdown_grace: config.shutdown_grace,
+    };
+    let (state, worker) = AppState::open(config)?;
+    tracing::info!(
+        "mail to {} is delivered {}",
+        state.config().mail_to,
+        state.mail_destination()
+    );
+    let queued = state.outbox().len();
+    if queued > 0 {
+        tracing::info!(queued, "resuming the outbox");
+    }
+    if let Ok(address) = listener.local_addr() {
+        tracing::info!("listening on http://{address}");
+    }
+
+    let (stop, stopped) = watch::channel(false);
+    let worker = tokio::spawn(worker.run(stopped.clone()));
+    let housekeeping = tokio::spawn({
+        let state = state.clone();
+        let mut stopped = stopped;
+        async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => state.housekeeping().await,
+                    _ = stopped.changed() => break,
+                }
+            }
+        }
+    });
+
+    server::serve(listener, app(state), limits, shutdown).await;
+    // The HTTP side is done; let the worker finish what it delivers right now.
+    stop.send_replace(true);
+    worker.await.context("the delivery worker failed")?;
+    housekeeping.await.context("the housekeeping task failed")?;
+    tracing::info!("stopped");
+    Ok(())
+}
