@@ -13,7 +13,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build test test-rust test-browser bench check fmt lint schema deps chromium clean
+.PHONY: help run build test test-rust test-browser bench check fmt lint schema content deps chromium clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -61,6 +61,12 @@ lint: ## rustfmt, clippy and the TypeScript checker
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	cd site && npx tsc --noEmit
+
+schema: ## Regenerate site/schema/ (TypeScript types) from the Rust content model
+	$(CARGO) run -q -p sitegen -- schema --out site/schema
+
+content: ## Write the content JSON for the site's dev server (cd site && npm run dev)
+	$(CARGO) run -q -p sitegen -- export --out site/.sitegen/content.json
 
 fmt: ## Format the Rust code
 	$(CARGO) fmt --all

@@ -44,8 +44,17 @@ impl Positions {
 /// One level of the container stack while walking parser events.
 #[derive(Debug)]
 enum Frame {
-    Map { path: String, key: Option<String> },
-    Seq { path: String, index: usize },
+    /// `item` is set for a mapping that is a sequence item: its position is that of its first
+    /// key, since the parser marks a block mapping's start after that key.
+    Map {
+        path: String,
+        key: Option<String>,
+        item: bool,
+    },
+    Seq {
+        path: String,
+        index: usize,
+    },
 }
 
 #[derive(Debug, Default)]
@@ -63,6 +72,7 @@ impl Builder {
             Some(Frame::Map {
                 path,
                 key: Some(key),
+                ..
             }) => {
                 let child = join_key(path, key);
                 (child, false)
@@ -104,9 +114,14 @@ impl MarkedEventReceiver for Builder {
             Event::Scalar(value, ..) => {
                 let (path, is_key) = self.next_node();
                 if is_key {
-                    if let Some(Frame::Map { path, key }) = self.stack.last_mut() {
+                    if let Some(Frame::Map { path, key, item }) = self.stack.last_mut() {
                         let full = join_key(path, &value);
+                        let item_path = item.then(|| path.clone());
                         *key = Some(value);
+                        *item = false;
+                        if let Some(item_path) = item_path {
+                            self.record(item_path, mark);
+                        }
                         self.record(full, mark);
                     }
                 } else {
@@ -118,11 +133,17 @@ impl MarkedEventReceiver for Builder {
             }
             Event::MappingStart(..) | Event::SequenceStart(..) => {
                 let (path, _) = self.next_node();
-                if matches!(self.stack.last(), Some(Frame::Seq { .. })) {
+                let in_seq = matches!(self.stack.last(), Some(Frame::Seq { .. }));
+                let is_map = matches!(ev, Event::MappingStart(..));
+                if in_seq && !is_map {
                     self.record(path.clone(), mark);
                 }
-                self.stack.push(if matches!(ev, Event::MappingStart(..)) {
-                    Frame::Map { path, key: None }
+                self.stack.push(if is_map {
+                    Frame::Map {
+                        path,
+                        key: None,
+                        item: in_seq,
+                    }
                 } else {
                     Frame::Seq { path, index: 0 }
                 });

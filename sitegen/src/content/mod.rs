@@ -24,6 +24,7 @@ use loader::Loader;
 
 /// The whole website, as the site's pages receive it.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[ts(rename = "SiteContent")]
 pub struct Content {
     /// Site-wide settings.
     pub settings: settings::Settings,
