@@ -195,3 +195,107 @@ pub enum Icon {
     /// Refresh, modernisation.
     RefreshCw,
 }
+
+/// The heading block that opens a section.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct SectionIntro {
+    /// Small label above the heading.
+    #[serde(default)]
+    pub eyebrow: Option<String>,
+    /// The section's heading.
+    pub title: String,
+    /// A sentence or two under the heading.
+    #[serde(default)]
+    pub lead: Option<String>,
+}
+
+/// A tile with an icon, a title and a sentence.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Feature {
+    /// The tile's icon.
+    pub icon: Icon,
+    /// The tile's heading.
+    pub title: String,
+    /// One or two sentences.
+    pub description: String,
+}
+
+/// A client story: the challenge, what was built and what it achieved.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CaseStudy {
+    /// The kind of client, never a real name (`A healthcare technology platform`).
+    pub client: String,
+    /// The card's heading.
+    pub title: String,
+    /// The problem the client faced.
+    pub challenge: String,
+    /// What was built, one bullet each.
+    pub solution: Vec<String>,
+    /// Measured outcomes, one bullet each.
+    pub results: Vec<String>,
+    /// The button at the end of the card.
+    pub action: Action,
+}
+
+/// A closing band that asks the visitor to act.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CallToAction {
+    /// The band's heading.
+    pub title: String,
+    /// A sentence under the heading.
+    pub lead: String,
+    /// Buttons, in order.
+    pub actions: Vec<Action>,
+}
+
+/// An FAQ section: a heading and an accordion of questions.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Faq {
+    /// The section's heading block.
+    pub intro: SectionIntro,
+    /// Questions, in order.
+    pub items: Vec<FaqItem>,
+}
+
+/// One step of a numbered process.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ProcessStep {
+    /// The step's number as displayed (`01`).
+    pub step: String,
+    /// The step's name.
+    pub title: String,
+    /// What happens in it.
+    pub description: String,
+}
+
+/// A client's words about working with the company.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Testimonial {
+    /// The quotation, without quote marks.
+    pub quote: String,
+    /// Who said it.
+    pub author: String,
+    /// Their role.
+    pub role: String,
+    /// Their company.
+    pub company: String,
+    /// Stars out of five.
+    pub rating: u8,
+}
+
+/// A partner or technology logo.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Logo {
+    /// The brand's name, used as the image's alternative text.
+    pub name: String,
+    /// Path of the SVG under `site/public` (`/images/logos/aws.svg`).
+    pub logo: String,
+}

@@ -6,6 +6,7 @@
 pub mod common;
 pub mod countries;
 pub mod error;
+pub mod forms;
 mod loader;
 mod locate;
 pub mod pages;
@@ -36,6 +37,8 @@ pub struct Content {
     pub services: Vec<services::ServiceCategory>,
     /// Dialling codes for the contact form.
     pub countries: Vec<countries::Country>,
+    /// The forms that post to the contact service.
+    pub forms: forms::Forms,
 }
 
 /// One published page.
@@ -52,7 +55,7 @@ pub struct RouteInfo {
 }
 
 /// Files directly under the content directory, besides `pages/` and `services/`.
-const TOP_LEVEL_FILES: &[&str] = &["site.yaml", "countries.yaml"];
+const TOP_LEVEL_FILES: &[&str] = &["site.yaml", "countries.yaml", "forms.yaml"];
 
 impl Content {
     /// Reads and validates the content directory. Images are looked up under `public_dir`.
@@ -60,11 +63,14 @@ impl Content {
         let mut loader = Loader::new(content_dir);
         let settings = loader.file::<settings::Settings>("site.yaml");
         let countries = loader.file::<Vec<countries::Country>>("countries.yaml");
+        let forms = loader.file::<forms::Forms>("forms.yaml");
         let pages = pages::Pages::load(&mut loader);
         let services = load_services(&mut loader);
         report_unexpected_files(&mut loader);
 
-        let (Some(settings), Some(countries), Some(pages)) = (settings, countries, pages) else {
+        let (Some(settings), Some(countries), Some(pages), Some(forms)) =
+            (settings, countries, pages, forms)
+        else {
             return Err(ContentErrors(loader.errors));
         };
         if !loader.errors.is_empty() {
@@ -76,6 +82,7 @@ impl Content {
             pages,
             services,
             countries,
+            forms,
         };
         content.routes = content.derive_routes();
         validate::validate(&mut loader, &content, public_dir);

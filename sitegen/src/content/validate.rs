@@ -38,6 +38,7 @@ fn files(content: &Content) -> Vec<(String, Value)> {
     let mut files = vec![
         ("site.yaml".to_owned(), to_value(&content.settings)),
         ("countries.yaml".to_owned(), to_value(&content.countries)),
+        ("forms.yaml".to_owned(), to_value(&content.forms)),
     ];
     if let Value::Object(pages) = to_value(&content.pages) {
         for (key, page) in pages {
