@@ -1,0 +1,166 @@
+//! Atomic publish: the previous output survives a failed build byte for byte.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use sitegen::publish::{publish, staging_dir};
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        for entry in fs::read_dir(&current).expect("readable") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = path
+                    .strip_prefix(dir)
+                    .expect("inside")
+                    .display()
+                    .to_string();
+                files.insert(name, fs::read(&path).expect("readable"));
+            }
+        }
+    }
+    files
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn previous_build(target: &Path) {
+    fs::create_dir_all(target.join("about")).expect("mkdir");
+    fs::write(target.join("index.html"), "<h1>old home</h1>").expect("write");
+    fs::write(target.join("about/index.html"), "<h1>old about</h1>").expect("write");
+}
+
+#[test]
+fn staging_is_a_hidden_sibling_of_the_target() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    let staging = staging_dir(&target).expect("staging");
+    assert_eq!(staging.path().parent(), Some(root.path()));
+    let name = staging.path().file_name().expect("name").to_string_lossy();
+    assert!(name.starts_with(".dist.staging-"), "{name}");
+    assert!(names_in(staging.path()).is_empty());
+}
+
+#[test]
+fn publish_swaps_in_the_new_output_and_leaves_nothing_behind() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    previous_build(&target);
+
+    let staging = staging_dir(&target).expect("staging");
+    fs::write(staging.path().join("index.html"), "<h1>new home</h1>").expect("write");
+    publish(staging, &target).expect("publish");
+
+    let files = snapshot(&target);
+    assert_eq!(files.keys().collect::<Vec<_>>(), ["index.html"]);
+    assert_eq!(files["index.html"], b"<h1>new home</h1>");
+    assert_eq!(names_in(root.path()), ["dist"]);
+}
+
+#[test]
+fn publish_creates_a_target_that_does_not_exist_yet() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("out/site");
+    let staging = staging_dir(&target).expect("staging creates the parent");
+    fs::write(staging.path().join("index.html"), "home").expect("write");
+    publish(staging, &target).expect("publish");
+    assert_eq!(
+        fs::read_to_string(target.join("index.html"))
+            .ok()
+            .as_deref(),
+        Some("home")
+    );
+    assert_eq!(names_in(&root.path().join("out")), ["site"]);
+}
+
+/// A build that writes part of its output, then fails on bad content.
+fn build_into(dir: &Path) -> anyhow::Result<()> {
+    fs::write(dir.join("index.html"), "<h1>half</h1>")?;
+    anyhow::bail!("content/services/cloud.yaml:12:3: unknown field `titel`")
+}
+
+#[test]
+fn a_failed_build_leaves_the_previous_output_untouched() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    previous_build(&target);
+    let before = snapshot(&target);
+
+    let build = || -> anyhow::Result<()> {
+        let staging = staging_dir(&target)?;
+        build_into(staging.path())?;
+        publish(staging, &target)
+    };
+    assert!(build().is_err());
+
+    assert_eq!(snapshot(&target), before);
+    assert_eq!(
+        names_in(root.path()),
+        ["dist"],
+        "the staging dir is removed"
+    );
+}
+
+#[test]
+fn a_failed_swap_restores_the_previous_output() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    previous_build(&target);
+    let before = snapshot(&target);
+
+    let staging = staging_dir(&target).expect("staging");
+    // Make the rename of the staging dir fail: it no longer exists.
+    fs::remove_dir(staging.path()).expect("remove staging");
+    let err = publish(staging, &target).expect_err("nothing to swap in");
+
+    assert!(err.to_string().starts_with("moving "), "{err:#}");
+    assert_eq!(snapshot(&target), before);
+    assert_eq!(names_in(root.path()), ["dist"], "the backup is cleaned up");
+}
+
+#[test]
+fn publish_refuses_to_replace_a_directory_that_is_not_a_build() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("src");
+    fs::create_dir(&target).expect("mkdir");
+    fs::write(target.join("main.rs"), "fn main() {}").expect("write");
+
+    let staging = staging_dir(&target).expect("staging");
+    let err = publish(staging, &target).expect_err("not a previous build");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "refusing to replace {}: it is not empty and has no index.html, so it does not look like a previous build; remove it or choose another output directory",
+            target.display()
+        )
+    );
+    assert_eq!(names_in(&target), ["main.rs"]);
+    assert_eq!(names_in(root.path()), ["src"]);
+}
+
+#[test]
+fn publish_refuses_to_replace_a_file() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    fs::write(&target, "not a directory").expect("write");
+    let staging = staging_dir(&target).expect("staging");
+    let err = publish(staging, &target).expect_err("a file is not an output dir");
+    assert!(err.to_string().contains("it is not a directory"), "{err}");
+    assert_eq!(
+        fs::read_to_string(&target).ok().as_deref(),
+        Some("not a directory")
+    );
+}
