@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, anyhow};
 
@@ -14,6 +14,7 @@ use crate::check;
 use crate::content::{Content, ContentErrors};
 use crate::outputs::{self, SitemapEntry};
 use crate::publish;
+use crate::report::{self, BuildReport};
 
 /// Where a build reads from and writes to.
 #[derive(Debug, Clone)]
@@ -60,13 +61,19 @@ pub enum BuildError {
 pub struct Built {
     /// The validated content the site was rendered from.
     pub content: Content,
-    /// How long the whole build took.
-    pub elapsed: Duration,
+    /// Sizes per route (HTML and the JS/CSS it loads), totals and the build time.
+    pub report: BuildReport,
 }
 
 /// Runs the whole pipeline. See the module documentation.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let started = Instant::now();
+    let progress = |step: &str| {
+        if !options.quiet {
+            eprintln!("[{:>5.1}s] {step}", started.elapsed().as_secs_f64());
+        }
+    };
+    progress("loading and validating content");
     let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
     if let Some(endpoint) = &options.contact_endpoint {
         content.settings.contact_endpoint = endpoint.clone();
@@ -83,6 +90,10 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     write_json(&content_json, &content)?;
 
     let vite_out = scratch.path().join("vite");
+    progress(&format!(
+        "prerendering {} pages with Vike (vite build)",
+        content.routes.len()
+    ));
     render(options, &vite, &content_json, &vite_out)?;
     move_children(&vite_out.join("client"), staging.path())?;
 
@@ -102,15 +113,14 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         &entries,
     )?;
 
-    let report = check::check_dir(staging.path(), &routes)?;
-    if !report.is_ok() {
-        return Err(BuildError::Verify(report.to_string()));
+    progress("verifying every page and internal link");
+    let check = check::check_dir(staging.path(), &routes)?;
+    if !check.is_ok() {
+        return Err(BuildError::Verify(check.to_string()));
     }
     publish::publish(staging, &options.out_dir)?;
-    Ok(Built {
-        content,
-        elapsed: started.elapsed(),
-    })
+    let report = report::summarize(&options.out_dir, &routes, started.elapsed())?;
+    Ok(Built { content, report })
 }
 
 /// Writes the content JSON the Vike pages read (`SITEGEN_CONTENT`), e.g. for `npm run dev`.

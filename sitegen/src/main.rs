@@ -118,11 +118,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let built = sitegen::build::build(&options)?;
             if !quiet {
+                println!("{}", built.report);
                 println!(
-                    "Built {} pages into {} in {:.1}s",
+                    "Published {} pages and 404.html into {}",
                     built.content.routes.len(),
                     options.out_dir.display(),
-                    built.elapsed.as_secs_f64()
                 );
             }
             Ok(())
