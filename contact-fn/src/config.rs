@@ -15,7 +15,7 @@ use lettre::message::Mailbox;
 
 /// Validates contact form submissions, stores them durably and delivers them by email.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "contact-fn", version, about)]
+#[command(name = "contact-fn", version, about, args_override_self = true)]
 pub struct Config {
     /// Address and port to listen on.
     #[arg(long, env = "CONTACT_BIND", default_value = "127.0.0.1:8787")]

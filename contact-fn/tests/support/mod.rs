@@ -1,0 +1,357 @@
+//! Shared pieces of the integration tests: a real SMTP server, the service started
+//! in-process or as the real binary, and request bodies.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::io::{BufRead as _, BufReader};
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mailin_embedded::{Handler, Response, Server, response};
+use serde_json::{Value, json};
+
+/// Longest any test waits for something to happen before failing.
+pub const PATIENCE: Duration = Duration::from_secs(30);
+
+/// What the test SMTP server does with messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Accept every message.
+    Accept,
+    /// Refuse every recipient with 550 (a permanent failure).
+    RejectRecipients,
+}
+
+/// One message as the SMTP server received it.
+#[derive(Debug, Clone)]
+pub struct Received {
+    /// MAIL FROM.
+    pub from: String,
+    /// RCPT TO, in order.
+    pub to: Vec<String>,
+    /// The message as sent after DATA.
+    pub data: Vec<u8>,
+}
+
+impl Received {
+    /// The parsed message.
+    pub fn parsed(&self) -> mail_parser::Message<'_> {
+        mail_parser::MessageParser::default()
+            .parse(&self.data)
+            .expect("the received message parses")
+    }
+}
+
+#[derive(Clone)]
+struct Sink {
+    mode: Mode,
+    received: Arc<Mutex<Vec<Received>>>,
+    from: String,
+    to: Vec<String>,
+    data: Vec<u8>,
+}
+
+impl Handler for Sink {
+    fn mail(&mut self, _ip: std::net::IpAddr, _domain: &str, from: &str) -> Response {
+        self.from = from.to_owned();
+        self.to.clear();
+        response::OK
+    }
+
+    fn rcpt(&mut self, to: &str) -> Response {
+        match self.mode {
+            Mode::Accept => {
+                self.to.push(to.to_owned());
+                response::OK
+            }
+            Mode::RejectRecipients => response::NO_MAILBOX,
+        }
+    }
+
+    fn data_start(
+        &mut self,
+        _domain: &str,
+        _from: &str,
+        _is8bit: bool,
+        _to: &[String],
+    ) -> Response {
+        self.data.clear();
+        response::START_DATA
+    }
+
+    fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.data.extend_from_slice(buf);
+        Ok(())
+    }
+
+    fn data_end(&mut self) -> Response {
+        self.received.lock().unwrap().push(Received {
+            from: self.from.clone(),
+            to: self.to.clone(),
+            data: std::mem::take(&mut self.data),
+        });
+        response::OK
+    }
+}
+
+/// A real SMTP server on a loopback port, running on its own threads.
+#[derive(Debug, Clone)]
+pub struct SmtpServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    received: Arc<Mutex<Vec<Received>>>,
+}
+
+impl SmtpServer {
+    /// Starts a server on a free port.
+    pub fn start(mode: Mode) -> Self {
+        Self::start_on(TcpListener::bind("127.0.0.1:0").unwrap(), mode)
+    }
+
+    /// Starts a server on an already bound listener.
+    pub fn start_on(listener: TcpListener, mode: Mode) -> Self {
+        let addr = listener.local_addr().unwrap();
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let handler = Sink {
+            mode,
+            received: received.clone(),
+            from: String::new(),
+            to: Vec::new(),
+            data: Vec::new(),
+        };
+        let mut server = Server::new(handler);
+        server
+            .with_name("smtp.test")
+            .with_num_threads(16)
+            .with_tcp_listener(listener);
+        // The server runs for the rest of the test process (each test is its own process).
+        std::thread::spawn(move || {
+            if let Err(error) = server.serve() {
+                eprintln!("the test SMTP server stopped: {error}");
+            }
+        });
+        Self { addr, received }
+    }
+
+    /// The URL the service is given to reach it.
+    pub fn url(&self) -> String {
+        format!("smtp://{}", self.addr)
+    }
+
+    /// Everything received so far.
+    pub fn received(&self) -> Vec<Received> {
+        self.received.lock().unwrap().clone()
+    }
+
+    /// Waits until at least `count` messages arrived, and returns all of them.
+    pub async fn wait_for(&self, count: usize) -> Vec<Received> {
+        eventually(&format!("{count} message(s) at the SMTP server"), || {
+            self.received.lock().unwrap().len() >= count
+        })
+        .await;
+        self.received()
+    }
+}
+
+/// A loopback port nobody listens on right now (and a listener to claim it later).
+pub fn free_port() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+}
+
+/// Waits (bounded) until `condition` holds; fails the test with `what` otherwise.
+pub async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !condition() {
+        assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Flags that make the service quick and permissive enough for tests.
+pub fn test_args(data_dir: &Path) -> Vec<String> {
+    [
+        "contact-fn",
+        "--bind",
+        "127.0.0.1:0",
+        "--data-dir",
+        data_dir.to_str().unwrap(),
+        "--retry-initial",
+        "100ms",
+        "--retry-max",
+        "300ms",
+        "--rate-burst",
+        "1000",
+        "--smtp-timeout",
+        "5s",
+        "--shutdown-grace",
+        "5s",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// The service running in this test process.
+#[derive(Debug)]
+pub struct Service {
+    /// Base URL, e.g. `http://127.0.0.1:41234`.
+    pub base: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+impl Service {
+    /// Starts the service with the test flags plus `extra`.
+    pub async fn start(data_dir: &Path, extra: &[&str]) -> Self {
+        let mut args = test_args(data_dir);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let config = contact_fn::Config::from_args(args).unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(contact_fn::run(config, listener, async {
+            let _ = stopped.await;
+        }));
+        Self {
+            base,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// The URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Stops gracefully and waits until everything finished.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.unwrap().unwrap();
+        }
+    }
+}
+
+/// The service as the real binary, in a child process.
+#[derive(Debug)]
+pub struct Process {
+    child: Child,
+    /// Base URL.
+    pub base: String,
+}
+
+impl Process {
+    /// Starts the binary with the test flags plus `extra`, and waits until it listens.
+    pub fn start(data_dir: &Path, extra: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_contact-fn"))
+            .args(&test_args(data_dir)[1..])
+            .args(extra)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = child.stderr.take().unwrap();
+        let (found_address, found) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("[contact-fn] {line}");
+                if let Some((_, address)) = line.split_once("listening on ") {
+                    let _ = found_address.send(address.trim().to_owned());
+                }
+            }
+        });
+        let base = found
+            .recv_timeout(PATIENCE)
+            .expect("the service logs the address it listens on");
+        Self { child, base }
+    }
+
+    /// The URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// Kills the process outright (SIGKILL), as a crash or power loss would.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// Asks the process to stop (SIGTERM) and waits for it; returns whether it exited cleanly.
+    pub fn terminate(mut self) -> bool {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill -TERM failed");
+        self.child.wait().unwrap().success()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A valid contact page submission.
+pub fn contact_body() -> Value {
+    json!({
+        "name": "Ada Lovelace",
+        "email": "ada@example.org",
+        "company": "Analytical Engines Ltd",
+        "countryCode": "+44",
+        "phone": "20 7946 0958",
+        "subject": "A new engine",
+        "message": "Hello,\nwe would like to discuss a project.\nBest, Ada"
+    })
+}
+
+/// A valid home page enquiry.
+pub fn enquiry_body() -> Value {
+    json!({
+        "firstName": "Grace",
+        "lastName": "Hopper",
+        "email": "grace@example.org",
+        "jobTitle": "Rear Admiral",
+        "company": "Navy Computing",
+        "phone": "+1 555 0100",
+        "topic": "Compilers\nand debugging",
+        "source": "event",
+        "role": "cto",
+        "newsletter": true,
+        "privacy": true
+    })
+}
+
+/// The files in `dir` with extension `ext`, sorted.
+pub fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// Posts a JSON body and returns status and parsed answer.
+pub async fn post_json(client: &reqwest::Client, url: &str, body: &Value) -> (u16, Value) {
+    let response = client.post(url).json(body).send().await.unwrap();
+    let status = response.status().as_u16();
+    let answer = response.json::<Value>().await.unwrap_or(Value::Null);
+    (status, answer)
+}
