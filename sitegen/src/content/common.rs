@@ -299,3 +299,27 @@ pub struct Logo {
     /// Path of the SVG under `site/public` (`/images/logos/aws.svg`).
     pub logo: String,
 }
+
+/// The headings inside each case-study card, so every card of a section reads alike.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CaseStudyLabels {
+    /// Heading of the problem (`Challenge`).
+    pub challenge: String,
+    /// Heading of the bullets describing what was built (`Solution`).
+    pub solution: String,
+    /// Heading of the outcome bullets (`Results`).
+    pub results: String,
+}
+
+/// A section of case-study cards: a heading, the card headings and the stories.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CaseStudySection {
+    /// The section's heading block.
+    pub intro: SectionIntro,
+    /// Headings used inside every card.
+    pub labels: CaseStudyLabels,
+    /// The stories, in order.
+    pub items: Vec<CaseStudy>,
+}

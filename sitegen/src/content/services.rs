@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::common::{Hero, Icon, Meta};
+use super::common::{CaseStudySection, Feature, Hero, Icon, Meta, SectionIntro};
 
 /// A service category such as Cloud Services.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -29,6 +29,12 @@ pub struct ServiceCategory {
     pub hero: Hero,
     /// The category's sub-service pages, in menu order.
     pub sub_services: Vec<SubService>,
+    /// Heading of the section that links every sub-service; without it the cards stand alone.
+    #[serde(default)]
+    pub services_intro: Option<SectionIntro>,
+    /// Client stories shown after the sub-services.
+    #[serde(default)]
+    pub case_studies: Option<CaseStudySection>,
 }
 
 /// A sub-service page such as `/services/cloud-services/devops`.
@@ -43,6 +49,38 @@ pub struct SubService {
     pub meta: Meta,
     /// The opening block.
     pub hero: Hero,
+    /// Icon on the sub-service's card on the category page.
+    #[serde(default)]
+    pub icon: Option<Icon>,
+    /// A short text section under the hero.
+    #[serde(default)]
+    pub blurb: Option<Blurb>,
+    /// A grid of tiles after the blurb, such as the platforms a service covers.
+    #[serde(default)]
+    pub tiles: Option<Tiles>,
+}
+
+/// A short text section of a sub-service page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Blurb {
+    /// The section's heading.
+    pub title: String,
+    /// Paragraphs, in order.
+    pub body: Vec<String>,
+    /// Short highlights shown as a checklist beside the text.
+    #[serde(default)]
+    pub points: Vec<String>,
+}
+
+/// A titled grid of tiles on a sub-service page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Tiles {
+    /// The section's heading block.
+    pub intro: SectionIntro,
+    /// The tiles, in order.
+    pub items: Vec<Feature>,
 }
 
 impl ServiceCategory {
