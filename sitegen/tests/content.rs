@@ -58,7 +58,8 @@ fn errors_of(fixture: &str) -> Vec<String> {
 fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
     let content = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
     let paths: Vec<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
-    assert_eq!(paths.len(), 39, "{paths:#?}");
+    // The 39 pages of the site, plus the two pages a form sent without JavaScript ends on.
+    assert_eq!(paths.len(), 41, "{paths:#?}");
     for path in [
         "/",
         "/about",
@@ -76,9 +77,18 @@ fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
         "/contact",
         "/privacy",
         "/terms",
+        "/contact/sent",
+        "/contact/error",
     ] {
         assert!(paths.contains(&path), "missing route {path}");
     }
+    let unlisted: Vec<&str> = content
+        .routes
+        .iter()
+        .filter(|r| !r.in_sitemap)
+        .map(|r| r.path.as_str())
+        .collect();
+    assert_eq!(unlisted, ["/contact/sent", "/contact/error"]);
     let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
     assert_eq!(
         categories,

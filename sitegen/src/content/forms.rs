@@ -1,10 +1,13 @@
 //! The two forms that post to the contact service, from `content/forms.yaml`: the contact page's
-//! form and the home page's Get in Touch enquiry, with their labels, states and messages.
+//! form and the home page's Get in Touch enquiry, with their labels, states and messages, and the
+//! two pages a plain (script-less) form post ends on.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// Both forms.
+use crate::content::common::{Hero, Link, Meta};
+
+/// Both forms and the pages a plain form post is redirected to.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Forms {
@@ -12,20 +15,183 @@ pub struct Forms {
     pub contact: ContactForm,
     /// The home page's Get in Touch form.
     pub enquiry: EnquiryForm,
+    /// `/contact/sent`: shown after a form was sent without JavaScript.
+    pub sent: ResultPage,
+    /// `/contact/error`: shown when a form sent without JavaScript could not be delivered.
+    pub error: ResultPage,
 }
 
-/// The contact page's form.
+/// The contact page's "Send us a Message" form.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct ContactForm {
     /// The form's heading.
     pub title: String,
+    /// A sentence under the heading.
+    #[serde(default)]
+    pub lead: Option<String>,
+    /// Labels and hints of the fields.
+    pub fields: ContactFields,
+    /// Button labels, notices and toasts.
+    pub messages: FormMessages,
 }
 
-/// The home page's Get in Touch form.
+/// The fields of the contact page's form, in display order.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ContactFields {
+    /// Full name (required).
+    pub name: TextField,
+    /// Email address (required).
+    pub email: TextField,
+    /// Company name (optional).
+    pub company: TextField,
+    /// The dialling-code dropdown; its options are the countries of `countries.yaml`.
+    pub country_code: TextField,
+    /// Phone number without the dialling code (required).
+    pub phone: TextField,
+    /// Subject (required).
+    pub subject: TextField,
+    /// The message (required).
+    pub message: TextField,
+}
+
+/// The home page's "Get in Touch" form.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryForm {
     /// The form's heading.
     pub title: String,
+    /// A sentence under the heading.
+    #[serde(default)]
+    pub lead: Option<String>,
+    /// Labels and hints of the fields.
+    pub fields: EnquiryFields,
+    /// Button labels, notices and toasts.
+    pub messages: FormMessages,
+}
+
+/// The fields of the home page's form, in display order.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct EnquiryFields {
+    /// First name (required).
+    pub first_name: TextField,
+    /// Last name (required).
+    pub last_name: TextField,
+    /// Email address (required).
+    pub email: TextField,
+    /// Job title (optional).
+    pub job_title: TextField,
+    /// Company (required).
+    pub company: TextField,
+    /// Phone number (optional), shown after a fixed dialling code.
+    pub phone: PhoneField,
+    /// What the visitor wants to discuss (required, three rows).
+    pub topic: TextField,
+    /// How the visitor heard of the company.
+    pub source: ChoiceField,
+    /// The visitor's role.
+    pub role: ChoiceField,
+    /// Newsletter consent (optional).
+    pub newsletter: CheckboxField,
+    /// Privacy agreement (optional).
+    pub privacy: CheckboxField,
+}
+
+/// A labelled text input or text area.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct TextField {
+    /// The visible label, which is also the accessible name.
+    pub label: String,
+    /// Example input shown while the field is empty (a hint only, never the label).
+    #[serde(default)]
+    pub placeholder: Option<String>,
+}
+
+/// A phone input with a fixed dialling code in front of it.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct PhoneField {
+    /// The visible label, which is also the accessible name.
+    pub label: String,
+    /// Example input shown while the field is empty.
+    #[serde(default)]
+    pub placeholder: Option<String>,
+    /// The dialling code shown in front of the input (`+1`).
+    pub prefix: String,
+}
+
+/// A dropdown of fixed answers, led by an empty choice.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceField {
+    /// The visible label, which is also the accessible name.
+    pub label: String,
+    /// Text of the first, empty choice (selected until the visitor picks one).
+    pub placeholder: String,
+    /// The answers, in display order.
+    pub options: Vec<ChoiceOption>,
+}
+
+/// One answer of a [`ChoiceField`].
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceOption {
+    /// The value sent to the contact service (one it accepts, such as `search`).
+    pub value: String,
+    /// What the visitor reads.
+    pub label: String,
+}
+
+/// A labelled checkbox.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CheckboxField {
+    /// The visible label, which is also the accessible name.
+    pub label: String,
+    /// A link after the label, such as the privacy policy.
+    #[serde(default)]
+    pub link: Option<Link>,
+}
+
+/// The words a form shows around sending.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct FormMessages {
+    /// The submit button's label.
+    pub submit: String,
+    /// The submit button's label while sending.
+    pub sending: String,
+    /// Marker after the label of an optional field.
+    pub optional: String,
+    /// Label of the hidden field people leave empty and bots fill in.
+    pub honeypot: String,
+    /// Announced when the service rejects some fields; each field shows its own message.
+    pub invalid: String,
+    /// The toast after the message was sent.
+    pub success: Toast,
+    /// The destructive toast when the message could not be sent.
+    pub failure: Toast,
+}
+
+/// A short notice shown over the page.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct Toast {
+    /// The toast's first line.
+    pub title: String,
+    /// The sentence under it.
+    pub description: String,
+}
+
+/// A page a plain form post ends on.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct ResultPage {
+    /// Title and description for the browser tab.
+    pub meta: Meta,
+    /// The page's content: the outcome and where to go next.
+    pub hero: Hero,
 }

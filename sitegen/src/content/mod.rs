@@ -107,6 +107,16 @@ impl Content {
             .iter()
             .map(|(path, _, meta)| route((*path).to_owned(), meta))
             .collect();
+        // Where a form sent without JavaScript ends; not pages anyone should find by search.
+        for (path, page) in [
+            ("/contact/sent", &self.forms.sent),
+            ("/contact/error", &self.forms.error),
+        ] {
+            routes.push(RouteInfo {
+                in_sitemap: false,
+                ..route(path.to_owned(), &page.meta)
+            });
+        }
         for category in &self.services {
             routes.push(route(category.path(), &category.meta));
             for sub in &category.sub_services {

@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from 'react'
+import { flushSync } from 'react-dom'
+import { toast } from 'sonner'
+import type { FormMessages } from '../../schema/FormMessages'
+import { HONEYPOT_FIELD, endpointUrl, sendForm } from './sendForm'
+
+export type FormSubmission = {
+  /** True while the message is on its way (the button reads "Sending..." and is disabled). */
+  sending: boolean
+  /** The service's message for each rejected field, keyed by field name. */
+  errors: Record<string, string>
+  /** The notice announced when fields were rejected, else null. */
+  notice: string | null
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void
+  /** Forgets a field's error once the visitor edits it (the form's `onChange`). */
+  onChange: (event: FormEvent<HTMLFormElement>) => void
+}
+
+export type SubmissionOptions = {
+  /** Base URL of the contact service. */
+  endpoint: string
+  /** The service's path for this form (`send-contact-email`). */
+  path: string
+  messages: FormMessages
+  /** The JSON body: exactly the fields the service expects, read from the form. */
+  toBody: (data: FormData) => Record<string, unknown>
+  /** Called after a successful send, once the form element was reset. */
+  onReset?: () => void
+}
+
+/**
+ * Sends a form from script instead of the browser's plain post: stays on the page, shows a
+ * toast, resets the form on success, keeps the values on failure and marks rejected fields.
+ * Without script, the same form posts to the same URL and the service redirects.
+ */
+export function useFormSubmission({ endpoint, path, messages, toBody, onReset }: SubmissionOptions): FormSubmission {
+  const [sending, setSending] = useState(false)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [notice, setNotice] = useState<string | null>(null)
+
+  async function submit(form: HTMLFormElement) {
+    setSending(true)
+    setNotice(null)
+    const data = new FormData(form)
+    const body = toBody(data)
+    const honeypot = data.get(HONEYPOT_FIELD)
+    if (typeof honeypot === 'string' && honeypot !== '') body[HONEYPOT_FIELD] = honeypot
+    const result = await sendForm(endpointUrl(endpoint, path), body)
+    setSending(false)
+    switch (result.kind) {
+      case 'sent':
+        form.reset()
+        onReset?.()
+        setErrors({})
+        toast.success(messages.success.title, { description: messages.success.description })
+        break
+      case 'invalid': {
+        // Rendered before the focus moves, so the field is announced with its message.
+        flushSync(() => {
+          setErrors(result.fields)
+          setNotice(messages.invalid)
+        })
+        toast.error(messages.failure.title, { description: messages.failure.description })
+        console.error('The contact service rejected the form:', result.fields)
+        // Take the visitor to the first field to correct; its message is its description.
+        const first = Array.from(form.elements).find(
+          (element): element is HTMLElement =>
+            element instanceof HTMLElement && 'name' in element && String(element.name) in result.fields,
+        )
+        first?.focus()
+        break
+      }
+      case 'failed':
+        setErrors({})
+        toast.error(messages.failure.title, { description: messages.failure.description })
+        console.error('The message could not be sent:', result.error)
+        break
+    }
+  }
+
+  return {
+    sending,
+    errors,
+    notice,
+    onSubmit: (event) => {
+      event.preventDefault()
+      if (sending) return
+      void submit(event.currentTarget)
+    },
+    onChange: (event) => {
+      const name = (event.target as { name?: unknown }).name
+      if (typeof name === 'string' && name in errors) {
+        setErrors(({ [name]: _edited, ...rest }) => rest)
+      }
+    },
+  }
+}
