@@ -18,7 +18,7 @@ if (!existsSync(contentFile)) {
 }
 process.env.SITEGEN_CONTENT = contentFile
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react(), vike(), tailwindcss()],
   resolve: {
     // `import { settings } from 'sitegen:content'` — see lib/settings.ts.
@@ -30,4 +30,7 @@ export default defineConfig({
   build: {
     outDir: process.env.SITEGEN_OUT_DIR || 'dist',
   },
-})
+  // sitegen builds outside this directory, where the prerender's server bundle could not
+  // resolve packages from node_modules: bundle them into it instead.
+  ssr: command === 'build' ? { noExternal: true } : {},
+}))
