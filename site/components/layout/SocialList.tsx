@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { SocialLink } from '../../schema/SocialLink'
-import { ContentIcon } from '../icons/ContentIcon'
+import { SocialIcon } from '../icons/SocialIcon'
 
 export type SocialListProps = { label: string; social: SocialLink[] }
 
@@ -24,7 +24,7 @@ export function SocialList({ label, social }: SocialListProps) {
               title={item.name}
               className="flex size-10 items-center justify-center rounded-full bg-white/5 text-ink-300 ring-1 ring-white/10"
             >
-              <ContentIcon icon={item.icon} className="size-4" />
+              <SocialIcon icon={item.icon} className="size-4" />
             </span>
           </li>
         ))}
