@@ -1,7 +1,7 @@
 import { useData } from 'vike-react/useData'
-import { Card } from '../../../components/ui/Card'
+import { SubServiceGrid } from '../../../components/services/SubServiceGrid'
+import { CaseStudyGrid } from '../../../components/ui/CaseStudyGrid'
 import { Hero } from '../../../components/ui/Hero'
-import { Section } from '../../../components/ui/Section'
 import type { Data } from './+data'
 
 export default function Page() {
@@ -9,20 +9,8 @@ export default function Page() {
   return (
     <>
       <Hero hero={category.hero} />
-      <Section tone="muted">
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {category.sub_services.map((sub) => (
-            <Card key={sub.slug} as="li" interactive>
-              <h2 className="text-subtitle text-ink-950">
-                <a href={sub.href} className="after:absolute after:inset-0 after:rounded-card">
-                  {sub.title}
-                </a>
-              </h2>
-              <p className="mt-3 text-ink-600">{sub.lead}</p>
-            </Card>
-          ))}
-        </ul>
-      </Section>
+      <SubServiceGrid intro={category.services_intro} services={category.sub_services} headingId="services-title" />
+      {category.case_studies && <CaseStudyGrid section={category.case_studies} headingId="case-studies-title" />}
     </>
   )
 }
