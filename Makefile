@@ -50,9 +50,13 @@ test: deps chromium test-rust test-browser ## Run every test (Rust, then the bro
 test-rust:
 	$(CARGO) nextest run --workspace --no-fail-fast
 
-test-browser: deps chromium
+# The real build, served by `sitegen serve` (started by Playwright), read by the tests
+# together with the content JSON it was built from.
+test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) against the real build
 	$(CARGO) build -p sitegen -p contact-fn
-	cd site && npx playwright test
+	$(SITEGEN) build --out target/e2e/dist --quiet
+	$(SITEGEN) export --out target/e2e/content.json
+	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json npx playwright test
 
 bench: deps ## Benchmarks: build speed, page weight, contact-fn load
 	@echo "(benchmarks are added with the pieces they measure)"

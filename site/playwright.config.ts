@@ -1,0 +1,40 @@
+import { defineConfig } from '@playwright/test'
+
+// Browser tests run against the real build served by `sitegen serve`, the way a CDN serves it.
+// `make test-browser` builds the site into ../target/e2e/dist and exports the content JSON the
+// tests read (SITEGEN_CONTENT) before running them.
+const port = 4317
+const distDir = '../target/e2e/dist'
+
+export default defineConfig({
+  testDir: './tests',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    viewport: { width: 1440, height: 900 },
+    // Debian's Chromium; Playwright never downloads a browser for these tests.
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: `../target/debug/sitegen serve ${distDir} --port ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+})
