@@ -38,7 +38,7 @@ export function SiteHeader({ settings, pathname }: SiteHeaderProps) {
           <BrandLink name={brand.name} label={nav.home_label} />
           <DesktopNav nav={nav} label={ui.main_nav_label} pathname={pathname} />
           <div className="flex items-center gap-2">
-            <ActionLink href={nav.cta.href} className="hidden sm:inline-flex" arrow={false}>
+            <ActionLink href={nav.cta.href} arrow={false}>
               {nav.cta.label}
             </ActionLink>
             <button

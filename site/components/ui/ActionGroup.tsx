@@ -21,12 +21,20 @@ function variantFor(action: Action, on: 'light' | 'dark'): ButtonVariant {
 export function ActionGroup({ actions, size = 'lg', on = 'light', align = 'left', className }: ActionGroupProps) {
   if (actions.length === 0) return null
   return (
-    <div className={cx('flex flex-wrap gap-3', align === 'center' && 'justify-center', className)}>
+    <div
+      className={cx(
+        // Stacked full-width buttons on phones, a row from 640 px.
+        'flex flex-col gap-3 sm:flex-row sm:flex-wrap',
+        align === 'center' && 'sm:justify-center',
+        className,
+      )}
+    >
       {actions.map((action) => (
         <ActionLink
           key={`${action.href}|${action.label}`}
           href={action.href}
           size={size}
+          className="w-full sm:w-auto"
           variant={variantFor(action, on)}
           arrow={action.style === 'primary'}
         >
