@@ -206,19 +206,22 @@ pub(crate) enum Resolved {
 }
 
 /// Stands in for the site's origin while resolving relative URLs.
-const SITE_ORIGIN: &str = "http://site.invalid";
+static SITE_ORIGIN: LazyLock<Url> =
+    LazyLock::new(|| Url::parse("http://site.invalid/").expect("a constant URL"));
 
 /// The URL a page is served at, as the base its relative links resolve against: the page's
-/// own `<base href>` if it has one, otherwise its directory-style URL.
+/// own `<base href>` if it has one, otherwise its directory-style URL (`about/index.html`
+/// is `/about/`).
 pub(crate) fn page_url(file: &str, base_href: Option<&str>) -> Url {
-    let dir_url = match file.strip_suffix("index.html") {
-        Some(dir) => format!("{SITE_ORIGIN}/{dir}"),
-        None => format!("{SITE_ORIGIN}/{file}"),
+    let served_as = match file.strip_suffix("index.html") {
+        Some(dir) if dir.is_empty() || dir.ends_with('/') => dir,
+        _ => file,
     };
-    #[allow(clippy::expect_used)] // a constant origin and a relative file path always parse
-    let url = Url::parse(&dir_url)
-        .or_else(|_| Url::parse(SITE_ORIGIN))
-        .expect("the stand-in origin is a URL");
+    let mut url = SITE_ORIGIN.clone();
+    if let Ok(mut segments) = url.path_segments_mut() {
+        // Segment by segment, so a `#` or `?` in a file name is encoded, not parsed.
+        segments.clear().extend(served_as.split('/'));
+    }
     match base_href.map(|href| url.join(href.trim())) {
         Some(Ok(base)) => base,
         _ => url,
@@ -276,15 +279,13 @@ struct Page {
     base_href: Option<String>,
 }
 
-#[allow(clippy::expect_used)] // constant selectors, exercised by every test
+// Constant selectors, exercised by every test.
 static LINKING: LazyLock<Selector> = LazyLock::new(|| {
     Selector::parse("[href]:not(base), [src], [srcset], [imagesrcset], [poster]")
         .expect("valid selector")
 });
-#[allow(clippy::expect_used)]
 static TARGETS: LazyLock<Selector> =
     LazyLock::new(|| Selector::parse("[id], a[name]").expect("valid selector"));
-#[allow(clippy::expect_used)]
 static BASE: LazyLock<Selector> =
     LazyLock::new(|| Selector::parse("base[href]").expect("valid selector"));
 
@@ -435,6 +436,10 @@ mod tests {
             Resolved::Elsewhere
         );
         assert_eq!(resolve(&base, "http://[oops"), Resolved::Invalid);
+        assert_eq!(page_url("index.html", None).path(), "/");
+        assert_eq!(page_url("404.html", None).path(), "/404.html");
+        assert_eq!(page_url("myindex.html", None).path(), "/myindex.html");
+        assert_eq!(page_url("a#b/index.html", None).path(), "/a%23b/");
         let based = page_url("about/index.html", Some("/docs/"));
         assert_eq!(resolve(&based, "x"), local("/docs/x", None));
     }

@@ -99,7 +99,7 @@ pub fn summarize(dir: &Path, routes: &[String], elapsed: Duration) -> Result<Bui
     })
 }
 
-#[allow(clippy::expect_used)] // a constant selector, exercised by every test
+// A constant selector, exercised by every test.
 static ASSET_LINKS: LazyLock<Selector> =
     LazyLock::new(|| Selector::parse("script[src], link[href]").expect("valid selector"));
 
