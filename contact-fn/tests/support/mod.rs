@@ -245,14 +245,30 @@ pub struct Process {
     child: Child,
     /// Base URL.
     pub base: String,
+    log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Process {
     /// Starts the binary with the test flags plus `extra`, and waits until it listens.
     pub fn start(data_dir: &Path, extra: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_contact-fn"))
-            .args(&test_args(data_dir)[1..])
-            .args(extra)
+        let mut args: Vec<String> = test_args(data_dir).split_off(1);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        Self::spawn(None, &args)
+    }
+
+    /// Starts the binary in `cwd` with only `args` (no test flags) and waits until it listens.
+    pub fn start_in(cwd: &Path, args: &[&str]) -> Self {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        Self::spawn(Some(cwd), &args)
+    }
+
+    fn spawn(cwd: Option<&Path>, args: &[String]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_contact-fn"));
+        if let Some(cwd) = cwd {
+            command.current_dir(cwd);
+        }
+        let mut child = command
+            .args(args)
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -261,18 +277,26 @@ impl Process {
             .unwrap();
         let stderr = child.stderr.take().unwrap();
         let (found_address, found) = std::sync::mpsc::channel();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let lines = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 eprintln!("[contact-fn] {line}");
                 if let Some((_, address)) = line.split_once("listening on ") {
                     let _ = found_address.send(address.trim().to_owned());
                 }
+                lines.lock().unwrap().push(line);
             }
         });
         let base = found
             .recv_timeout(PATIENCE)
             .expect("the service logs the address it listens on");
-        Self { child, base }
+        Self { child, base, log }
+    }
+
+    /// Everything the process logged so far.
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
     }
 
     /// The URL of `path`.
