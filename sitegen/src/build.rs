@@ -81,11 +81,15 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let vite = vite_entry(&options.site_dir)?;
 
     let staging = publish::staging_dir(&options.out_dir)?;
-    // Scratch space for the content JSON and Vite's client/server bundles; removed on drop.
+    // Scratch space for the content JSON and Vite's client/server bundles, removed on drop.
+    // It lives inside the site: Vike's prerender only finds its server entry there.
+    let scratch_parent = options.site_dir.join(".sitegen");
+    std::fs::create_dir_all(&scratch_parent)
+        .with_context(|| format!("creating {}", scratch_parent.display()))?;
     let scratch = tempfile::Builder::new()
-        .prefix(".sitegen-work-")
-        .tempdir_in(staging.path().parent().unwrap_or(Path::new(".")))
-        .context("creating a work directory next to the output")?;
+        .prefix("build-")
+        .tempdir_in(&scratch_parent)
+        .with_context(|| format!("creating a work directory in {}", scratch_parent.display()))?;
     let content_json = scratch.path().join("content.json");
     write_json(&content_json, &content)?;
 
@@ -166,11 +170,14 @@ fn render(
 ) -> Result<(), BuildError> {
     let mut command = Command::new("node");
     command
-        .arg(vite)
+        .arg(absolute(vite)?)
         .arg("build")
         .current_dir(&options.site_dir)
         .env("SITEGEN_CONTENT", absolute(content_json)?)
-        .env("SITEGEN_OUT_DIR", absolute(out)?)
+        .env(
+            "SITEGEN_OUT_DIR",
+            relative_to(&absolute(out)?, &absolute(&options.site_dir)?),
+        )
         .stdin(Stdio::null());
     let site = options.site_dir.display().to_string();
     if options.quiet {
@@ -200,6 +207,29 @@ fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
     std::path::absolute(path).with_context(|| format!("resolving {}", path.display()))
 }
 
+fn copy_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry?;
+        let target = to.join(entry.path().strip_prefix(from)?);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// `path` expressed relative to `base` (both absolute), e.g. `../target/x` from `site/`.
+fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let path: Vec<_> = path.components().collect();
+    let base: Vec<_> = base.components().collect();
+    let common = path.iter().zip(&base).take_while(|(a, b)| a == b).count();
+    let mut relative: PathBuf = base[common..].iter().map(|_| "..").collect();
+    relative.extend(&path[common..]);
+    relative
+}
+
 /// Moves every entry of `from` into `to` (same file system, so each move is a rename).
 fn move_children(from: &Path, to: &Path) -> anyhow::Result<()> {
     let entries = std::fs::read_dir(from).with_context(|| {
@@ -211,13 +241,37 @@ fn move_children(from: &Path, to: &Path) -> anyhow::Result<()> {
     for entry in entries {
         let entry = entry?;
         let target = to.join(entry.file_name());
-        std::fs::rename(entry.path(), &target).map_err(|err| {
-            anyhow!(
-                "moving {} to {}: {err}",
-                entry.path().display(),
-                target.display()
-            )
-        })?;
+        if std::fs::rename(entry.path(), &target).is_err() {
+            // Another file system: copy instead.
+            copy_tree(&entry.path(), &target).map_err(|err| {
+                anyhow!(
+                    "moving {} to {}: {err}",
+                    entry.path().display(),
+                    target.display()
+                )
+            })?;
+        }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_out_of_the_site_directory() {
+        assert_eq!(
+            relative_to(Path::new("/repo/target/e2e/x"), Path::new("/repo/site")),
+            PathBuf::from("../target/e2e/x")
+        );
+        assert_eq!(
+            relative_to(Path::new("/tmp/w/vite"), Path::new("/repo/site")),
+            PathBuf::from("../../tmp/w/vite")
+        );
+        assert_eq!(
+            relative_to(Path::new("/repo/site/dist"), Path::new("/repo/site")),
+            PathBuf::from("dist")
+        );
+    }
 }
