@@ -6,9 +6,9 @@ import type { CallToAction } from "./CallToAction";
  */
 export type AnchoredCallToAction = { 
 /**
- * The section's `id` (lowercase letters, digits and hyphens).
+ * The section's `id`, the anchor links lead to (lowercase letters, digits and hyphens).
  */
-anchor: string, 
+id: string, 
 /**
  * The band itself.
  */

@@ -15,14 +15,6 @@ intro: SectionIntro,
  */
 read_more: string, 
 /**
- * Accessible name of the publication date (`Published`).
- */
-date_label: string, 
-/**
- * Accessible name of the reading time (`Reading time`).
- */
-read_time_label: string, 
-/**
  * The articles, newest first.
  */
 items: Array<BlogArticle>, };

@@ -3,6 +3,7 @@ import type { CallToAction } from "./CallToAction";
 import type { CaseStudySection } from "./CaseStudySection";
 import type { Hero } from "./Hero";
 import type { Meta } from "./Meta";
+import type { Statistic } from "./Statistic";
 
 /**
  * The Success Stories page (`/case-studies`), from `content/pages/case-studies.yaml`.
@@ -16,6 +17,10 @@ meta: Meta,
  * The opening block.
  */
 hero: Hero, 
+/**
+ * Headline results from the stories, on cards under the hero.
+ */
+highlights: Array<Statistic>, 
 /**
  * The client stories, one card each.
  */

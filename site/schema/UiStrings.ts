@@ -27,4 +27,8 @@ mobile_nav_label: string,
 /**
  * Accessible name of the footer navigation landmark.
  */
-footer_nav_label: string, };
+footer_nav_label: string, 
+/**
+ * Accessible name of the region where toasts (such as "Message Sent!") appear.
+ */
+notifications_label: string, };

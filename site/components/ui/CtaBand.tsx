@@ -11,21 +11,22 @@ export type CtaBandProps = {
   headingId?: string
 }
 
-/** The closing call to action of a page: a dark panel with an h2, a sentence and buttons. */
+/** The closing call to action of a page: a brand-coloured panel with an h2, a sentence and buttons. */
 export function CtaBand({ cta, id, headingId = id ? `${id}-title` : 'cta-title' }: CtaBandProps) {
   return (
     <section id={id} aria-labelledby={headingId} className="bg-white py-16 sm:py-20 lg:py-24">
       <Container>
-        <div className="relative isolate overflow-hidden rounded-panel bg-ink-950 px-6 py-14 text-center shadow-elevated sm:px-12 sm:py-20">
+        <div className="relative isolate overflow-hidden rounded-panel bg-brand-800 px-6 py-14 text-center shadow-elevated sm:px-12 sm:py-20">
           <div
             aria-hidden="true"
-            className="absolute inset-0 -z-10 bg-[radial-gradient(40rem_20rem_at_50%_-20%,rgb(99_102_241/0.55),transparent_70%),radial-gradient(30rem_16rem_at_100%_120%,rgb(67_56_202/0.45),transparent_70%)]"
+            className="absolute inset-0 -z-10 bg-[radial-gradient(40rem_22rem_at_15%_-10%,rgb(99_102_241/0.9),transparent_70%),radial-gradient(36rem_20rem_at_100%_110%,rgb(30_27_75/0.85),transparent_70%)]"
           />
+          <div aria-hidden="true" className="bg-grid absolute inset-0 -z-10 opacity-40 invert" />
           <div className="mx-auto flex max-w-2xl flex-col items-center gap-5">
             <h2 id={headingId} className="text-title text-balance text-white">
               {cta.title}
             </h2>
-            <p className="text-pretty text-lead text-ink-300">{cta.lead}</p>
+            <p className="text-pretty text-lead text-brand-100">{cta.lead}</p>
             <ActionGroup actions={cta.actions} on="dark" align="center" className="pt-3" />
           </div>
         </div>

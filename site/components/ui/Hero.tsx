@@ -15,10 +15,12 @@ export type HeroProps = {
   aside?: ReactNode
   /** Id of the h1, e.g. for `aria-labelledby`. */
   headingId?: string
+  /** Replaces the h1's content (e.g. a typing headline built from `hero.title`). */
+  title?: ReactNode
 }
 
 /** The opening band of every page: eyebrow, h1 with highlighted words, lead and actions. */
-export function Hero({ hero, align = 'center', children, aside, headingId }: HeroProps) {
+export function Hero({ hero, align = 'center', children, aside, headingId, title }: HeroProps) {
   const centered = align === 'center'
   return (
     <section aria-labelledby={headingId} className="relative isolate overflow-hidden bg-hero">
@@ -37,7 +39,7 @@ export function Hero({ hero, align = 'center', children, aside, headingId }: Her
             </p>
           )}
           <h1 id={headingId} className="text-display text-balance text-ink-950">
-            <HighlightedText text={hero.title} highlight={hero.highlight} />
+            {title ?? <HighlightedText text={hero.title} highlight={hero.highlight} />}
           </h1>
           <p className={cx('max-w-2xl text-pretty text-lead text-ink-600', centered && 'mx-auto')}>{hero.lead}</p>
           <ActionGroup actions={hero.actions} align={centered ? 'center' : 'left'} className="pt-2" />

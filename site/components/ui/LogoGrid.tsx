@@ -4,8 +4,11 @@ import { cx } from '../../lib/cx'
 export type LogoGridProps = {
   /** Logos with their brand names (the images' alternative text), from content. */
   logos: Logo[]
-  /** Logos per row on wide screens: 4 (default), or 8 for a single row from `xl` up. Phones show two, tablets four. */
-  columns?: 4 | 8
+  /**
+   * Logos per row: 4 (default; two on phones), 8 (a single row from `xl` up), or 2 (always two,
+   * for narrow columns).
+   */
+  columns?: 2 | 4 | 8
   /** Load the images lazily (default), for logos below the fold. */
   lazy?: boolean
   className?: string
@@ -20,7 +23,8 @@ export function LogoGrid({ logos, columns = 4, lazy = true, className }: LogoGri
     <ul
       role="list"
       className={cx(
-        'grid grid-cols-2 gap-3 sm:grid-cols-4 sm:gap-4',
+        'grid grid-cols-2 gap-3 sm:gap-4',
+        columns !== 2 && 'sm:grid-cols-4',
         columns === 8 && 'xl:grid-cols-8',
         className,
       )}

@@ -28,7 +28,7 @@ export function ProcessSteps({ steps, headingLevel = 3, on = 'light', className 
       )}
     >
       {steps.map((step, i) => (
-        <li key={step.step} className="relative flex flex-col gap-4">
+        <li key={step.step} className="relative grid grid-cols-[3.5rem_1fr] gap-x-5 gap-y-2 sm:flex sm:flex-col sm:gap-4">
           {i < steps.length - 1 && (
             <span
               aria-hidden="true"
@@ -40,14 +40,16 @@ export function ProcessSteps({ steps, headingLevel = 3, on = 'light', className 
           )}
           <span
             className={cx(
-              'relative grid size-14 place-items-center rounded-2xl text-lg font-bold tabular-nums',
+              'relative row-span-2 grid size-14 place-items-center rounded-2xl text-lg font-bold tabular-nums',
               light ? 'bg-brand-600 text-white shadow-brand' : 'bg-white text-brand-800',
             )}
           >
             {step.step}
           </span>
-          <Heading className={cx('text-subtitle', light ? 'text-ink-950' : 'text-white')}>{step.title}</Heading>
-          <p className={cx('text-pretty', light ? 'text-ink-600' : 'text-ink-300')}>{step.description}</p>
+          <Heading className={cx('self-end text-subtitle sm:self-auto', light ? 'text-ink-950' : 'text-white')}>
+            {step.title}
+          </Heading>
+          <p className={cx('col-start-2 text-pretty', light ? 'text-ink-600' : 'text-ink-300')}>{step.description}</p>
         </li>
       ))}
     </ol>

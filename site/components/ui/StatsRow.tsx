@@ -8,20 +8,30 @@ export type StatsRowProps = {
   on?: 'light' | 'dark'
   /** `plain` figures on the section background, or each figure on its own `card`. */
   variant?: 'plain' | 'card'
+  /** Figures per row from `lg` up (phones always show two). Default: one row for up to four. */
+  columns?: 2 | 3 | 4
   className?: string
 }
 
 /**
  * A row of headline figures (`5K+ Experts`) as a description list: two columns on phones,
- * one per figure from `lg` (up to four). Screen readers read the caption, then the figure.
+ * `columns` from `lg` up. Screen readers read the caption, then the figure.
  */
-export function StatsRow({ stats, on = 'light', variant = 'plain', className }: StatsRowProps) {
+const columnClasses = { 2: undefined, 3: 'lg:grid-cols-3', 4: 'lg:grid-cols-4' } as const
+
+export function StatsRow({
+  stats,
+  on = 'light',
+  variant = 'plain',
+  columns = stats.length >= 4 ? 4 : stats.length === 3 ? 3 : 2,
+  className,
+}: StatsRowProps) {
   const light = on === 'light'
   return (
     <dl
       className={cx(
         'grid grid-cols-2 gap-4 sm:gap-6',
-        stats.length >= 4 ? 'lg:grid-cols-4' : stats.length === 3 ? 'lg:grid-cols-3' : undefined,
+        columnClasses[columns],
         className,
       )}
     >

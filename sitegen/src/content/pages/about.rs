@@ -171,8 +171,8 @@ pub struct Person {
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct AnchoredCallToAction {
-    /// The section's `id` (lowercase letters, digits and hyphens).
-    pub anchor: String,
+    /// The section's `id`, the anchor links lead to (lowercase letters, digits and hyphens).
+    pub id: String,
     /// The band itself.
     pub cta: CallToAction,
 }

@@ -1,0 +1,42 @@
+import type { TeamSection as TeamContent } from '../../schema/TeamSection'
+import { Reveal } from '../ui/Reveal'
+import { Section } from '../ui/Section'
+import { SectionHeading } from '../ui/SectionHeading'
+
+export type TeamSectionProps = {
+  section: TeamContent
+}
+
+/** Leadership Team: a card per person with portrait, name, role and bio. */
+export function TeamSection({ section }: TeamSectionProps) {
+  return (
+    <Section tone="muted" labelledBy="team-title">
+      <Reveal>
+        <SectionHeading id="team-title" {...section.intro} />
+      </Reveal>
+      <ul role="list" className="mt-14 grid gap-6 sm:grid-cols-2 xl:grid-cols-4">
+        {section.people.map((person, i) => (
+          <Reveal as="li" key={person.name} delay={i * 100}>
+            <article className="flex h-full flex-col overflow-hidden rounded-card border border-ink-200/80 bg-white shadow-card">
+              {/* The name follows as text, so the portrait adds nothing for screen readers. */}
+              <img
+                src={person.avatar}
+                alt=""
+                width={400}
+                height={300}
+                loading="lazy"
+                decoding="async"
+                className="aspect-[4/3] w-full object-cover"
+              />
+              <div className="flex flex-1 flex-col gap-2 p-6">
+                <h3 className="text-subtitle text-ink-950">{person.name}</h3>
+                <p className="text-sm font-semibold text-brand-700">{person.role}</p>
+                <p className="mt-1 text-pretty text-ink-600">{person.bio}</p>
+              </div>
+            </article>
+          </Reveal>
+        ))}
+      </ul>
+    </Section>
+  )
+}
