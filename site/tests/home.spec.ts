@@ -1,0 +1,208 @@
+import { expect, test } from '@playwright/test'
+import { content } from './support/content'
+import { axeViolations, scrollThrough, sectionHeadings } from './support/sections'
+import { visit } from './support/visit'
+
+const home = content.pages.home
+const phrase = 'End-to-End Cloud Services'
+
+test.describe('Home page', () => {
+  test('shows its sections in order', async ({ page }) => {
+    await visit(page, '/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveAccessibleName(home.hero.title)
+    expect(await sectionHeadings(page)).toEqual([
+      'Our Technology Stack',
+      'Our Platform Partnerships',
+      'Why engineering teams love us',
+      home.faq.intro.title,
+      'Trusted by industry leaders',
+      'Get in Touch',
+      home.cta.title,
+    ])
+    expect(home.cta.title).toMatch(/^Ready to ship faster/)
+  })
+
+  test('technology stack cards each lead to their category page', async ({ page }) => {
+    await visit(page, '/')
+    const section = page.getByRole('region', { name: 'Our Technology Stack' })
+    await expect(section.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) })).toHaveCount(4)
+    const hrefs = await section.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+    expect(hrefs).toEqual([
+      '/services/data-analytics',
+      '/services/artificial-intelligence',
+      '/services/cloud-services',
+      '/services/software-engineering',
+    ])
+    await section.getByRole('link', { name: /Cloud Services/ }).click()
+    await expect(page).toHaveURL(/\/services\/cloud-services\/?$/)
+  })
+
+  test('shows the eight platform partners', async ({ page }) => {
+    await visit(page, '/')
+    const logos = page.getByRole('region', { name: 'Our Platform Partnerships' }).getByRole('img')
+    await expect(logos).toHaveCount(8)
+    expect(await logos.evaluateAll((imgs) => imgs.map((img) => img.getAttribute('alt')))).toEqual([
+      'AWS',
+      'Microsoft',
+      'Adobe',
+      'Salesforce',
+      'Google Cloud',
+      'Snowflake',
+      'Stripe',
+      'Open edX',
+    ])
+  })
+
+  test('shows four benefit tiles and the four headline figures', async ({ page }) => {
+    await visit(page, '/')
+    const benefits = page.getByRole('region', { name: 'Why engineering teams love us' })
+    await expect(benefits.getByRole('heading', { level: 3 })).toHaveCount(4)
+    const stats = page.getByRole('region', { name: 'Trusted by industry leaders' })
+    await expect(stats.getByRole('definition')).toHaveText(['5K+', '99.9%', '24/7', '150+'])
+  })
+
+  test('places the Get in Touch form', async ({ page }) => {
+    await visit(page, '/')
+    const section = page.getByRole('region', { name: 'Get in Touch' })
+    await expect(section.getByRole('form', { name: 'Get in Touch' })).toBeVisible()
+  })
+
+  test('its calls to action lead to the contact page', async ({ page }) => {
+    await visit(page, '/')
+    for (const name of [/Talk to an Expert/i, /Book a demo/i, /Start for free/i]) {
+      await expect(page.getByRole('main').getByRole('link', { name })).toHaveAttribute('href', '/contact')
+    }
+    await page.getByRole('main').getByRole('link', { name: /Talk to an Expert/i }).click()
+    await expect(page).toHaveURL(/\/contact\/?$/)
+  })
+})
+
+test.describe('Typing headline', () => {
+  test('deletes and retypes the phrase, keeping its place', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await visit(page, '/')
+    const heading = page.getByRole('heading', { level: 1 })
+    const typed = heading.locator('[data-typing]')
+    await expect(typed).toHaveText(phrase)
+    const box = await typed.locator('..').boundingBox()
+    const headingBox = await heading.boundingBox()
+    expect(box?.width).toBeGreaterThanOrEqual(280)
+
+    // It shrinks to a part of the phrase, without moving anything around it...
+    await expect
+      .poll(async () => {
+        const text = (await typed.textContent()) ?? ''
+        return text.length < phrase.length && phrase.startsWith(text)
+      })
+      .toBe(true)
+    expect(await heading.boundingBox()).toEqual(headingBox)
+    expect(await typed.locator('..').boundingBox()).toEqual(box)
+    // ...and returns to the whole phrase.
+    await expect(typed).toHaveText(phrase, { timeout: 15_000 })
+    // Screen readers hear the headline once, unchanged by the animation.
+    await expect(heading).toHaveAccessibleName(home.hero.title)
+  })
+
+  test('the full phrase is in the page without JavaScript', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveAccessibleName(home.hero.title)
+    await expect(page.locator('h1 [data-typing]')).toHaveText(phrase)
+    await context.close()
+  })
+
+  test('stays still with reduced motion', async ({ browser }) => {
+    const context = await browser.newContext({ reducedMotion: 'reduce' })
+    const page = await context.newPage()
+    await visit(page, '/')
+    const typed = page.locator('h1 [data-typing]')
+    // Longer than the pause before the first deletion.
+    await page.waitForTimeout(3000)
+    await expect(typed).toHaveText(phrase)
+    await context.close()
+  })
+})
+
+test.describe('FAQ', () => {
+  const faq = () => home.faq
+
+  test('has six questions on the topics visitors ask about', async ({ page }) => {
+    await visit(page, '/')
+    const section = page.getByRole('region', { name: faq().intro.title })
+    const questions = section.locator('summary')
+    await expect(questions).toHaveCount(6)
+    const topics = [/industr/i, /how long|duration/i, /pric/i, /support/i, /secur/i, /existing team/i]
+    const texts = await questions.allInnerTexts()
+    topics.forEach((topic, i) => expect(texts[i]).toMatch(topic))
+  })
+
+  test('opens one item at a time and closes the open one', async ({ page }) => {
+    await visit(page, '/')
+    const section = page.getByRole('region', { name: faq().intro.title })
+    const [first, second] = faq().items
+    if (!first || !second) throw new Error('the home FAQ needs two questions')
+    const items = section.getByRole('group')
+    const answer = (text: string) => section.getByText(text, { exact: true })
+
+    await expect(answer(first.answer)).toBeHidden()
+    await section.getByText(first.question).click()
+    await expect(answer(first.answer)).toBeVisible()
+
+    await section.getByText(second.question).click()
+    await expect(answer(second.answer)).toBeVisible()
+    await expect(answer(first.answer)).toBeHidden()
+    await expect(items.and(page.locator('[open]'))).toHaveCount(1)
+
+    await section.getByText(second.question).click()
+    await expect(answer(second.answer)).toBeHidden()
+    await expect(items.and(page.locator('[open]'))).toHaveCount(0)
+  })
+
+  test('works from the keyboard', async ({ page }) => {
+    await visit(page, '/')
+    const section = page.getByRole('region', { name: faq().intro.title })
+    const first = faq().items[0]
+    if (!first) throw new Error('the home FAQ is empty')
+    await section.locator('summary').first().focus()
+    await page.keyboard.press('Enter')
+    await expect(section.getByText(first.answer)).toBeVisible()
+    await page.keyboard.press('Space')
+    await expect(section.getByText(first.answer)).toBeHidden()
+  })
+})
+
+test.describe('Scroll reveal', () => {
+  test('sections below the fold appear when scrolled into view', async ({ page }) => {
+    await visit(page, '/')
+    const section = page.getByRole('region', { name: 'Trusted by industry leaders' })
+    const revealed = section.locator('[data-reveal]').first()
+    await expect(revealed).toHaveCSS('opacity', '0')
+    await section.scrollIntoViewIfNeeded()
+    await expect(revealed).toHaveCSS('opacity', '1')
+    // Once shown, it stays shown.
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await expect(revealed).toHaveCSS('opacity', '1')
+  })
+
+  test('nothing is hidden without JavaScript or with reduced motion', async ({ browser }) => {
+    for (const options of [{ javaScriptEnabled: false }, { reducedMotion: 'reduce' as const }]) {
+      const context = await browser.newContext(options)
+      const page = await context.newPage()
+      if (options.javaScriptEnabled === false) await page.goto('/')
+      else await visit(page, '/')
+      const stats = page.getByRole('region', { name: 'Trusted by industry leaders' }).locator('[data-reveal]').first()
+      await expect(stats).toHaveCSS('opacity', '1')
+      await context.close()
+    }
+  })
+})
+
+test('home page has no accessibility violations at 1440 and 390 px', async ({ browser }) => {
+  // Two full-page audits on a shared machine.
+  test.setTimeout(120_000)
+  const found = await axeViolations(browser, '/', async (page) => {
+    await page.getByRole('region', { name: home.faq.intro.title }).locator('summary').first().click()
+  })
+  expect(found).toEqual([])
+})
