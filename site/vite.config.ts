@@ -18,7 +18,7 @@ if (!existsSync(contentFile)) {
 }
 process.env.SITEGEN_CONTENT = contentFile
 
-export default defineConfig(({ command }) => ({
+export default defineConfig({
   plugins: [react(), vike(), tailwindcss()],
   resolve: {
     // `import { settings } from 'sitegen:content'` — see lib/settings.ts.
@@ -30,7 +30,4 @@ export default defineConfig(({ command }) => ({
   build: {
     outDir: process.env.SITEGEN_OUT_DIR || 'dist',
   },
-  // sitegen builds outside this directory, where the prerender's server bundle could not
-  // resolve packages from node_modules: bundle them into it instead.
-  ssr: command === 'build' ? { noExternal: true } : {},
-}))
+})
