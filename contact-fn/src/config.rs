@@ -210,6 +210,11 @@ impl Config {
         if self.rate_refill.is_zero() {
             bail!("--rate-refill must be above zero");
         }
+        // The rate limiter counts in nanoseconds; a full bucket must fit in that count.
+        let full_bucket = self.rate_refill.as_nanos() * u128::from(self.rate_burst);
+        if full_bucket > u128::from(u64::MAX / 2) {
+            bail!("--rate-burst times --rate-refill must stay below 290 years");
+        }
         if self.max_body_bytes < 1024 {
             bail!("--max-body-bytes must be at least 1024");
         }
@@ -258,6 +263,44 @@ mod tests {
         config.check().expect("defaults are consistent");
     }
 
+    /// `.env.example` names every variable and shows each default as it is.
+    #[test]
+    fn env_example_documents_every_setting_with_its_default() {
+        use clap::CommandFactory as _;
+        let example = include_str!("../.env.example");
+        let documented: std::collections::BTreeMap<&str, &str> = example
+            .lines()
+            .filter_map(|l| l.trim_start_matches('#').split_once('='))
+            .filter(|(name, _)| name.starts_with("CONTACT_"))
+            .collect();
+        let command = Config::command();
+        let mut expected = vec![("CONTACT_SMTP_PASSWORD".to_owned(), String::new())];
+        for arg in command.get_arguments() {
+            let Some(env) = arg.get_env() else { continue };
+            let default: Vec<String> = arg
+                .get_default_values()
+                .iter()
+                .map(|v| v.to_string_lossy().into_owned())
+                .collect();
+            expected.push((env.to_string_lossy().into_owned(), default.join(",")));
+        }
+        for (name, default) in &expected {
+            let Some(shown) = documented.get(name.as_str()) else {
+                panic!("{name} is missing from .env.example");
+            };
+            if name == "CONTACT_MAIL_DIR" {
+                assert_eq!(*shown, "var/contact-fn/mail");
+            } else {
+                assert_eq!(shown, default, "default of {name} in .env.example");
+            }
+        }
+        assert_eq!(
+            documented.len(),
+            expected.len(),
+            "no stale names in .env.example"
+        );
+    }
+
     #[test]
     fn trusted_proxies_accept_addresses_and_ranges() {
         let config = Config::from_args(["contact-fn", "--trusted-proxies", "10.0.0.0/8,::1"])
@@ -271,6 +314,27 @@ mod tests {
             err.contains("`nope` is neither an IP address nor a CIDR range"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_huge_rate_bucket_is_refused_not_a_crash() {
+        let config =
+            Config::from_args(["contact-fn", "--rate-burst", "1000000000"]).expect("parses");
+        assert_eq!(
+            config.check().expect_err("too large").to_string(),
+            "--rate-burst times --rate-refill must stay below 290 years"
+        );
+        let config = Config::from_args([
+            "contact-fn",
+            "--rate-burst",
+            "1000000000",
+            "--rate-refill",
+            "1ms",
+        ])
+        .expect("parses");
+        config
+            .check()
+            .expect("a large burst with a fast refill is fine");
     }
 
     #[test]

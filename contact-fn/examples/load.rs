@@ -1,0 +1,309 @@
+//! Bounded loopback load test of the contact-fn binary, run by `make bench`.
+//!
+//! Starts the service once per scenario (fresh data folder, embedded .eml delivery), sends a
+//! fixed number of requests from a fixed number of concurrent clients (or stops at the time
+//! limit), and reports answers per second, p50/p99 latency and the server's peak RSS.
+//! Scenarios: valid submissions, a flood of invalid ones (422), and a flood from one client
+//! under the default rate limit (429).
+
+use std::io::{BufRead as _, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, bail};
+use clap::Parser;
+use serde_json::json;
+
+/// Load-tests a contact-fn binary on the loopback interface.
+#[derive(Debug, Parser)]
+struct Args {
+    /// The contact-fn binary to test (a release build gives meaningful numbers).
+    #[arg(long, default_value = "target/release/contact-fn")]
+    server: PathBuf,
+    /// Valid submissions to send.
+    #[arg(long, default_value_t = 2000)]
+    valid: usize,
+    /// Rejected submissions to send, per rejection scenario.
+    #[arg(long, default_value_t = 20_000)]
+    rejected: usize,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 32)]
+    concurrency: usize,
+    /// Upper bound of each scenario.
+    #[arg(long, default_value = "20s", value_parser = humantime::parse_duration)]
+    time_limit: Duration,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Scenario {
+    Valid,
+    Invalid,
+    RateLimited,
+}
+
+impl Scenario {
+    fn label(self) -> &'static str {
+        match self {
+            Scenario::Valid => "valid submissions",
+            Scenario::Invalid => "invalid flood",
+            Scenario::RateLimited => "rate-limited flood",
+        }
+    }
+
+    fn expected_status(self) -> u16 {
+        match self {
+            Scenario::Valid => 200,
+            Scenario::Invalid => 422,
+            Scenario::RateLimited => 429,
+        }
+    }
+
+    fn server_flags(self) -> Vec<&'static str> {
+        match self {
+            // One loopback client stands for many visitors: lift the per-client limit.
+            Scenario::Valid | Scenario::Invalid => {
+                vec!["--rate-burst", "1000000", "--rate-refill", "1ms"]
+            }
+            Scenario::RateLimited => vec![],
+        }
+    }
+
+    fn body(self, n: usize) -> serde_json::Value {
+        match self {
+            Scenario::Valid | Scenario::RateLimited => json!({
+                "name": format!("Load Test {n}"),
+                "email": "load@example.org",
+                "company": "Bench Ltd",
+                "countryCode": "+49",
+                "phone": "030 1234567",
+                "subject": format!("Load test message {n}"),
+                "message": "Hello,\nthis is a load test message with a few lines of text.\nRegards",
+            }),
+            Scenario::Invalid => json!({ "name": "", "email": "not-an-address", "phone": "x" }),
+        }
+    }
+}
+
+struct Server {
+    child: Child,
+    base: String,
+    _data: tempfile::TempDir,
+    mail_dir: PathBuf,
+}
+
+impl Server {
+    fn start(binary: &PathBuf, flags: &[&str]) -> anyhow::Result<Self> {
+        let data = tempfile::tempdir()?;
+        let mut child = Command::new(binary)
+            .args(["--bind", "127.0.0.1:0", "--data-dir"])
+            .arg(data.path())
+            .args(flags)
+            .env("RUST_LOG", "warn,contact_fn=info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| {
+                format!(
+                    "starting {} (build it with cargo build --release)",
+                    binary.display()
+                )
+            })?;
+        let stderr = child.stderr.take().context("no stderr")?;
+        let (found, address) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some((_, addr)) = line.split_once("listening on ") {
+                    let _ = found.send(addr.trim().to_owned());
+                } else if !line.contains(" INFO ") {
+                    eprintln!("[contact-fn] {line}");
+                }
+            }
+        });
+        let Ok(base) = address.recv_timeout(Duration::from_secs(10)) else {
+            let status = child.wait()?;
+            bail!("the server did not start ({status}); run it by hand to see why");
+        };
+        let mail_dir = data.path().join("mail");
+        Ok(Self {
+            child,
+            base,
+            _data: data,
+            mail_dir,
+        })
+    }
+
+    fn peak_rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+struct Outcome {
+    sent: usize,
+    expected: usize,
+    other: usize,
+    errors: usize,
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+}
+
+async fn drive(
+    base: &str,
+    scenario: Scenario,
+    total: usize,
+    concurrency: usize,
+    limit: Duration,
+) -> Outcome {
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(concurrency)
+        .build()
+        .unwrap_or_default();
+    let next = Arc::new(AtomicUsize::new(0));
+    let url = format!("{base}/send-contact-email");
+    let start = Instant::now();
+    let deadline = start + limit;
+    let mut workers = tokio::task::JoinSet::new();
+    for _ in 0..concurrency {
+        let (client, next, url) = (client.clone(), next.clone(), url.clone());
+        workers.spawn(async move {
+            let mut seen = (0, 0, 0, Vec::new());
+            loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                if n >= total || Instant::now() >= deadline {
+                    return seen;
+                }
+                let sent = Instant::now();
+                let answer = client.post(&url).json(&scenario.body(n)).send().await;
+                let status = match answer {
+                    Ok(response) => {
+                        let status = response.status().as_u16();
+                        let _ = response.bytes().await;
+                        Some(status)
+                    }
+                    Err(_) => None,
+                };
+                seen.3.push(sent.elapsed());
+                match status {
+                    Some(s) if s == scenario.expected_status() => seen.0 += 1,
+                    Some(_) => seen.1 += 1,
+                    None => seen.2 += 1,
+                }
+            }
+        });
+    }
+    let mut outcome = Outcome {
+        sent: 0,
+        expected: 0,
+        other: 0,
+        errors: 0,
+        elapsed: Duration::ZERO,
+        latencies: Vec::new(),
+    };
+    while let Some(Ok((expected, other, errors, latencies))) = workers.join_next().await {
+        outcome.expected += expected;
+        outcome.other += other;
+        outcome.errors += errors;
+        outcome.sent += latencies.len();
+        outcome.latencies.extend(latencies);
+    }
+    outcome.elapsed = start.elapsed();
+    outcome.latencies.sort();
+    outcome
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[rank.min(sorted.len() - 1)].as_secs_f64() * 1000.0
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    println!(
+        "contact-fn loopback load: {} concurrent clients, at most {} per scenario",
+        args.concurrency,
+        humantime::format_duration(args.time_limit)
+    );
+    println!(
+        "{:<20} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
+        "scenario", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
+    );
+    let mut failed = false;
+    for scenario in [Scenario::Valid, Scenario::Invalid, Scenario::RateLimited] {
+        let total = match scenario {
+            Scenario::Valid => args.valid,
+            _ => args.rejected,
+        };
+        let server = Server::start(&args.server, &scenario.server_flags())?;
+        let outcome = drive(
+            &server.base,
+            scenario,
+            total,
+            args.concurrency,
+            args.time_limit,
+        )
+        .await;
+        let rss = server
+            .peak_rss_kib()
+            .map_or("?".to_owned(), |k| format!("{:.1}", k as f64 / 1024.0));
+        println!(
+            "{:<20} {:>8} {:>15} {:>10.0} {:>9.2} {:>9.2} {:>13}",
+            scenario.label(),
+            outcome.sent,
+            format!("{} x{}", outcome.expected, scenario.expected_status()),
+            outcome.expected as f64 / outcome.elapsed.as_secs_f64(),
+            percentile(&outcome.latencies, 50.0),
+            percentile(&outcome.latencies, 99.0),
+            rss,
+        );
+        if outcome.other + outcome.errors > 0 {
+            println!(
+                "  note: {} other answers, {} transport errors",
+                outcome.other, outcome.errors
+            );
+        }
+        if let Scenario::Valid = scenario {
+            // Delivery runs behind the answers; report how long the outbox takes to drain.
+            let drain_start = Instant::now();
+            let drained = loop {
+                let delivered = std::fs::read_dir(&server.mail_dir).map_or(0, |d| d.count());
+                if delivered >= outcome.expected {
+                    break true;
+                }
+                if drain_start.elapsed() > args.time_limit {
+                    break false;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            };
+            println!(
+                "  delivery: {} .eml files written {} after the last answer",
+                outcome.expected,
+                if drained {
+                    format!("{:.2}s", drain_start.elapsed().as_secs_f64())
+                } else {
+                    "not all".to_owned()
+                }
+            );
+        }
+        failed |= outcome.expected == 0;
+    }
+    if failed {
+        bail!("a scenario got none of its expected answers");
+    }
+    Ok(())
+}
