@@ -51,12 +51,15 @@ test-rust:
 	$(CARGO) nextest run --workspace --no-fail-fast
 
 # The real build, served by `sitegen serve` (started by Playwright), read by the tests
-# together with the content JSON it was built from.
+# together with the content JSON it was built from. Its forms post to the contact-fn that
+# Playwright's global setup starts on E2E_CONTACT_PORT, delivering to a real SMTP server.
+E2E_CONTACT_PORT ?= 4318
 test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) against the real build
 	$(CARGO) build -p sitegen -p contact-fn
-	$(SITEGEN) build --out target/e2e/dist --quiet
+	$(SITEGEN) build --out target/e2e/dist --quiet --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT)
 	$(SITEGEN) export --out target/e2e/content.json
-	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json npx playwright test
+	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) \
+	  npx playwright test
 
 bench: deps ## Benchmarks: build speed, page weight, contact-fn load
 	@echo "(benchmarks are added with the pieces they measure)"

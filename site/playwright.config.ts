@@ -2,12 +2,14 @@ import { defineConfig } from '@playwright/test'
 
 // Browser tests run against the real build served by `sitegen serve`, the way a CDN serves it.
 // `make test-browser` builds the site into ../target/e2e/dist and exports the content JSON the
-// tests read (SITEGEN_CONTENT) before running them.
+// tests read (SITEGEN_CONTENT) before running them. The build's forms post to the contact-fn
+// that the global setup starts (with a real SMTP server behind it) on E2E_CONTACT_PORT.
 const port = 4317
 const distDir = '../target/e2e/dist'
 
 export default defineConfig({
   testDir: './tests',
+  globalSetup: './tests/global-setup.ts',
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),

@@ -4,6 +4,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
 import { defineConfig } from 'vite'
+import { sonnerStylesAsFile } from './lib/sonnerStyles'
 
 const siteDir = import.meta.dirname
 
@@ -19,7 +20,7 @@ if (!existsSync(contentFile)) {
 process.env.SITEGEN_CONTENT = contentFile
 
 export default defineConfig({
-  plugins: [react(), vike(), tailwindcss()],
+  plugins: [react(), vike(), tailwindcss(), sonnerStylesAsFile()],
   resolve: {
     // `import { settings } from 'sitegen:content'` — see lib/settings.ts.
     alias: { 'sitegen:content': contentFile },

@@ -1,6 +1,7 @@
 import './app.css'
 import type { ReactNode } from 'react'
 import { usePageContext } from 'vike-react/usePageContext'
+import { Toasts } from '../components/forms/Toasts'
 import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
 import { SkipLink } from '../components/layout/SkipLink'
@@ -22,6 +23,7 @@ export default function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <SiteFooter settings={settings} />
+      <Toasts label={settings.ui.notifications_label} />
     </div>
   )
 }

@@ -1,29 +1,31 @@
 import type { Country } from '../../schema/Country'
 import type { ControlProps } from './FormField'
-import { controlClasses } from './fieldStyles'
+import { selectClasses } from './fieldStyles'
 
 /** Dialling code preselected in the contact form. */
 export const DEFAULT_COUNTRY_CODE = '+49'
 
 export type CountryCodeSelectProps = ControlProps & {
+  /** The form field the dialling code is sent as. */
   name: string
   countries: Country[]
-  disabled?: boolean
 }
 
 /**
- * The dialling-code dropdown: a native `<select>`, so it works before and without script.
- * Several countries share a code (+1, +7); each keeps its own option.
+ * The dialling-code dropdown: a native `<select>`, so it works before and without script and
+ * keeps the platform's keyboard and screen-reader behaviour. Where the browser supports
+ * customisable selects (`appearance: base-select`), the open list is styled and at most 300 px
+ * tall; elsewhere the operating system's list is used. Several countries share a code
+ * (+1, +7): each keeps its own option, the code is what is sent.
  */
-export function CountryCodeSelect({ name, countries, disabled, ...control }: CountryCodeSelectProps) {
+export function CountryCodeSelect({ name, countries, ...control }: CountryCodeSelectProps) {
   return (
     <select
       {...control}
       name={name}
       defaultValue={DEFAULT_COUNTRY_CODE}
       autoComplete="tel-country-code"
-      disabled={disabled}
-      className={controlClasses('pr-8')}
+      className={selectClasses('[&::picker(select)]:max-h-[300px]')}
     >
       {countries.map((country) => (
         <option key={country.name} value={country.code}>

@@ -158,4 +158,6 @@ pub struct UiStrings {
     pub mobile_nav_label: String,
     /// Accessible name of the footer navigation landmark.
     pub footer_nav_label: String,
+    /// Accessible name of the region where toasts (such as "Message Sent!") appear.
+    pub notifications_label: String,
 }

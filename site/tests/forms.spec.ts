@@ -1,0 +1,442 @@
+import AxeBuilder from '@axe-core/playwright'
+import { type Browser, type Locator, type Page, expect, test } from '@playwright/test'
+import { content, settings } from './support/content'
+import { mailContaining, queuedMessages, restartContactFn, stopContactFn } from './support/formsEnv'
+import { visit } from './support/visit'
+
+// The contact page form and the home page form, sent for real: the site built against a
+// contact-fn process, which delivers to an SMTP server that keeps what it receives (see
+// global-setup.ts). The tests share that one contact-fn and one of them stops it, so this
+// file's tests run one after another.
+test.describe.configure({ mode: 'default' })
+
+const { contact, enquiry } = content.forms
+const toasts = (page: Page) => page.getByRole('region', { name: settings.ui.notifications_label })
+const toast = (page: Page, title: string) => toasts(page).getByRole('listitem').filter({ hasText: title })
+
+/** A word no other message contains, to find this test's email among all received. */
+function uniqueMarker() {
+  return `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
+}
+
+function contactFields(form: Locator) {
+  const f = contact.fields
+  return {
+    name: form.getByRole('textbox', { name: f.name.label }),
+    email: form.getByRole('textbox', { name: f.email.label }),
+    company: form.getByRole('textbox', { name: f.company.label }),
+    countryCode: form.getByRole('combobox', { name: f.country_code.label }),
+    phone: form.getByRole('textbox', { name: f.phone.label }),
+    subject: form.getByRole('textbox', { name: f.subject.label }),
+    message: form.getByRole('textbox', { name: f.message.label }),
+  }
+}
+
+type ContactValues = Record<Exclude<keyof ReturnType<typeof contactFields>, 'countryCode'>, string> & {
+  countryCode: string
+}
+
+function contactValues(marker: string): ContactValues {
+  return {
+    name: 'Ada Lovelace',
+    email: `ada.${marker}@example.com`,
+    company: 'Analytical Engines Ltd',
+    countryCode: '+358',
+    phone: '40 123 4567',
+    subject: `Data platform review ${marker}`,
+    message: `We would like a review of our data platform.\nSecond line: ünïcødé, 東京, emoji ✓ ${marker}`,
+  }
+}
+
+async function fillContact(form: Locator, values: ContactValues) {
+  const fields = contactFields(form)
+  for (const key of ['name', 'email', 'company', 'phone', 'subject', 'message'] as const) {
+    await fields[key].fill(values[key])
+  }
+  await fields.countryCode.selectOption(values.countryCode)
+}
+
+async function expectContactValues(form: Locator, values: ContactValues) {
+  const fields = contactFields(form)
+  for (const key of Object.keys(values) as (keyof ContactValues)[]) {
+    await expect(fields[key], key).toHaveValue(values[key])
+  }
+}
+
+async function openContactForm(page: Page) {
+  await visit(page, '/contact')
+  return page.getByRole('form', { name: contact.title })
+}
+
+/** Records every label and disabled state the submit button shows, however briefly. */
+async function watchButton(page: Page, form: Locator) {
+  await form.getByRole('button', { name: contact.messages.submit }).evaluate((button) => {
+    const seen: string[] = []
+    ;(window as unknown as { buttonStates: string[] }).buttonStates = seen
+    new MutationObserver(() => {
+      seen.push(`${button.textContent}${(button as HTMLButtonElement).disabled ? ' (disabled)' : ''}`)
+    }).observe(button, { subtree: true, childList: true, characterData: true, attributes: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { buttonStates: string[] }).buttonStates)
+}
+
+/** The messages holding `marker`, once delivery has finished (the outbox is empty). */
+async function deliveredMail(marker: string) {
+  await expect.poll(async () => (await mailContaining(marker)).length, { timeout: 15_000 }).toBeGreaterThan(0)
+  await expect.poll(queuedMessages, { timeout: 15_000 }).toBe(0)
+  return mailContaining(marker)
+}
+
+async function axeViolations(page: Page, form: Locator) {
+  const formId = await form.evaluate((element) => element.getAttribute('aria-labelledby'))
+  const results = await new AxeBuilder({ page })
+    .include(`form[aria-labelledby="${formId}"]`)
+    .include('[data-sonner-toaster]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze()
+  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
+}
+
+async function newPageWithErrors(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {
+  const context = await browser.newContext(options)
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  return { context, page, errors }
+}
+
+test.describe('the contact page form', () => {
+  test('is complete, labelled and asks the browser to check the required fields', async ({ page }) => {
+    const form = await openContactForm(page)
+    await expect(form.getByRole('heading', { name: contact.title })).toBeVisible()
+    const fields = contactFields(form)
+    for (const key of ['name', 'email', 'phone', 'subject', 'message'] as const) {
+      await expect(fields[key], key).toHaveAttribute('required', '')
+    }
+    await expect(fields.company).not.toHaveAttribute('required')
+    await expect(fields.email).toHaveAttribute('type', 'email')
+    await expect(fields.phone).toHaveAttribute('type', 'tel')
+    for (const [key, field] of Object.entries(contact.fields)) {
+      if (field.placeholder) await expect(form.getByPlaceholder(field.placeholder), key).toBeVisible()
+    }
+    await expect(fields.countryCode).toHaveValue('+49')
+    await expect(fields.countryCode.getByRole('option')).toHaveCount(content.countries.length)
+    // The open list is at most 300 px tall.
+    const listHeight = await fields.countryCode.evaluate((select) => getComputedStyle(select, '::picker(select)').maxHeight)
+    expect(listHeight).toBe('300px')
+
+    // An empty form is stopped by the browser: nothing is sent, the first field is invalid.
+    const requests: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') requests.push(request.url())
+    })
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+    await expect(fields.name).toBeFocused()
+    expect(await fields.name.evaluate((input) => (input as HTMLInputElement).validity.valueMissing)).toBe(true)
+    expect(requests).toEqual([])
+  })
+
+  test('sends every field once: "Sending...", the success toast, then an empty form with +49', async ({ page }) => {
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    const form = await openContactForm(page)
+    const marker = uniqueMarker()
+    const values = contactValues(marker)
+    await fillContact(form, values)
+    const buttonStates = await watchButton(page, form)
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+
+    const sentToast = toast(page, contact.messages.success.title)
+    await expect(sentToast).toBeVisible()
+    await expect(sentToast).toContainText(contact.messages.success.description)
+    expect(await buttonStates()).toContain(`${contact.messages.sending} (disabled)`)
+    await expect(form.getByRole('button', { name: contact.messages.submit })).toBeEnabled()
+    await expectContactValues(form, {
+      name: '',
+      email: '',
+      company: '',
+      countryCode: '+49',
+      phone: '',
+      subject: '',
+      message: '',
+    })
+    expect(errors).toEqual([])
+
+    const mail = await deliveredMail(marker)
+    expect(mail).toHaveLength(1)
+    const [email] = mail
+    expect(email?.replyTo?.[0]).toMatchObject({ address: values.email, name: values.name })
+    for (const value of Object.values(values)) {
+      for (const line of value.split('\n')) expect(email?.text).toContain(line)
+    }
+    expect(email?.html).toContain('Analytical Engines Ltd')
+  })
+
+  test('shows the service\'s message next to a field it rejects, and keeps the values', async ({ page }) => {
+    const form = await openContactForm(page)
+    const values = { ...contactValues(uniqueMarker()), phone: 'call me after lunch' }
+    await fillContact(form, values)
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+
+    const phone = contactFields(form).phone
+    await expect(phone).toHaveAttribute('aria-invalid', 'true')
+    await expect(phone).toHaveAccessibleDescription(/phone number/i)
+    const describedBy = await phone.getAttribute('aria-describedby')
+    await expect(form.locator(`[id="${describedBy}"]`)).toBeVisible()
+    await expect(phone).toBeFocused()
+    // Announced: the form's live region says what to do.
+    await expect(form.getByText(contact.messages.invalid)).toHaveAttribute('aria-live', 'assertive')
+    await expect(toast(page, contact.messages.failure.title)).toBeVisible()
+    await expectContactValues(form, values)
+    for (const field of ['name', 'email', 'subject', 'message'] as const) {
+      await expect(contactFields(form)[field]).not.toHaveAttribute('aria-invalid')
+    }
+
+    // Correcting the field clears its message; sending again succeeds.
+    await phone.fill('40 123 4567')
+    await expect(phone).not.toHaveAttribute('aria-invalid')
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+    await expect(toast(page, contact.messages.success.title)).toBeVisible()
+  })
+
+  test('with contact-fn stopped: the failure toast, the values stay, the error is logged', async ({ page }) => {
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    const form = await openContactForm(page)
+    const marker = uniqueMarker()
+    const values = contactValues(marker)
+    await fillContact(form, values)
+    await stopContactFn()
+    try {
+      await form.getByRole('button', { name: contact.messages.submit }).click()
+      await expect(form.getByRole('button', { name: contact.messages.sending })).toBeDisabled()
+      // Three retries with back-off (1 s, 2 s, 4 s) come first.
+      const failed = toast(page, contact.messages.failure.title)
+      await expect(failed).toBeVisible({ timeout: 20_000 })
+      await expect(failed).toContainText(contact.messages.failure.description)
+      await expectContactValues(form, values)
+      await expect(form.getByRole('button', { name: contact.messages.submit })).toBeEnabled()
+      expect(errors.some((e) => e.includes('The message could not be sent'))).toBe(true)
+    } finally {
+      await restartContactFn()
+    }
+    expect(await mailContaining(marker)).toHaveLength(0)
+  })
+
+  test('a send that meets contact-fn down is retried with one Idempotency-Key and delivered once', async ({ page }) => {
+    const form = await openContactForm(page)
+    const marker = uniqueMarker()
+    await fillContact(form, contactValues(marker))
+    const keys: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/send-contact-email')) {
+        keys.push(request.headers()['idempotency-key'] ?? '(none)')
+      }
+    })
+    const firstFailure = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/send-contact-email'))
+    await stopContactFn()
+    try {
+      await form.getByRole('button', { name: contact.messages.submit }).click()
+      await firstFailure
+    } finally {
+      await restartContactFn()
+    }
+    await expect(toast(page, contact.messages.success.title)).toBeVisible({ timeout: 20_000 })
+    expect(keys.length).toBeGreaterThan(1)
+    expect(new Set(keys).size).toBe(1)
+    expect(keys[0]).toMatch(/^[0-9a-f-]{32,36}$/)
+    expect(await deliveredMail(marker)).toHaveLength(1)
+  })
+
+  test('without JavaScript the form posts, the confirmation page appears and the email arrives', async ({
+    browser,
+  }) => {
+    const { context, page } = await newPageWithErrors(browser, { javaScriptEnabled: false })
+    await page.goto('/contact/')
+    const form = page.getByRole('form', { name: contact.title })
+    await expect(contactFields(form).countryCode).toHaveValue('+49')
+    const marker = uniqueMarker()
+    const values = contactValues(marker)
+    await fillContact(form, values)
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+
+    await expect(page).toHaveURL(/\/contact\/sent\/$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(content.forms.sent.hero.title)
+    await expect(page).toHaveTitle(content.forms.sent.meta.title)
+    const mail = await deliveredMail(marker)
+    expect(mail).toHaveLength(1)
+    for (const value of Object.values(values)) {
+      for (const line of value.split('\n')) expect(mail[0]?.text).toContain(line)
+    }
+
+    // A rejected plain post ends on the error page, which leads back to the form.
+    await page.goto('/contact/')
+    await fillContact(form, { ...contactValues(uniqueMarker()), phone: 'not a number' })
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+    await expect(page).toHaveURL(/\/contact\/error\/$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(content.forms.error.hero.title)
+    await expect(page.getByRole('link', { name: content.forms.error.hero.actions[0]?.label })).toHaveAttribute(
+      'href',
+      '/contact',
+    )
+    await context.close()
+  })
+
+  test('has no accessibility violations when idle, rejected or sent', async ({ browser }) => {
+    test.slow()
+    const { context, page } = await newPageWithErrors(browser)
+    const form = await openContactForm(page)
+    expect(await axeViolations(page, form), 'idle').toEqual([])
+
+    await fillContact(form, { ...contactValues(uniqueMarker()), phone: 'call me' })
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+    await expect(toast(page, contact.messages.failure.title)).toBeVisible()
+    await expect(contactFields(form).phone).toHaveAttribute('aria-invalid', 'true')
+    expect(await axeViolations(page, form), 'rejected').toEqual([])
+
+    await contactFields(form).phone.fill('40 123 4567')
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+    await expect(toast(page, contact.messages.success.title)).toBeVisible()
+    expect(await axeViolations(page, form), 'sent').toEqual([])
+    await context.close()
+  })
+})
+
+function enquiryFields(form: Locator) {
+  const f = enquiry.fields
+  return {
+    firstName: form.getByRole('textbox', { name: f.first_name.label }),
+    lastName: form.getByRole('textbox', { name: f.last_name.label }),
+    email: form.getByRole('textbox', { name: f.email.label }),
+    jobTitle: form.getByRole('textbox', { name: f.job_title.label }),
+    company: form.getByRole('textbox', { name: f.company.label, exact: true }),
+    phone: form.getByRole('textbox', { name: f.phone.label }),
+    topic: form.getByRole('textbox', { name: f.topic.label }),
+    source: form.getByRole('combobox', { name: f.source.label }),
+    role: form.getByRole('combobox', { name: f.role.label }),
+    newsletter: form.getByRole('checkbox', { name: f.newsletter.label }),
+    privacy: form.getByRole('checkbox', { name: f.privacy.label }),
+  }
+}
+
+async function openEnquiryForm(page: Page) {
+  await visit(page, '/')
+  return page.getByRole('form', { name: enquiry.title })
+}
+
+async function fillEnquiry(form: Locator, marker: string, phone = '(555) 123-4567') {
+  const fields = enquiryFields(form)
+  await fields.firstName.fill('Grace')
+  await fields.lastName.fill('Hopper')
+  await fields.email.fill(`grace.${marker}@example.com`)
+  await fields.jobTitle.fill('Rear Admiral')
+  await fields.company.fill('Compilers Inc')
+  await fields.phone.fill(phone)
+  await fields.topic.fill(`Moving our batch jobs to the cloud ${marker}`)
+  await fields.source.selectOption('search')
+  await fields.role.selectOption('cto')
+  await fields.newsletter.check()
+  await fields.privacy.check()
+}
+
+test.describe('the home page Get in Touch form', () => {
+  test('has every field with its type, options and required flag', async ({ page }) => {
+    const form = await openEnquiryForm(page)
+    const fields = enquiryFields(form)
+    for (const key of ['firstName', 'lastName', 'email', 'company', 'topic'] as const) {
+      await expect(fields[key], key).toHaveAttribute('required', '')
+    }
+    for (const key of ['jobTitle', 'phone', 'source', 'role', 'newsletter', 'privacy'] as const) {
+      await expect(fields[key], key).not.toHaveAttribute('required')
+    }
+    await expect(fields.email).toHaveAttribute('type', 'email')
+    await expect(fields.phone).toHaveAttribute('type', 'tel')
+    await expect(form.getByText(enquiry.fields.phone.prefix, { exact: true })).toBeVisible()
+    await expect(fields.topic).toHaveAttribute('rows', '3')
+    await expect(fields.source.getByRole('option')).toHaveText([
+      enquiry.fields.source.placeholder,
+      'Search Engine',
+      'Social Media',
+      'Referral',
+      'Event/Conference',
+      'Other',
+    ])
+    await expect(fields.role.getByRole('option')).toHaveText([
+      enquiry.fields.role.placeholder,
+      'CTO',
+      'CEO',
+      'Developer',
+      'Manager',
+      'Other',
+    ])
+    await expect(fields.source).toHaveValue('')
+    await expect(fields.role).toHaveValue('')
+    await expect(fields.newsletter).toHaveAttribute('id', 'newsletter')
+    await expect(fields.privacy).toHaveAttribute('id', 'privacy')
+  })
+
+  test('sends the enquiry: "Sending...", the success toast, an empty form and one email', async ({ page }) => {
+    const form = await openEnquiryForm(page)
+    const marker = uniqueMarker()
+    await fillEnquiry(form, marker)
+    const buttonStates = await watchButton(page, form)
+    await form.getByRole('button', { name: enquiry.messages.submit }).click()
+
+    await expect(toast(page, enquiry.messages.success.title)).toContainText(enquiry.messages.success.description)
+    expect(await buttonStates()).toContain(`${enquiry.messages.sending} (disabled)`)
+    const fields = enquiryFields(form)
+    for (const key of ['firstName', 'lastName', 'email', 'jobTitle', 'company', 'phone', 'topic', 'source', 'role'] as const) {
+      await expect(fields[key], key).toHaveValue('')
+    }
+    await expect(fields.newsletter).not.toBeChecked()
+    await expect(fields.privacy).not.toBeChecked()
+
+    const mail = await deliveredMail(marker)
+    expect(mail).toHaveLength(1)
+    const text = mail[0]?.text ?? ''
+    for (const value of [
+      'Grace',
+      'Hopper',
+      `grace.${marker}@example.com`,
+      'Rear Admiral',
+      'Compilers Inc',
+      '(555) 123-4567',
+      `Moving our batch jobs to the cloud ${marker}`,
+      'Search Engine',
+      'CTO',
+    ]) {
+      expect(text).toContain(value)
+    }
+    expect(text).toMatch(/Newsletter:\s+yes/)
+    expect(text).toMatch(/Privacy agreement:\s+accepted/)
+  })
+
+  test('shows the service\'s message next to a rejected field; axe finds nothing in any state', async ({ browser }) => {
+    test.slow()
+    const { context, page } = await newPageWithErrors(browser)
+    const form = await openEnquiryForm(page)
+    expect(await axeViolations(page, form), 'idle').toEqual([])
+
+    await fillEnquiry(form, uniqueMarker(), 'ring me')
+    await form.getByRole('button', { name: enquiry.messages.submit }).click()
+    const phone = enquiryFields(form).phone
+    await expect(phone).toHaveAttribute('aria-invalid', 'true')
+    await expect(phone).toHaveAccessibleDescription(/phone number/i)
+    await expect(form.getByText(enquiry.messages.invalid)).toBeVisible()
+    await expect(toast(page, enquiry.messages.failure.title)).toBeVisible()
+    await expect(enquiryFields(form).company).toHaveValue('Compilers Inc')
+    expect(await axeViolations(page, form), 'rejected').toEqual([])
+
+    await phone.fill('555 123 4567')
+    await form.getByRole('button', { name: enquiry.messages.submit }).click()
+    await expect(toast(page, enquiry.messages.success.title)).toBeVisible()
+    expect(await axeViolations(page, form), 'sent').toEqual([])
+    await context.close()
+  })
+})

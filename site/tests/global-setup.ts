@@ -1,0 +1,73 @@
+// Starts the real parts behind the forms before any test runs: an SMTP server that keeps
+// every message it receives as an `.eml` file, and contact-fn delivering to it. The site
+// under test must have been built against the same contact-fn (`make test-browser` does it).
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import type { FullConfig } from '@playwright/test'
+import { SMTPServer } from 'smtp-server'
+import { contactEndpoint, mailDir, startContactFn, stopContactFn } from './support/formsEnv'
+
+export default async function globalSetup(config: FullConfig) {
+  const baseURL = config.projects[0]?.use.baseURL
+  if (!baseURL) throw new Error('playwright.config.ts must set use.baseURL')
+  const siteOrigin = new URL(baseURL).origin
+  checkSiteEndpoint(config)
+
+  rmSync(mailDir, { recursive: true, force: true })
+  rmSync(path.resolve(mailDir, '../contact-fn'), { recursive: true, force: true })
+  mkdirSync(mailDir, { recursive: true })
+
+  let received = 0
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('error', callback)
+      stream.on('end', () => {
+        // Written whole, then renamed, so a test never reads half a message.
+        const name = `${Date.now()}-${String(++received).padStart(4, '0')}.eml`
+        const partial = path.join(mailDir, `.${name}.partial`)
+        writeFileSync(partial, Buffer.concat(chunks))
+        renameSync(partial, path.join(mailDir, name))
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve, reject) => {
+    smtp.once('error', reject)
+    smtp.listen(0, '127.0.0.1', () => resolve())
+  })
+  const smtpPort = (smtp.server.address() as AddressInfo).port
+
+  try {
+    await startContactFn(smtpPort, siteOrigin)
+  } catch (error) {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()))
+    throw error
+  }
+
+  return async () => {
+    await stopContactFn()
+    await new Promise<void>((resolve) => smtp.close(() => resolve()))
+  }
+}
+
+/** Fails early, with the fix, when the site was built against another contact service. */
+function checkSiteEndpoint(config: FullConfig) {
+  const server = Array.isArray(config.webServer) ? config.webServer[0] : config.webServer
+  const distDir = /serve\s+(\S+)/.exec(String(server?.command ?? ''))?.[1]
+  if (!distDir) return
+  const configDir = config.configFile ? path.dirname(config.configFile) : process.cwd()
+  const html = readFileSync(path.resolve(configDir, distDir, 'contact/index.html'), 'utf8')
+  const action = /<form[^>]*action="([^"]+)\/send-contact-email"/.exec(html)?.[1]
+  if (action !== contactEndpoint) {
+    throw new Error(
+      `The site under test posts its forms to ${action ?? 'nowhere'}, not to the test contact service ` +
+        `${contactEndpoint}. Build it with \`make test-browser\` (sitegen build --contact-endpoint ${contactEndpoint}).`,
+    )
+  }
+}

@@ -1,0 +1,97 @@
+import { expect, test } from '@playwright/test'
+import { MAX_RETRIES, endpointUrl, retryDelay, sendForm } from '../components/forms/sendForm'
+
+// Unit tests of the forms' sending rules, with a scripted fetch (no browser, no network).
+// forms.spec.ts sends the forms for real.
+
+type Call = { url: string; key: string | null; body: string }
+
+/** A fetch that answers from `script` in turn (an Error is thrown, like a network failure). */
+function scriptedFetch(script: Array<Response | Error>) {
+  const calls: Call[] = []
+  const fetch = async (url: RequestInfo | URL, init?: RequestInit) => {
+    calls.push({
+      url: String(url),
+      key: new Headers(init?.headers).get('Idempotency-Key'),
+      body: String(init?.body),
+    })
+    const next = script.shift()
+    if (!next) throw new Error('fetch called more often than scripted')
+    if (next instanceof Error) throw next
+    return next
+  }
+  return { fetch: fetch as typeof globalThis.fetch, calls }
+}
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+}
+
+function recordSleeps() {
+  const waits: number[] = []
+  return { waits, sleep: async (ms: number) => void waits.push(ms) }
+}
+
+test('the retry delay doubles from one second and stops growing at 30 seconds', () => {
+  expect([0, 1, 2, 3, 4, 5, 6, 10].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000])
+})
+
+test('endpoint URLs join the base and the path with one slash', () => {
+  expect(endpointUrl('http://127.0.0.1:8787', 'send-enquiry')).toBe('http://127.0.0.1:8787/send-enquiry')
+  expect(endpointUrl('https://api.example.com/contact/', 'send-contact-email')).toBe(
+    'https://api.example.com/contact/send-contact-email',
+  )
+})
+
+test('network failures are retried three times with the same Idempotency-Key, then reported', async () => {
+  const { fetch, calls } = scriptedFetch(Array.from({ length: MAX_RETRIES + 1 }, () => new TypeError('Failed to fetch')))
+  const { waits, sleep } = recordSleeps()
+  const result = await sendForm('http://service/send-contact-email', { name: 'Ada' }, { fetch, sleep })
+
+  expect(result.kind).toBe('failed')
+  expect(result.kind === 'failed' && result.error.message).toBe('Failed to fetch')
+  expect(calls).toHaveLength(4)
+  expect(new Set(calls.map((c) => c.key)).size).toBe(1)
+  expect(calls[0]?.key).toBeTruthy()
+  expect(waits).toEqual([1000, 2000, 4000])
+  expect(JSON.parse(calls[0]?.body ?? '')).toEqual({ name: 'Ada' })
+})
+
+test('a retry that gets through ends the submission as sent', async () => {
+  const { fetch, calls } = scriptedFetch([new TypeError('Failed to fetch'), json(503, { error: 'busy' }), json(200, { ok: true })])
+  const { sleep } = recordSleeps()
+  expect(await sendForm('http://service/x', {}, { fetch, sleep })).toEqual({ kind: 'sent' })
+  expect(calls).toHaveLength(3)
+  expect(new Set(calls.map((c) => c.key)).size).toBe(1)
+})
+
+test('each submission gets its own Idempotency-Key', async () => {
+  const { fetch, calls } = scriptedFetch([json(200, { ok: true }), json(200, { ok: true })])
+  await sendForm('http://service/x', {}, { fetch })
+  await sendForm('http://service/x', {}, { fetch })
+  expect(calls[0]?.key).not.toBe(calls[1]?.key)
+})
+
+test('rejected fields are returned by name, without retrying', async () => {
+  const { fetch, calls } = scriptedFetch([
+    json(422, { error: 'Some fields need attention.', fields: { phone: 'Phone number is required.', email: 7 } }),
+  ])
+  expect(await sendForm('http://service/x', {}, { fetch })).toEqual({
+    kind: 'invalid',
+    fields: { phone: 'Phone number is required.' },
+  })
+  expect(calls).toHaveLength(1)
+})
+
+test('a definite refusal is reported at once with the service\'s reason', async () => {
+  const { fetch, calls } = scriptedFetch([json(429, { error: 'Too many submissions' })])
+  const result = await sendForm('http://service/x', {}, { fetch })
+  expect(result.kind === 'failed' && result.error.message).toBe('The contact service answered 429: Too many submissions')
+  expect(calls).toHaveLength(1)
+})
+
+test('an answer that is not JSON is a failure, not a crash', async () => {
+  const { fetch } = scriptedFetch([new Response('<html>Bad gateway</html>', { status: 500 })])
+  const result = await sendForm('http://service/x', {}, { fetch })
+  expect(result.kind === 'failed' && result.error.message).toBe('The contact service answered 500')
+})
