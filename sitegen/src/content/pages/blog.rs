@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::content::common::{Hero, Meta};
+use crate::content::common::{Hero, Meta, SectionIntro};
 
 /// The blog list (`/blog`), from `content/pages/blog.yaml`.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -13,4 +13,34 @@ pub struct BlogPage {
     pub meta: Meta,
     /// The opening block.
     pub hero: Hero,
+    /// The list of articles.
+    pub articles: BlogListSection,
+}
+
+/// A heading and the articles.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct BlogListSection {
+    /// The section's heading block.
+    pub intro: SectionIntro,
+    /// The text of each article's button; its accessible name adds the article's title.
+    pub read_more: String,
+    /// The articles, newest first.
+    pub items: Vec<BlogArticle>,
+}
+
+/// An article of the blog list.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct BlogArticle {
+    /// The article's heading.
+    pub title: String,
+    /// Two or three sentences.
+    pub excerpt: String,
+    /// Publication date as displayed (`March 12, 2024`).
+    pub date: String,
+    /// Reading time as displayed (`6 min read`).
+    pub read_time: String,
+    /// The service area it belongs to, shown as a badge (`Cloud Services`).
+    pub category: String,
 }
