@@ -61,8 +61,12 @@ test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) agai
 	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) \
 	  npx playwright test
 
-bench: deps ## Benchmarks: build speed, page weight, contact-fn load
+bench: deps bench-contact ## Benchmarks: build speed, page weight, contact-fn load
 	@echo "(benchmarks are added with the pieces they measure)"
+
+bench-contact: ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS
+	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
+	target/release/examples/load --server target/release/contact-fn
 
 lint: ## rustfmt, clippy and the TypeScript checker
 	$(CARGO) fmt --all -- --check
