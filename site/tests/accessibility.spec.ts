@@ -7,6 +7,9 @@ import { visit } from './support/visit'
 const widths = [1440, 390]
 const paths = [...content.routes.map((route) => route.path), '/no-such-page']
 
+// axe walks the whole DOM twice per page: allow it more than the default test time.
+test.describe.configure({ timeout: 180_000 })
+
 for (const path of paths) {
   test(`${path} has no accessibility violations at ${widths.join(' and ')} px`, async ({ browser }) => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
