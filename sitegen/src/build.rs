@@ -193,7 +193,9 @@ fn render(
             });
         }
     } else {
+        // Progress goes to stderr, so stdout carries only the summary.
         let status = command
+            .stdout(std::io::stderr())
             .status()
             .with_context(|| format!("running vite build in {site}"))?;
         if !status.success() {
