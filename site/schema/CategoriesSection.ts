@@ -10,10 +10,6 @@ export type CategoriesSection = {
  */
 intro: SectionIntro, 
 /**
- * Accessible name of each card's list of sub-service links; `{name}` is the category's name.
- */
-links_label: string, 
-/**
  * Label of each card's button to its category page; `{name}` is the category's name.
  */
 explore_label: string, };

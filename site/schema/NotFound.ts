@@ -25,4 +25,12 @@ lead: string,
 /**
  * The way back.
  */
-home_link: Link, };
+home_link: Link, 
+/**
+ * Heading above the suggested pages (`Popular pages`).
+ */
+suggestions_title: string, 
+/**
+ * Pages to try instead, in order.
+ */
+suggestions: Array<Link>, };

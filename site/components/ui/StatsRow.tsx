@@ -40,7 +40,7 @@ export function StatsRow({
           key={`${stat.number}|${stat.label}`}
           className={cx(
             'flex flex-col-reverse gap-2',
-            variant === 'card' && 'rounded-card border p-6 text-center sm:p-8',
+            variant === 'card' && 'justify-end rounded-card border p-6 text-center sm:p-8',
             variant === 'card' && (light ? 'border-ink-200/80 bg-white shadow-card' : 'border-white/10 bg-white/5'),
             variant === 'plain' && 'text-center',
           )}
