@@ -45,7 +45,7 @@ run: deps ## Build, then serve the site and the contact service locally
 	$(SITEGEN) build --out $(DIST) --contact-endpoint http://$(HOST):$(CONTACT_PORT)
 	@echo "Site:    http://$(HOST):$(PORT)/"
 	@echo "Contact: http://$(HOST):$(CONTACT_PORT)/send-contact-email (mail lands in var/contact-fn/mail/)"
-	@trap 'kill 0' EXIT INT TERM; \
+	@trap 'trap - EXIT INT TERM; kill 0' EXIT INT TERM; \
 	  $(CONTACT) --bind $(HOST):$(CONTACT_PORT) \
 	    --allowed-origins http://$(HOST):$(PORT),http://localhost:$(PORT) \
 	    --success-url http://$(HOST):$(PORT)/contact/sent/ \
