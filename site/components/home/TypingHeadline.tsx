@@ -12,15 +12,9 @@ export type TypingHeadlineProps = {
   phrase: string
 }
 
-/** Words that never break inside (so `End-to-End` does not split at a hyphen). */
-function Words({ text }: { text: string }) {
-  return text.split(/(\s+)/).map((part, i) =>
-    /^\s*$/.test(part) ? part : (
-      <span key={i} className="whitespace-nowrap">
-        {part}
-      </span>
-    ),
-  )
+/** The text as displayed: non-breaking hyphens, so `End-to-End` never splits across lines. */
+function unbroken(text: string) {
+  return text.replaceAll('-', '\u2011')
 }
 
 /**
@@ -71,11 +65,11 @@ export function TypingHeadline({ text, phrase }: TypingHeadlineProps) {
       <span className="inline-grid min-w-[280px] align-top">
         <span className="sr-only">{phrase}</span>
         <span aria-hidden="true" className="invisible col-start-1 row-start-1">
-          <Words text={phrase} />
+          {unbroken(phrase)}
         </span>
         <span aria-hidden="true" data-typing className="col-start-1 row-start-1">
           <span className="text-accent-gradient">
-            <Words text={chars.slice(0, count).join('')} />
+            {unbroken(chars.slice(0, count).join(''))}
           </span>
           {/* The cursor takes no width, so the typed text wraps exactly like the reserved copy. */}
           <span className="-mr-[0.08em] inline-block h-[0.85em] w-[0.08em] animate-pulse rounded-full bg-brand-600 align-[-0.05em]" />

@@ -1,35 +1,15 @@
-import { ChevronRight } from 'lucide-react'
 import type { CategoriesSection } from '../../schema/CategoriesSection'
-import type { Icon } from '../../schema/Icon'
-import type { Link } from '../../schema/Link'
-import { ContentIcon } from '../icons/ContentIcon'
-import { ActionLink } from '../ui/ActionLink'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
 import { SectionHeading } from '../ui/SectionHeading'
-
-/** What a card shows of a service category. */
-export type CategoryCard = {
-  name: string
-  summary: string
-  icon: Icon
-  /** The category page. */
-  href: string
-  /** One link per sub-service page. */
-  links: Link[]
-}
+import { type CategoryCard, ServiceCategoryCard } from './ServiceCategoryCard'
 
 export type ServiceCategoryCardsProps = {
   section: CategoriesSection
   categories: CategoryCard[]
 }
 
-/** Fills `{name}` in a label template from content. */
-function fill(template: string, name: string) {
-  return template.replaceAll('{name}', name)
-}
-
-/** The service categories as cards: summary, links to each sub-service, and an explore button. */
+/** The service categories as a grid of cards under the section heading. */
 export function ServiceCategoryCards({ section, categories }: ServiceCategoryCardsProps) {
   return (
     <Section labelledBy="categories-title">
@@ -39,42 +19,12 @@ export function ServiceCategoryCards({ section, categories }: ServiceCategoryCar
       <ul role="list" className="mt-14 grid gap-6 md:grid-cols-2">
         {categories.map((category, i) => (
           <Reveal as="li" key={category.href} delay={(i % 2) * 120}>
-            <article className="flex h-full flex-col gap-6 rounded-panel border border-ink-200/80 bg-white p-6 shadow-card transition-[border-color,box-shadow] duration-200 hover:border-brand-200 hover:shadow-elevated sm:p-8">
-              <div className="flex items-start gap-5">
-                <span className="grid size-14 shrink-0 place-items-center rounded-2xl bg-brand-600 text-white shadow-brand">
-                  <ContentIcon icon={category.icon} className="size-7" />
-                </span>
-                <div className="flex flex-col gap-2">
-                  <h3 className="text-2xl font-bold tracking-tight text-ink-950">{category.name}</h3>
-                  <p className="text-pretty text-ink-600">{category.summary}</p>
-                </div>
-              </div>
-              <ul
-                role="list"
-                aria-label={fill(section.links_label, category.name)}
-                className="grid gap-x-6 gap-y-1 border-t border-ink-100 pt-5 sm:grid-cols-2"
-              >
-                {category.links.map((link) => (
-                  <li key={link.href}>
-                    <a
-                      href={link.href}
-                      className="group flex items-center gap-2 rounded-md py-1.5 text-sm font-medium text-ink-700 transition-colors hover:text-brand-700"
-                    >
-                      <ChevronRight
-                        aria-hidden="true"
-                        className="size-4 shrink-0 text-brand-500 transition-transform duration-200 group-hover:translate-x-0.5"
-                      />
-                      {link.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-              <div className="mt-auto pt-2">
-                <ActionLink href={category.href} variant="secondary">
-                  {fill(section.explore_label, category.name)}
-                </ActionLink>
-              </div>
-            </article>
+            <ServiceCategoryCard
+              category={category}
+              headingId={`category-${i}-title`}
+              // `{name}` in the content's label is the category's name.
+              exploreLabel={section.explore_label.replaceAll('{name}', category.name)}
+            />
           </Reveal>
         ))}
       </ul>

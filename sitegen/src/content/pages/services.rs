@@ -30,8 +30,6 @@ pub struct ServicesPage {
 pub struct CategoriesSection {
     /// The section's heading block.
     pub intro: SectionIntro,
-    /// Accessible name of each card's list of sub-service links; `{name}` is the category's name.
-    pub links_label: String,
     /// Label of each card's button to its category page; `{name}` is the category's name.
     pub explore_label: String,
 }
