@@ -72,7 +72,7 @@ export function TypingHeadline({ text, phrase }: TypingHeadlineProps) {
             {unbroken(chars.slice(0, count).join(''))}
           </span>
           {/* The cursor takes no width, so the typed text wraps exactly like the reserved copy. */}
-          <span className="-mr-[0.08em] inline-block h-[0.85em] w-[0.08em] animate-pulse rounded-full bg-brand-600 align-[-0.05em]" />
+          <span className="-mr-[0.08em] inline-block h-[0.85em] w-[0.08em] animate-pulse rounded-full bg-brand-600 align-[-0.05em] motion-reduce:hidden" />
         </span>
       </span>
       {after}
