@@ -1,8 +1,25 @@
 import { useData } from 'vike-react/useData'
+import { BlogArticleCard } from '../../components/blog/BlogArticleCard'
 import { Hero } from '../../components/ui/Hero'
+import { Section } from '../../components/ui/Section'
+import { SectionHeading } from '../../components/ui/SectionHeading'
 import type { Data } from './+data'
 
 export default function Page() {
-  const page = useData<Data>()
-  return <Hero hero={page.hero} />
+  const { hero, articles } = useData<Data>()
+  return (
+    <>
+      <Hero hero={hero} />
+      <Section labelledBy="articles-title">
+        <SectionHeading id="articles-title" align="left" {...articles.intro} />
+        <ul role="list" className="mt-12 grid gap-6 md:grid-cols-2 lg:gap-8">
+          {articles.items.map((article) => (
+            <li key={article.title}>
+              <BlogArticleCard article={article} readMore={articles.read_more} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
+  )
 }

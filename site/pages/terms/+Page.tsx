@@ -1,8 +1,8 @@
 import { useData } from 'vike-react/useData'
-import { Hero } from '../../components/ui/Hero'
+import { LegalDocument } from '../../components/legal/LegalDocument'
 import type { Data } from './+data'
 
 export default function Page() {
   const page = useData<Data>()
-  return <Hero hero={page.hero} />
+  return <LegalDocument page={page} />
 }

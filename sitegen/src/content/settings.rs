@@ -140,6 +140,10 @@ pub struct NotFound {
     pub lead: String,
     /// The way back.
     pub home_link: Link,
+    /// Heading above the suggested pages (`Popular pages`).
+    pub suggestions_title: String,
+    /// Pages to try instead, in order.
+    pub suggestions: Vec<Link>,
 }
 
 /// Interface words that belong to no single page.

@@ -1,0 +1,50 @@
+import { ArrowRight, Calendar, Clock } from 'lucide-react'
+import { useId } from 'react'
+import type { BlogArticle } from '../../schema/BlogArticle'
+import { Button } from '../ui/Button'
+
+export type BlogArticleCardProps = {
+  article: BlogArticle
+  /** The button's text (`Read More`); its accessible name adds the article's title. */
+  readMore: string
+}
+
+/**
+ * An article of the blog list. Articles cannot be opened yet: Read More is a real button that
+ * does nothing, named after its article so each one is distinct for assistive technology.
+ */
+export function BlogArticleCard({ article, readMore }: BlogArticleCardProps) {
+  const id = useId()
+  const titleId = `${id}-title`
+  const buttonTextId = `${id}-more`
+  return (
+    <article className="relative flex h-full flex-col gap-5 overflow-hidden rounded-panel border border-ink-200/80 bg-white p-6 shadow-card transition-[box-shadow,border-color] duration-200 hover:border-brand-200 hover:shadow-elevated sm:p-8">
+      <div aria-hidden="true" className="absolute inset-x-0 top-0 h-1 bg-linear-to-r from-brand-700 via-brand-500 to-brand-300" />
+      <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+        <p className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800 ring-1 ring-brand-100 ring-inset">
+          {article.category}
+        </p>
+        <p className="inline-flex items-center gap-1.5 text-ink-500">
+          <Clock aria-hidden="true" className="size-4" />
+          {article.read_time}
+        </p>
+      </div>
+      <div className="flex flex-col gap-2">
+        <h3 id={titleId} className="text-subtitle text-balance text-ink-950">
+          {article.title}
+        </h3>
+        <p className="inline-flex items-center gap-1.5 text-sm text-ink-500">
+          <Calendar aria-hidden="true" className="size-4" />
+          {article.date}
+        </p>
+      </div>
+      <p className="text-pretty text-ink-600">{article.excerpt}</p>
+      <div className="mt-auto pt-2">
+        <Button variant="secondary" aria-labelledby={`${buttonTextId} ${titleId}`}>
+          <span id={buttonTextId}>{readMore}</span>
+          <ArrowRight aria-hidden="true" />
+        </Button>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,46 @@
+import type { ContactCards } from '../../schema/ContactCards'
+import type { ContactDetails } from '../../schema/ContactDetails'
+import { ContactCardItem } from './ContactCardItem'
+
+export type ContactCardListProps = {
+  cards: ContactCards
+  /** The email address, phone number and office from the site's settings. */
+  contact: ContactDetails
+  /** Id of the heading above the cards. */
+  headingId: string
+}
+
+const linkClass = 'rounded-sm font-semibold break-words text-brand-700 underline-offset-4 hover:text-brand-800 hover:underline'
+
+/** The cards beside the contact form: general email, phone and the office address. */
+export function ContactCardList({ cards, contact, headingId }: ContactCardListProps) {
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-5">
+      <h2 id={headingId} className="text-subtitle text-ink-950">
+        {cards.title}
+      </h2>
+      <ul role="list" className="flex flex-col gap-4">
+        <ContactCardItem card={cards.email}>
+          <a href={`mailto:${contact.email}`} className={linkClass}>
+            {contact.email}
+          </a>
+        </ContactCardItem>
+        <ContactCardItem card={cards.phone}>
+          <a href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`} className={linkClass}>
+            {contact.phone}
+          </a>
+        </ContactCardItem>
+        <ContactCardItem card={cards.office}>
+          <address className="flex flex-col not-italic">
+            <span className="font-semibold">{contact.office.name}</span>
+            {contact.office.lines.map((line) => (
+              <span key={line} className="text-ink-600">
+                {line}
+              </span>
+            ))}
+          </address>
+        </ContactCardItem>
+      </ul>
+    </section>
+  )
+}

@@ -1,0 +1,59 @@
+import { Sparkles } from 'lucide-react'
+import type { FeaturedArticle } from '../../schema/FeaturedArticle'
+import { ArticleMeta } from './ArticleMeta'
+
+export type FeaturedArticleCardProps = {
+  article: FeaturedArticle
+  /** The badge shown when the article's `featured` flag is set. */
+  featuredLabel: string
+}
+
+/** A featured article: large illustration, badges, title, excerpt, author and dates. */
+export function FeaturedArticleCard({ article, featuredLabel }: FeaturedArticleCardProps) {
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-panel border border-ink-200/80 bg-white shadow-card">
+      <img
+        src={article.image}
+        alt={article.image_alt}
+        width={640}
+        height={360}
+        loading="lazy"
+        decoding="async"
+        className="aspect-video w-full bg-brand-900 object-cover"
+      />
+      <div className="flex flex-1 flex-col gap-5 p-6 sm:p-8">
+        <div className="flex flex-wrap items-center gap-2">
+          {article.featured && (
+            <span className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-3 py-1 text-xs font-semibold text-white">
+              <Sparkles aria-hidden="true" className="size-3.5" />
+              {featuredLabel}
+            </span>
+          )}
+          <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-800 ring-1 ring-brand-100 ring-inset">
+            {article.category}
+          </span>
+        </div>
+        <h3 className="text-subtitle text-balance text-ink-950 lg:text-2xl">{article.title}</h3>
+        <p className="text-pretty text-ink-600">{article.excerpt}</p>
+        <footer className="mt-auto flex flex-wrap items-center justify-between gap-4 border-t border-ink-100 pt-5">
+          <div className="flex items-center gap-3">
+            <img
+              src={article.avatar}
+              alt=""
+              width={44}
+              height={44}
+              loading="lazy"
+              decoding="async"
+              className="size-11 rounded-full ring-2 ring-white"
+            />
+            <p className="flex flex-col">
+              <span className="font-semibold text-ink-900">{article.author}</span>
+              <span className="text-sm text-ink-500">{article.role}</span>
+            </p>
+          </div>
+          <ArticleMeta date={article.date} readTime={article.read_time} />
+        </footer>
+      </div>
+    </article>
+  )
+}
