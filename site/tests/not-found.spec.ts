@@ -35,3 +35,13 @@ test('the not-found page links back home', async ({ page }) => {
   await expect.poll(() => pathOf(page.url())).toBe(notFound.home_link.href)
   await expect(page).toHaveTitle(home?.title ?? '')
 })
+
+test('the not-found page suggests pages to try instead', async ({ page }) => {
+  await visit(page, '/no-such-page')
+  const suggestions = page.getByRole('navigation', { name: notFound.suggestions_title })
+  await expect(suggestions.getByRole('link')).toHaveText(notFound.suggestions.map((link) => link.label))
+  expect(notFound.suggestions.length).toBeGreaterThan(0)
+  for (const link of notFound.suggestions) {
+    await expect(suggestions.getByRole('link', { name: link.label })).toHaveAttribute('href', link.href)
+  }
+})
