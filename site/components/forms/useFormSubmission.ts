@@ -1,8 +1,8 @@
 import { type FormEvent, useState } from 'react'
 import { flushSync } from 'react-dom'
-import { toast } from 'sonner'
 import type { FormMessages } from '../../schema/FormMessages'
 import { HONEYPOT_FIELD, endpointUrl, sendForm } from './sendForm'
+import { preloadToasts, showToast } from './toast'
 
 export type FormSubmission = {
   /** True while the message is on its way (the button reads "Sending..." and is disabled). */
@@ -31,7 +31,8 @@ export type SubmissionOptions = {
 /**
  * Sends a form from script instead of the browser's plain post: stays on the page, shows a
  * toast, resets the form on success, keeps the values on failure and marks rejected fields.
- * Without script, the same form posts to the same URL and the service redirects.
+ * Without script, the same form posts to the same URL and the service redirects. The toast
+ * library loads as soon as the visitor edits a field, so the toast is ready when the answer comes.
  */
 export function useFormSubmission({ endpoint, path, messages, toBody, onReset }: SubmissionOptions): FormSubmission {
   const [sending, setSending] = useState(false)
@@ -52,7 +53,7 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
         form.reset()
         onReset?.()
         setErrors({})
-        toast.success(messages.success.title, { description: messages.success.description })
+        void showToast('success', messages.success.title, messages.success.description)
         break
       case 'invalid': {
         // Rendered before the focus moves, so the field is announced with its message.
@@ -60,7 +61,7 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
           setErrors(result.fields)
           setNotice(messages.invalid)
         })
-        toast.error(messages.failure.title, { description: messages.failure.description })
+        void showToast('error', messages.failure.title, messages.failure.description)
         console.error('The contact service rejected the form:', result.fields)
         // Take the visitor to the first field to correct; its message is its description.
         const first = Array.from(form.elements).find(
@@ -72,7 +73,7 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
       }
       case 'failed':
         setErrors({})
-        toast.error(messages.failure.title, { description: messages.failure.description })
+        void showToast('error', messages.failure.title, messages.failure.description)
         console.error('The message could not be sent:', result.error)
         break
     }
@@ -84,10 +85,12 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
     notice,
     onSubmit: (event) => {
       event.preventDefault()
+      preloadToasts()
       if (sending) return
       void submit(event.currentTarget)
     },
     onChange: (event) => {
+      preloadToasts()
       const name = (event.target as { name?: unknown }).name
       if (typeof name === 'string' && name in errors) {
         setErrors(({ [name]: _edited, ...rest }) => rest)
