@@ -8,6 +8,7 @@ const page_ = content.pages.case_studies
 test.describe('Success Stories page', () => {
   test('shows the hero, headline results, the stories and the closing call, in order', async ({ page }) => {
     await visit(page, '/case-studies')
+    await expect(page).toHaveTitle(page_.meta.title)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(page_.hero.title)
     expect(await sectionHeadings(page)).toEqual([page_.stories.intro.title, page_.call_to_action.title])
     const figures = page.getByRole('main').getByRole('definition')

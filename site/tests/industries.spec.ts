@@ -34,6 +34,7 @@ const TECHNOLOGIES = [
 test.describe('Industries page', () => {
   test('shows its sections in order', async ({ page }) => {
     await visit(page, '/industries')
+    await expect(page).toHaveTitle(industries.meta.title)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(industries.hero.title)
     expect(await sectionHeadings(page)).toEqual([
       industries.industries.intro.title,

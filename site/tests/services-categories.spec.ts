@@ -35,6 +35,7 @@ test.describe('category pages', () => {
       if (!studies) return
 
       await visit(page, `/services/${slug}`)
+      await expect(page).toHaveTitle(data.meta.title)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(data.hero.title)
       expect(await sectionHeadings(page)).toEqual([data.services_intro?.title, studies.intro.title])
 
@@ -138,6 +139,7 @@ test.describe('sub-service pages', () => {
       test(`${path} renders its hero and sections`, async ({ page }) => {
         const response = await visit(page, path)
         expect(response?.status()).toBe(200)
+        await expect(page).toHaveTitle(sub.meta.title)
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(sub.hero.title)
         await expect(page.getByText(sub.hero.lead)).toBeVisible()
         const expected = [sub.blurb?.title, sub.tiles?.intro.title].filter((t) => t !== undefined)

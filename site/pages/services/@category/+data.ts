@@ -8,7 +8,7 @@ export type Data = ReturnType<typeof data>
 export function data(pageContext: PageContextServer) {
   const category = loadContent().services.find((c) => c.slug === pageContext.routeParams.category)
   if (!category) throw render(404)
-  const { hero, services_intro, case_studies } = category
+  const { meta, hero, services_intro, case_studies } = category
   // Sub-services appear here as teasers only; their full content belongs to their own pages.
   const sub_services: SubServiceTeaser[] = category.sub_services.map(({ slug, name, icon, hero }) => ({
     slug,
@@ -17,5 +17,5 @@ export function data(pageContext: PageContextServer) {
     href: `/services/${category.slug}/${slug}`,
     lead: hero.lead,
   }))
-  return { hero, services_intro, case_studies, sub_services }
+  return { meta, hero, services_intro, case_studies, sub_services }
 }

@@ -9,6 +9,6 @@ export function data(pageContext: PageContextServer) {
   const category = loadContent().services.find((c) => c.slug === categorySlug)
   const service = category?.sub_services.find((s) => s.slug === serviceSlug)
   if (!category || !service) throw render(404)
-  const { hero, blurb, tiles } = service
-  return { hero, blurb, tiles }
+  const { meta, hero, blurb, tiles } = service
+  return { meta, hero, blurb, tiles }
 }
