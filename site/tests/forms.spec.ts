@@ -269,6 +269,7 @@ test.describe('the contact page form', () => {
     await expect(page).toHaveURL(/\/contact\/sent\/$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(content.forms.sent.hero.title)
     await expect(page).toHaveTitle(content.forms.sent.meta.title)
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
     const mail = await deliveredMail(marker)
     expect(mail).toHaveLength(1)
     for (const value of Object.values(values)) {
@@ -415,6 +416,25 @@ test.describe('the home page Get in Touch form', () => {
     }
     expect(text).toMatch(/Newsletter:\s+yes/)
     expect(text).toMatch(/Privacy agreement:\s+accepted/)
+  })
+
+  test('without JavaScript the enquiry posts, the confirmation page appears and the email arrives', async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/')
+    const form = page.getByRole('form', { name: enquiry.title })
+    const marker = uniqueMarker()
+    await fillEnquiry(form, marker)
+    await form.getByRole('button', { name: enquiry.messages.submit }).click()
+    await expect(page).toHaveURL(/\/contact\/sent\/$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(content.forms.sent.hero.title)
+    const mail = await deliveredMail(marker)
+    expect(mail).toHaveLength(1)
+    expect(mail[0]?.text).toMatch(/Newsletter:\s+yes/)
+    expect(mail[0]?.text).toContain('Search Engine')
+    await context.close()
   })
 
   test('shows the service\'s message next to a rejected field; axe finds nothing in any state', async ({ browser }) => {
