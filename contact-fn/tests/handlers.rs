@@ -758,3 +758,43 @@ async fn html_in_a_field_is_escaped_in_the_html_body_and_verbatim_in_the_text() 
     let text = message.body_text(0).unwrap().replace("\r\n", "\n");
     assert!(text.contains("<b>bold</b> & \"quoted\""), "{text}");
 }
+
+#[tokio::test]
+async fn control_characters_in_every_enquiry_field_cannot_inject_headers() {
+    let h = Harness::new(&[]);
+    let dirty = |text: &str| json!(format!("{text}\r\nBcc: victim@example.com\u{0}"));
+    let body = json!({
+        "firstName": dirty("Eve"),
+        "lastName": dirty("Mallory"),
+        "email": "eve@example.org\u{0}",
+        "jobTitle": dirty("Boss"),
+        "company": dirty("Evil Corp"),
+        "phone": "555\u{0}0100\r\n",
+        "topic": dirty("Talk"),
+        "source": "event\r\n",
+        "role": "\u{0}cto",
+        "newsletter": "on",
+        "privacy": true
+    });
+    let (status, answer) = h.json("/send-enquiry", body.to_string()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let record = read_record(&h.outbox()[0]);
+    let message = mail_parser::MessageParser::default()
+        .parse(record.message.as_bytes())
+        .unwrap();
+    assert!(message.bcc().is_none() && message.cc().is_none());
+    let to: Vec<_> = message
+        .to()
+        .unwrap()
+        .iter()
+        .map(|a| a.address().unwrap())
+        .collect();
+    assert_eq!(to, ["contact@example.com"]);
+    assert_eq!(
+        message.subject(),
+        Some(
+            "[Website enquiry] Eve  Bcc: victim@example.com Mallory  Bcc: victim@example.com \
+             (Evil Corp  Bcc: victim@example.com)"
+        )
+    );
+}
