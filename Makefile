@@ -55,8 +55,10 @@ run: deps ## Build, then serve the site and the contact service locally
 # --- quality ------------------------------------------------------------------
 test: deps chromium test-rust test-browser ## Run every test (Rust, then the browser against the real build)
 
-test-rust:
-	$(CARGO) nextest run --workspace --no-fail-fast
+test-rust: ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
+	if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  $(CARGO) nextest run --workspace --no-fail-fast; \
+	else $(CARGO) test --workspace --no-fail-fast; fi
 
 # The real build, served by `sitegen serve` (started by Playwright), read by the tests
 # together with the content JSON it was built from. Its forms post to the contact-fn that
