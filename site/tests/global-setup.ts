@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import type { FullConfig } from '@playwright/test'
 import { SMTPServer } from 'smtp-server'
-import { contactEndpoint, mailDir, startContactFn, stopContactFn } from './support/formsEnv'
+import { contactEndpoint, mailDir, startContactFn, stopContactFn, stopLeftoverContactFn } from './support/formsEnv'
 
 export default async function globalSetup(config: FullConfig) {
   const baseURL = config.projects[0]?.use.baseURL
@@ -14,6 +14,7 @@ export default async function globalSetup(config: FullConfig) {
   const siteOrigin = new URL(baseURL).origin
   checkSiteEndpoint(config)
 
+  await stopLeftoverContactFn()
   rmSync(mailDir, { recursive: true, force: true })
   rmSync(path.resolve(mailDir, '../contact-fn'), { recursive: true, force: true })
   mkdirSync(mailDir, { recursive: true })

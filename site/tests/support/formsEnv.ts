@@ -119,6 +119,26 @@ export async function stopContactFn() {
   throw new Error(`contact-fn (pid ${pid}) did not stop; see ${logFile}`)
 }
 
+/**
+ * Stops a contact-fn that an interrupted run left behind (its runner was killed before the
+ * teardown), recognised by the pid in the state file and its command line.
+ */
+export async function stopLeftoverContactFn() {
+  let pid: number
+  try {
+    pid = readState().pid
+  } catch {
+    return // No earlier run.
+  }
+  let command = ''
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+  } catch {
+    return // Not running (or no /proc to tell).
+  }
+  if (command.startsWith(binary)) await stopContactFn()
+}
+
 /** Starts contact-fn again with the settings of the running test environment. */
 export async function restartContactFn() {
   const { smtpPort, siteOrigin } = readState()
