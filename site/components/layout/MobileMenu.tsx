@@ -19,7 +19,7 @@ export function MobileMenu({ id, open, links, label, pathname, onNavigate }: Mob
         aria-hidden="true"
         hidden={!open}
         onClick={onNavigate}
-        className="fixed inset-x-0 top-header bottom-0 -z-10 bg-ink-950/30 backdrop-blur-[2px] lg:hidden"
+        className="fixed inset-x-0 top-header bottom-0 -z-10 bg-ink-950/40 lg:hidden"
       />
       <div
       id={id}
