@@ -69,7 +69,7 @@ test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) agai
 	$(SITEGEN) build --out target/e2e/dist --quiet --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT)
 	$(SITEGEN) export --out target/e2e/content.json
 	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) \
-	  npx playwright test
+	  E2E_FORMS=required npx playwright test
 
 bench: deps bench-site bench-contact ## Benchmarks: build speed, page weight, contact-fn load
 
