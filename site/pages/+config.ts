@@ -8,4 +8,6 @@ export default {
   extends: [vikeReact],
   prerender: true,
   favicon: '/favicon.svg',
+  // The drawings of the content icons each page renders (+onBeforeRender.ts).
+  passToClient: ['icons'],
 } satisfies Config

@@ -1,121 +1,19 @@
-import {
-  Award,
-  BookOpen,
-  Brain,
-  Building,
-  Car,
-  ChartColumn,
-  CircleCheck,
-  Clock,
-  Cloud,
-  Code,
-  Cog,
-  Cpu,
-  Database,
-  Eye,
-  Factory,
-  FileText,
-  FlaskConical,
-  GitBranch,
-  Globe,
-  GraduationCap,
-  Headphones,
-  HeartPulse,
-  Landmark,
-  Layers,
-  Lightbulb,
-  Link,
-  ListChecks,
-  Lock,
-  Mail,
-  MapPin,
-  MessageSquare,
-  Monitor,
-  Phone,
-  RefreshCw,
-  Rocket,
-  Search,
-  Server,
-  Shield,
-  ShoppingCart,
-  Smartphone,
-  Sparkles,
-  Target,
-  TrendingUp,
-  Truck,
-  Users,
-  Video,
-  Workflow,
-  Zap,
-} from 'lucide-react'
-import type { ComponentType, SVGProps } from 'react'
+import { Icon as LucideIcon } from 'lucide-react'
+import type { SVGProps } from 'react'
+import { usePageContext } from 'vike-react/usePageContext'
 import type { Icon } from '../../schema/Icon'
-import { GitHubIcon } from './GitHubIcon'
-import { LinkedInIcon } from './LinkedInIcon'
-import { TwitterIcon } from './TwitterIcon'
-
-// Every icon name content may use, mapped to its SVG. The Record is exhaustive: a new name in
-// the content schema fails the type check until it is mapped here (lucide-react for generic
-// icons, a local component for brand marks). Import this only where content picks icons: it
-// bundles every mapped icon.
-const icons: Record<Icon, ComponentType<SVGProps<SVGSVGElement>>> = {
-  linkedin: LinkedInIcon,
-  twitter: TwitterIcon,
-  github: GitHubIcon,
-  'chart-column': ChartColumn,
-  brain: Brain,
-  cloud: Cloud,
-  code: Code,
-  database: Database,
-  shield: Shield,
-  zap: Zap,
-  users: Users,
-  headphones: Headphones,
-  globe: Globe,
-  'trending-up': TrendingUp,
-  cog: Cog,
-  'heart-pulse': HeartPulse,
-  landmark: Landmark,
-  'shopping-cart': ShoppingCart,
-  factory: Factory,
-  'graduation-cap': GraduationCap,
-  car: Car,
-  truck: Truck,
-  building: Building,
-  smartphone: Smartphone,
-  monitor: Monitor,
-  cpu: Cpu,
-  link: Link,
-  eye: Eye,
-  'message-square': MessageSquare,
-  'git-branch': GitBranch,
-  lock: Lock,
-  'file-text': FileText,
-  'book-open': BookOpen,
-  'list-checks': ListChecks,
-  video: Video,
-  target: Target,
-  rocket: Rocket,
-  layers: Layers,
-  server: Server,
-  search: Search,
-  award: Award,
-  lightbulb: Lightbulb,
-  mail: Mail,
-  phone: Phone,
-  'map-pin': MapPin,
-  clock: Clock,
-  'circle-check': CircleCheck,
-  sparkles: Sparkles,
-  workflow: Workflow,
-  'flask-conical': FlaskConical,
-  'refresh-cw': RefreshCw,
-}
 
 export type ContentIconProps = SVGProps<SVGSVGElement> & { icon: Icon }
 
-/** The SVG for an icon named in content; decorative (aria-hidden) — label the parent instead. */
+/**
+ * The SVG for an icon named in content; decorative (aria-hidden) — label the parent instead.
+ * The drawing comes with the page (`pageContext.icons`, resolved from the page's data at build
+ * time by lib/icons.server.ts, where every icon name is mapped), so pages bundle no icon set.
+ */
 export function ContentIcon({ icon, ...props }: ContentIconProps) {
-  const Glyph = icons[icon]
-  return <Glyph aria-hidden="true" focusable="false" {...props} />
+  const drawing = usePageContext().icons?.[icon]
+  if (!drawing) {
+    throw new Error(`The icon "${icon}" is not in this page's data, so it was not resolved (lib/icons.server.ts)`)
+  }
+  return <LucideIcon icon={drawing} aria-hidden="true" focusable="false" {...props} />
 }

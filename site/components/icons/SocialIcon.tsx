@@ -5,8 +5,9 @@ import { GitHubIcon } from './GitHubIcon'
 import { LinkedInIcon } from './LinkedInIcon'
 import { TwitterIcon } from './TwitterIcon'
 
-// The footer is on every page, so it maps only the networks' marks instead of using
-// ContentIcon (which bundles every icon content can name). Other names get a generic globe.
+// The footer is on every page and its networks come from the site settings, not from page data,
+// so it draws the networks' marks itself instead of using ContentIcon (whose drawings travel with
+// each page's data). Other names get a generic globe.
 const marks: Partial<Record<Icon, ComponentType<SVGProps<SVGSVGElement>>>> = {
   github: GitHubIcon,
   linkedin: LinkedInIcon,

@@ -1,0 +1,9 @@
+import type { PageContextServer } from 'vike/types'
+import { iconsIn } from '../lib/icons.server'
+
+// Runs at build time for every page, after its `+data` hook: resolves the content icons the
+// page's data names, so the page ships only those drawings (passed to the browser, see
+// +config.ts; components/icons/ContentIcon.tsx draws them).
+export async function onBeforeRender(pageContext: PageContextServer) {
+  return { pageContext: { icons: await iconsIn(pageContext.data) } }
+}
