@@ -90,6 +90,13 @@ async function deliveredMail(marker: string) {
 }
 
 async function axeViolations(page: Page, form: Locator) {
+  // A toast fading in is measured mid-transition at a fraction of its contrast: wait until
+  // every finite animation (the toasts' entrance) has finished, as a reader would see it.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  )
   const formId = await form.evaluate((element) => element.getAttribute('aria-labelledby'))
   const results = await new AxeBuilder({ page })
     .include(`form[aria-labelledby="${formId}"]`)
