@@ -4,7 +4,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
 import { defineConfig } from 'vite'
-import { sonnerStylesAsFile } from './lib/sonnerStyles'
+import { sonnerStylesAsFile } from './lib/sonnerStyles.ts'
 
 const siteDir = import.meta.dirname
 
