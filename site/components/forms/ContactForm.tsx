@@ -2,6 +2,7 @@ import type { ContactForm as ContactFormContent } from '../../schema/ContactForm
 import type { Country } from '../../schema/Country'
 import { CountryCodeSelect } from './CountryCodeSelect'
 import { FormField } from './FormField'
+import { FormShell } from './FormShell'
 import { FormStatus } from './FormStatus'
 import { Honeypot } from './Honeypot'
 import { SubmitButton } from './SubmitButton'
@@ -49,22 +50,15 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
     messages,
     toBody,
   })
-  const headingId = `${ID}-title`
   return (
-    <form
-      method="post"
+    <FormShell
+      id={ID}
       action={endpointUrl(endpoint, PATH)}
-      aria-labelledby={headingId}
+      title={form.title}
+      lead={form.lead}
       onSubmit={onSubmit}
       onChange={onChange}
-      className="relative flex flex-col gap-6"
     >
-      <div className="flex flex-col gap-2">
-        <h2 id={headingId} className="text-subtitle text-ink-950">
-          {form.title}
-        </h2>
-        {form.lead && <p className="text-ink-600">{form.lead}</p>}
-      </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <FormField id={`${ID}-name`} label={fields.name.label} error={errors.name}>
           {(control) => (
@@ -114,6 +108,6 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
       <div>
         <SubmitButton messages={messages} sending={sending} />
       </div>
-    </form>
+    </FormShell>
   )
 }

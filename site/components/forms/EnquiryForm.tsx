@@ -2,6 +2,7 @@ import type { EnquiryForm as EnquiryFormContent } from '../../schema/EnquiryForm
 import { Checkbox } from './Checkbox'
 import { ChoiceSelect } from './ChoiceSelect'
 import { FormField } from './FormField'
+import { FormShell } from './FormShell'
 import { FormStatus } from './FormStatus'
 import { Honeypot } from './Honeypot'
 import { SubmitButton } from './SubmitButton'
@@ -50,23 +51,16 @@ export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
     messages,
     toBody,
   })
-  const headingId = `${ID}-title`
   const phoneHintId = `${ID}-phone-prefix`
   return (
-    <form
-      method="post"
+    <FormShell
+      id={ID}
       action={endpointUrl(endpoint, PATH)}
-      aria-labelledby={headingId}
+      title={form.title}
+      lead={form.lead}
       onSubmit={onSubmit}
       onChange={onChange}
-      className="relative flex flex-col gap-6"
     >
-      <div className="flex flex-col gap-2">
-        <h2 id={headingId} className="text-subtitle text-ink-950">
-          {form.title}
-        </h2>
-        {form.lead && <p className="text-ink-600">{form.lead}</p>}
-      </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <FormField id={`${ID}-first-name`} label={fields.first_name.label} error={errors.firstName}>
           {(control) => (
@@ -136,6 +130,6 @@ export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
       <div>
         <SubmitButton messages={messages} sending={sending} />
       </div>
-    </form>
+    </FormShell>
   )
 }

@@ -1,5 +1,6 @@
 import { Sparkles } from 'lucide-react'
 import type { FeaturedArticle } from '../../schema/FeaturedArticle'
+import { ArticleImage } from './ArticleImage'
 import { ArticleMeta } from './ArticleMeta'
 
 export type FeaturedArticleCardProps = {
@@ -12,15 +13,7 @@ export type FeaturedArticleCardProps = {
 export function FeaturedArticleCard({ article, featuredLabel }: FeaturedArticleCardProps) {
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-panel border border-ink-200/80 bg-white shadow-card">
-      <img
-        src={article.image}
-        alt={article.image_alt}
-        width={640}
-        height={360}
-        loading="lazy"
-        decoding="async"
-        className="aspect-video w-full bg-brand-900 object-cover"
-      />
+      <ArticleImage src={article.image} alt={article.image_alt} />
       <div className="flex flex-1 flex-col gap-5 p-6 sm:p-8">
         <div className="flex flex-wrap items-center gap-2">
           {article.featured && (

@@ -1,6 +1,7 @@
 import type { ArticleType } from '../../schema/ArticleType'
 import type { LatestArticle } from '../../schema/LatestArticle'
 import { cx } from '../../lib/cx'
+import { ArticleImage } from './ArticleImage'
 import { ArticleMeta } from './ArticleMeta'
 
 export type LatestArticleCardProps = {
@@ -21,15 +22,7 @@ const typeStyles: Record<ArticleType, string> = {
 export function LatestArticleCard({ article, typeLabel }: LatestArticleCardProps) {
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-card border border-ink-200/80 bg-white shadow-card transition-[box-shadow,transform] duration-200 hover:-translate-y-0.5 hover:shadow-elevated">
-      <img
-        src={article.image}
-        alt={article.image_alt}
-        width={640}
-        height={360}
-        loading="lazy"
-        decoding="async"
-        className="aspect-video w-full bg-brand-900 object-cover"
-      />
+      <ArticleImage src={article.image} alt={article.image_alt} />
       <div className="flex flex-1 flex-col gap-4 p-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <span className={cx('rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset', typeStyles[article.type])}>
