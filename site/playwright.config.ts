@@ -4,7 +4,8 @@ import { defineConfig } from '@playwright/test'
 // `make test-browser` builds the site into ../target/e2e/dist and exports the content JSON the
 // tests read (SITEGEN_CONTENT) before running them. The build's forms post to the contact-fn
 // that the global setup starts (with a real SMTP server behind it) on E2E_CONTACT_PORT.
-const port = 4317
+// E2E_SITE_PORT lets two checkouts run the suite side by side.
+const port = Number(process.env.E2E_SITE_PORT || 4317)
 const distDir = '../target/e2e/dist'
 
 export default defineConfig({
