@@ -15,46 +15,46 @@ import type { SolutionsPage } from "./SolutionsPage";
  */
 export type Pages = { 
 /**
- * `/`
+ * The home page.
  */
 home: HomePage, 
 /**
- * `/about`
+ * Who the firm is: story, team, leadership.
  */
 about: AboutPage, 
 /**
- * `/services`
+ * The overview of every service category.
  */
 services: ServicesPage, 
 /**
- * `/industries`
+ * The industries the firm serves.
  */
 industries: IndustriesPage, 
 /**
- * `/solutions`
+ * Platforms and solutions.
  */
 solutions: SolutionsPage, 
 /**
- * `/insights`
+ * Articles, resources and the newsletter.
  */
 insights: InsightsPage, 
 /**
- * `/case-studies`
+ * Client stories.
  */
 case_studies: CaseStudiesPage, 
 /**
- * `/blog`
+ * The blog's article list.
  */
 blog: BlogPage, 
 /**
- * `/contact`
+ * Contact details, questions and answers, and the contact form.
  */
 contact: ContactPage, 
 /**
- * `/privacy`
+ * The privacy policy.
  */
 privacy: LegalPage, 
 /**
- * `/terms`
+ * The terms of service.
  */
 terms: LegalPage, };

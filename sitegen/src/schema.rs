@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use ts_rs::{Config, TS};
 
-use crate::content::Content;
+use crate::content::{Content, RouteKind};
 
 /// Writes one `.ts` file per content type into `dir`, removing stale ones.
 pub fn write_typescript(dir: &Path) -> Result<()> {
@@ -21,6 +21,9 @@ pub fn write_typescript(dir: &Path) -> Result<()> {
             }
         }
     }
-    Content::export_all(&Config::new().with_out_dir(dir))
+    let config = Config::new().with_out_dir(dir);
+    Content::export_all(&config)
+        // A route's kind is flattened into `RouteInfo`; the site also names it on its own.
+        .and_then(|()| RouteKind::export_all(&config))
         .with_context(|| format!("writing TypeScript types into {}", dir.display()))
 }

@@ -4,9 +4,10 @@
 //! Each fixture under `tests/fixtures/content/` is an overlay: its files are copied over a copy
 //! of the real content directory, so a fixture holds only what it breaks.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use sitegen::content::Content;
+use sitegen::content::{Content, FixedPage, RouteKind};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -27,6 +28,15 @@ fn copy_dir(from: &Path, to: &Path) {
 /// Loads the real content with `fixture` laid over it; errors are rendered with the
 /// content directory shown as `content`.
 fn load_with(fixture: Option<&str>) -> Result<Content, Vec<String>> {
+    load(fixture, None)
+}
+
+/// Loads the real content without the file `rel` (relative to the content directory).
+fn load_without(rel: &str) -> Result<Content, Vec<String>> {
+    load(None, Some(rel))
+}
+
+fn load(fixture: Option<&str>, removed: Option<&str>) -> Result<Content, Vec<String>> {
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("content");
     copy_dir(&repo().join("content"), &dir);
@@ -37,6 +47,9 @@ fn load_with(fixture: Option<&str>) -> Result<Content, Vec<String>> {
                 .join(name),
             &dir,
         );
+    }
+    if let Some(rel) = removed {
+        std::fs::remove_file(dir.join(rel)).expect("remove");
     }
     Content::load(&dir, &repo().join("site/public")).map_err(|errors| {
         errors
@@ -62,26 +75,18 @@ fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
     assert_eq!(paths.len(), 41, "{paths:#?}");
     for path in [
         "/",
-        "/about",
-        "/services",
         "/services/data-analytics/data-strategy",
         "/services/data-analytics/insights",
         "/services/artificial-intelligence/computer-vision",
         "/services/cloud-services/legacy-modernization",
         "/services/software-engineering/api-development",
-        "/industries",
-        "/solutions",
-        "/insights",
-        "/case-studies",
-        "/blog",
-        "/contact",
-        "/privacy",
-        "/terms",
         "/contact/sent",
         "/contact/error",
     ] {
         assert!(paths.contains(&path), "missing route {path}");
     }
+    let unique: BTreeSet<&str> = paths.iter().copied().collect();
+    assert_eq!(unique.len(), paths.len(), "a path is published twice");
     let unlisted: Vec<&str> = content
         .routes
         .iter()
@@ -98,6 +103,106 @@ fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
             "cloud-services",
             "software-engineering"
         ]
+    );
+}
+
+#[test]
+fn each_fixed_page_of_the_table_is_read_from_its_file_and_published_with_its_kind() {
+    let content = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let pages_dir = repo().join("content/pages");
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&pages_dir)
+        .expect("content/pages")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    let in_table: BTreeSet<String> = FixedPage::ALL
+        .iter()
+        .map(|p| p.file_name().to_owned())
+        .collect();
+    assert_eq!(
+        on_disk, in_table,
+        "content/pages/ and the page table differ"
+    );
+
+    // The fixed pages come first, in the table's order, each with its own meta.
+    assert!(content.routes.len() > FixedPage::ALL.len());
+    for (route, page) in content.routes.iter().zip(FixedPage::ALL) {
+        assert_eq!(route.kind, RouteKind::Fixed(*page));
+        assert_eq!(route.path, page.path());
+        assert_eq!(route.title, content.pages.meta(*page).title);
+        assert_eq!(route.description, content.pages.meta(*page).description);
+        assert!(route.in_sitemap, "{} is not in the sitemap", route.path);
+    }
+    assert_eq!(FixedPage::Home.path(), "/");
+    assert_eq!(FixedPage::CaseStudies.file(), "pages/case-studies.yaml");
+    assert_eq!(FixedPage::CaseStudies.path(), "/case-studies");
+}
+
+#[test]
+fn a_missing_page_file_is_reported_with_its_name() {
+    let errors = load_without("pages/case-studies.yaml").expect_err("must not load");
+    assert_eq!(
+        errors,
+        ["content/pages/case-studies.yaml: file is missing; every page needs its content file"]
+    );
+}
+
+#[test]
+fn every_route_carries_its_kind_and_parameters_in_the_content_json() {
+    let content = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let json = serde_json::to_value(&content).expect("serializes");
+    let routes = json["routes"].as_array().expect("routes");
+    let route = |path: &str| {
+        let mut found = routes
+            .iter()
+            .find(|r| r["path"] == path)
+            .unwrap_or_else(|| panic!("no route {path}"))
+            .clone();
+        let object = found.as_object_mut().expect("object");
+        object.remove("title");
+        object.remove("description");
+        found
+    };
+    assert_eq!(
+        route("/services/cloud-services/legacy-modernization"),
+        serde_json::json!({
+            "path": "/services/cloud-services/legacy-modernization",
+            "kind": "sub-service",
+            "params": {"category": "cloud-services", "service": "legacy-modernization"},
+            "in_sitemap": true,
+        })
+    );
+    assert_eq!(
+        route("/services/data-analytics"),
+        serde_json::json!({
+            "path": "/services/data-analytics",
+            "kind": "service-category",
+            "params": {"category": "data-analytics"},
+            "in_sitemap": true,
+        })
+    );
+    assert_eq!(
+        route("/case-studies"),
+        serde_json::json!({"path": "/case-studies", "kind": "case-studies", "in_sitemap": true})
+    );
+    assert_eq!(
+        route("/contact/sent"),
+        serde_json::json!({"path": "/contact/sent", "kind": "contact-sent", "in_sitemap": false})
+    );
+
+    // Every route's path is the one its kind and parameters name: no other derivation exists.
+    for route in &content.routes {
+        assert_eq!(route.path, route.kind.path());
+    }
+    let sub_services: usize = content.services.iter().map(|c| c.sub_services.len()).sum();
+    let count =
+        |wanted: fn(&RouteKind) -> bool| content.routes.iter().filter(|r| wanted(&r.kind)).count();
+    assert_eq!(
+        count(|k| matches!(k, RouteKind::ServiceCategory { .. })),
+        content.services.len()
+    );
+    assert_eq!(
+        count(|k| matches!(k, RouteKind::SubService { .. })),
+        sub_services
     );
 }
 

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
 
-/// A field path such as `hero.actions[1].href`, in the form [`FieldPath`] renders.
+/// A field path such as `hero.actions[1].href`: keys joined with `.` (see [`join`]), sequence
+/// items as `[index]`; the form in which errors name a field.
 pub type FieldPathText = String;
 
 /// Positions (1-based line, 1-based column) of every mapping key and sequence item of a document.
@@ -74,7 +75,7 @@ impl Builder {
                 key: Some(key),
                 ..
             }) => {
-                let child = join_key(path, key);
+                let child = join(path, key);
                 (child, false)
             }
             Some(Frame::Seq { path, index }) => {
@@ -100,7 +101,8 @@ impl Builder {
     }
 }
 
-fn join_key(path: &str, key: &str) -> String {
+/// The path of field `key` inside the field at `path` (the document itself when `path` is empty).
+pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_owned()
     } else {
@@ -115,7 +117,7 @@ impl MarkedEventReceiver for Builder {
                 let (path, is_key) = self.next_node();
                 if is_key {
                     if let Some(Frame::Map { path, key, item }) = self.stack.last_mut() {
-                        let full = join_key(path, &value);
+                        let full = join(path, &value);
                         let item_path = item.then(|| path.clone());
                         *key = Some(value);
                         *item = false;

@@ -10,6 +10,7 @@ pub mod forms;
 mod loader;
 mod locate;
 pub mod pages;
+mod routes;
 pub mod services;
 pub mod settings;
 mod validate;
@@ -22,6 +23,8 @@ use ts_rs::TS;
 
 pub use error::{ContentError, ContentErrors};
 use loader::Loader;
+pub use pages::FixedPage;
+pub use routes::{RouteInfo, RouteKind};
 
 /// The whole website, as the site's pages receive it.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -39,19 +42,6 @@ pub struct Content {
     pub countries: Vec<countries::Country>,
     /// The forms that post to the contact service.
     pub forms: forms::Forms,
-}
-
-/// One published page.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
-pub struct RouteInfo {
-    /// Path without trailing slash (`/`, `/about`, `/services/cloud-services/devops`).
-    pub path: String,
-    /// The page's `<title>`.
-    pub title: String,
-    /// The page's meta description.
-    pub description: String,
-    /// Whether the page is listed in `sitemap.xml`.
-    pub in_sitemap: bool,
 }
 
 /// Files directly under the content directory, besides `pages/` and `services/`.
@@ -84,49 +74,13 @@ impl Content {
             countries,
             forms,
         };
-        content.routes = content.derive_routes();
+        content.routes = routes::derive(&content);
         validate::validate(&mut loader, &content, public_dir);
         if loader.errors.is_empty() {
             Ok(content)
         } else {
             Err(ContentErrors(loader.errors))
         }
-    }
-
-    /// Every page: the fixed ones, then each category followed by its sub-services.
-    fn derive_routes(&self) -> Vec<RouteInfo> {
-        let route = |path: String, meta: &common::Meta| RouteInfo {
-            path,
-            title: meta.title.clone(),
-            description: meta.description.clone(),
-            in_sitemap: true,
-        };
-        let mut routes: Vec<RouteInfo> = self
-            .pages
-            .routes()
-            .iter()
-            .map(|(path, _, meta)| route((*path).to_owned(), meta))
-            .collect();
-        // Where a form sent without JavaScript ends; not pages anyone should find by search.
-        for (path, page) in [
-            ("/contact/sent", &self.forms.sent),
-            ("/contact/error", &self.forms.error),
-        ] {
-            routes.push(RouteInfo {
-                in_sitemap: false,
-                ..route(path.to_owned(), &page.meta)
-            });
-        }
-        for category in &self.services {
-            routes.push(route(category.path(), &category.meta));
-            for sub in &category.sub_services {
-                routes.push(route(
-                    format!("{}/{}", category.path(), sub.slug),
-                    &sub.meta,
-                ));
-            }
-        }
-        routes
     }
 }
 
@@ -183,10 +137,7 @@ fn is_yaml(path: &Path) -> bool {
 /// A YAML file the model does not read is almost always a misnamed page: say so.
 fn report_unexpected_files(loader: &mut Loader) {
     let root = loader.root().to_owned();
-    let expected_pages: Vec<String> = pages::PAGE_FILES
-        .iter()
-        .map(|f| format!("pages/{f}"))
-        .collect();
+    let expected_pages: Vec<String> = FixedPage::ALL.iter().map(|p| p.file()).collect();
     for entry in walkdir::WalkDir::new(&root)
         .sort_by_file_name()
         .into_iter()
@@ -206,7 +157,11 @@ fn report_unexpected_files(loader: &mut Loader) {
                 None,
                 format!(
                     "unexpected content file; pages are {}",
-                    pages::PAGE_FILES.join(", ")
+                    FixedPage::ALL
+                        .iter()
+                        .map(|p| p.file_name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             );
         }

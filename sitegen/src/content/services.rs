@@ -82,10 +82,3 @@ pub struct Tiles {
     /// The tiles, in order.
     pub items: Vec<Feature>,
 }
-
-impl ServiceCategory {
-    /// The category page's path.
-    pub fn path(&self) -> String {
-        format!("/services/{}", self.slug)
-    }
-}

@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use super::Content;
 use super::loader::Loader;
+use super::locate::join;
+use super::pages::FixedPage;
 
 /// Keys whose string value is a link (internal path or absolute URL).
 const LINK_KEYS: &[&str] = &["href"];
@@ -40,10 +42,8 @@ fn files(content: &Content) -> Vec<(String, Value)> {
         ("countries.yaml".to_owned(), to_value(&content.countries)),
         ("forms.yaml".to_owned(), to_value(&content.forms)),
     ];
-    if let Value::Object(pages) = to_value(&content.pages) {
-        for (key, page) in pages {
-            files.push((format!("pages/{}.yaml", key.replace('_', "-")), page));
-        }
+    for page in FixedPage::ALL {
+        files.push((page.file(), content.pages.to_json(*page)));
     }
     for category in &content.services {
         files.push((
@@ -151,14 +151,6 @@ impl Walker<'_> {
 
     fn error(&mut self, path: &str, message: String) {
         self.loader.error(self.file, Some(path), message);
-    }
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
     }
 }
 

@@ -1,7 +1,8 @@
 //! The fixed pages, one YAML file each under `content/pages/`.
 //!
-//! Each page has its own typed struct; adding a section to a page means adding a field here
-//! and the component that renders it in `site/`.
+//! The table at the end of this file is the only list of them: the [`Pages`] struct, its loader,
+//! the file names and the routes all come from it. Adding a page is one row there, its struct in
+//! a module here, its YAML file, and its folder with a component under `site/pages/`.
 
 pub mod about;
 pub mod blog;
@@ -20,100 +21,113 @@ use ts_rs::TS;
 use super::common::Meta;
 use super::loader::Loader;
 
-/// The file of each fixed page under `content/pages/`.
-pub const PAGE_FILES: &[&str] = &[
-    "home.yaml",
-    "about.yaml",
-    "services.yaml",
-    "industries.yaml",
-    "solutions.yaml",
-    "insights.yaml",
-    "case-studies.yaml",
-    "blog.yaml",
-    "contact.yaml",
-    "privacy.yaml",
-    "terms.yaml",
-];
+/// The folder of the fixed pages' files, under the content directory.
+pub const PAGES_DIR: &str = "pages";
 
-/// Every fixed page of the site.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(deny_unknown_fields)]
-pub struct Pages {
-    /// `/`
-    pub home: home::HomePage,
-    /// `/about`
-    pub about: about::AboutPage,
-    /// `/services`
-    pub services: services::ServicesPage,
-    /// `/industries`
-    pub industries: industries::IndustriesPage,
-    /// `/solutions`
-    pub solutions: solutions::SolutionsPage,
-    /// `/insights`
-    pub insights: insights::InsightsPage,
-    /// `/case-studies`
-    pub case_studies: case_studies::CaseStudiesPage,
-    /// `/blog`
-    pub blog: blog::BlogPage,
-    /// `/contact`
-    pub contact: contact::ContactPage,
-    /// `/privacy`
-    pub privacy: legal::LegalPage,
-    /// `/terms`
-    pub terms: legal::LegalPage,
+/// Declares the fixed pages from one table. Each row is
+/// `field: Type => Kind, "name", "/route";` where `field` is the key in [`Pages`], `Kind` the
+/// [`FixedPage`] variant, `name` both the file stem under `content/pages/` and the route's
+/// `kind` in the content JSON, and `/route` the published path.
+macro_rules! fixed_pages {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident: $ty:ty => $kind:ident, $name:literal, $path:literal;
+    )+) => {
+        /// One fixed page; serialized as its route's `kind` (`{"kind": "case-studies"}`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, TS)]
+        #[serde(tag = "kind")]
+        pub enum FixedPage {
+            $(
+                $(#[doc = $doc])*
+                #[serde(rename = $name)]
+                $kind,
+            )+
+        }
+
+        impl FixedPage {
+            /// Every fixed page, in navigation order.
+            pub const ALL: &'static [FixedPage] = &[$(FixedPage::$kind),+];
+
+            /// The page's file name in `content/pages/` (`case-studies.yaml`).
+            pub fn file_name(self) -> &'static str {
+                match self {
+                    $(FixedPage::$kind => concat!($name, ".yaml"),)+
+                }
+            }
+
+            /// The published path (`/case-studies`).
+            pub fn path(self) -> &'static str {
+                match self {
+                    $(FixedPage::$kind => $path,)+
+                }
+            }
+        }
+
+        /// Every fixed page of the site.
+        #[derive(Debug, Clone, Deserialize, Serialize, TS)]
+        #[serde(deny_unknown_fields)]
+        pub struct Pages {
+            $(
+                $(#[doc = $doc])*
+                pub $field: $ty,
+            )+
+        }
+
+        impl Pages {
+            /// Reads every page file, reporting each missing or malformed one to `loader`.
+            pub(crate) fn load(loader: &mut Loader) -> Option<Self> {
+                $(let $field = loader.file::<$ty>(&FixedPage::$kind.file());)+
+                Some(Self { $($field: $field?,)+ })
+            }
+
+            /// The title and description of `page`.
+            pub fn meta(&self, page: FixedPage) -> &Meta {
+                match page {
+                    $(FixedPage::$kind => &self.$field.meta,)+
+                }
+            }
+
+            /// The JSON form of `page`, as the site receives it.
+            pub fn to_json(&self, page: FixedPage) -> serde_json::Value {
+                // The model is plain data (strings, numbers, lists, structs): serialising
+                // cannot fail.
+                match page {
+                    $(FixedPage::$kind => serde_json::to_value(&self.$field),)+
+                }
+                .unwrap_or(serde_json::Value::Null)
+            }
+        }
+    };
 }
 
-impl Pages {
-    /// Reads every page file, reporting each missing or malformed one to `loader`.
-    pub(crate) fn load(loader: &mut Loader) -> Option<Self> {
-        let home = loader.file("pages/home.yaml");
-        let about = loader.file("pages/about.yaml");
-        let services = loader.file("pages/services.yaml");
-        let industries = loader.file("pages/industries.yaml");
-        let solutions = loader.file("pages/solutions.yaml");
-        let insights = loader.file("pages/insights.yaml");
-        let case_studies = loader.file("pages/case-studies.yaml");
-        let blog = loader.file("pages/blog.yaml");
-        let contact = loader.file("pages/contact.yaml");
-        let privacy = loader.file("pages/privacy.yaml");
-        let terms = loader.file("pages/terms.yaml");
-        Some(Self {
-            home: home?,
-            about: about?,
-            services: services?,
-            industries: industries?,
-            solutions: solutions?,
-            insights: insights?,
-            case_studies: case_studies?,
-            blog: blog?,
-            contact: contact?,
-            privacy: privacy?,
-            terms: terms?,
-        })
+impl FixedPage {
+    /// The page's file relative to the content directory (`pages/case-studies.yaml`).
+    pub fn file(self) -> String {
+        format!("{PAGES_DIR}/{}", self.file_name())
     }
+}
 
-    /// Route path, source file and metadata of every fixed page, in navigation order.
-    pub fn routes(&self) -> [(&'static str, &'static str, &Meta); 11] {
-        [
-            ("/", "pages/home.yaml", &self.home.meta),
-            ("/about", "pages/about.yaml", &self.about.meta),
-            ("/services", "pages/services.yaml", &self.services.meta),
-            (
-                "/industries",
-                "pages/industries.yaml",
-                &self.industries.meta,
-            ),
-            ("/solutions", "pages/solutions.yaml", &self.solutions.meta),
-            ("/insights", "pages/insights.yaml", &self.insights.meta),
-            (
-                "/case-studies",
-                "pages/case-studies.yaml",
-                &self.case_studies.meta,
-            ),
-            ("/blog", "pages/blog.yaml", &self.blog.meta),
-            ("/contact", "pages/contact.yaml", &self.contact.meta),
-            ("/privacy", "pages/privacy.yaml", &self.privacy.meta),
-            ("/terms", "pages/terms.yaml", &self.terms.meta),
-        ]
-    }
+fixed_pages! {
+    /// The home page.
+    home: home::HomePage => Home, "home", "/";
+    /// Who the firm is: story, team, leadership.
+    about: about::AboutPage => About, "about", "/about";
+    /// The overview of every service category.
+    services: services::ServicesPage => Services, "services", "/services";
+    /// The industries the firm serves.
+    industries: industries::IndustriesPage => Industries, "industries", "/industries";
+    /// Platforms and solutions.
+    solutions: solutions::SolutionsPage => Solutions, "solutions", "/solutions";
+    /// Articles, resources and the newsletter.
+    insights: insights::InsightsPage => Insights, "insights", "/insights";
+    /// Client stories.
+    case_studies: case_studies::CaseStudiesPage => CaseStudies, "case-studies", "/case-studies";
+    /// The blog's article list.
+    blog: blog::BlogPage => Blog, "blog", "/blog";
+    /// Contact details, questions and answers, and the contact form.
+    contact: contact::ContactPage => Contact, "contact", "/contact";
+    /// The privacy policy.
+    privacy: legal::LegalPage => Privacy, "privacy", "/privacy";
+    /// The terms of service.
+    terms: legal::LegalPage => Terms, "terms", "/terms";
 }

@@ -1,0 +1,162 @@
+//! Every published page, derived from the model: the only place a route is made.
+//!
+//! Each route carries its page kind and the kind's parameters, so the site finds the page's
+//! content and links to it from the route instead of rebuilding paths:
+//! `{"path": "/services/cloud-services/devops", "kind": "sub-service",
+//! "params": {"category": "cloud-services", "service": "devops"}, ...}`.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::Content;
+use super::common::Meta;
+use super::pages::FixedPage;
+
+/// One published page.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct RouteInfo {
+    /// Path without trailing slash (`/`, `/about`, `/services/cloud-services/devops`).
+    pub path: String,
+    /// Which page this is, and what it shows.
+    #[serde(flatten)]
+    pub kind: RouteKind,
+    /// The page's `<title>`.
+    pub title: String,
+    /// The page's meta description.
+    pub description: String,
+    /// Whether the page is listed in `sitemap.xml`.
+    pub in_sitemap: bool,
+}
+
+/// The kind of a page and its parameters: `{"kind": "about"}`,
+/// `{"kind": "service-category", "params": {"category": "cloud-services"}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize, TS)]
+#[serde(tag = "kind", content = "params", rename_all = "kebab-case")]
+pub enum RouteKind {
+    /// Where a form sent without JavaScript ends when the message was accepted.
+    ContactSent,
+    /// Where a form sent without JavaScript ends when the message could not be accepted.
+    ContactError,
+    /// A service category's page.
+    ServiceCategory {
+        /// The category's slug (`cloud-services`).
+        category: String,
+    },
+    /// A sub-service's page.
+    SubService {
+        /// The category's slug (`cloud-services`).
+        category: String,
+        /// The sub-service's slug within its category (`devops`).
+        service: String,
+    },
+    /// A fixed page of `content/pages/`; its kind is the page's name.
+    #[serde(untagged)]
+    Fixed(FixedPage),
+}
+
+impl RouteKind {
+    /// The path this page is published at.
+    pub fn path(&self) -> String {
+        let services = FixedPage::Services.path();
+        let contact = FixedPage::Contact.path();
+        match self {
+            Self::Fixed(page) => page.path().to_owned(),
+            Self::ContactSent => format!("{contact}/sent"),
+            Self::ContactError => format!("{contact}/error"),
+            Self::ServiceCategory { category } => format!("{services}/{category}"),
+            Self::SubService { category, service } => format!("{services}/{category}/{service}"),
+        }
+    }
+
+    /// Whether search engines should find the page: the pages a form post ends on are
+    /// reachable by anyone but are not pages for search results.
+    fn in_sitemap(&self) -> bool {
+        !matches!(self, Self::ContactSent | Self::ContactError)
+    }
+}
+
+/// Every page: the fixed ones, the pages a form post ends on, then each category followed by
+/// its sub-services.
+pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
+    let mut pages: Vec<(RouteKind, &Meta)> = FixedPage::ALL
+        .iter()
+        .map(|page| (RouteKind::Fixed(*page), content.pages.meta(*page)))
+        .collect();
+    pages.push((RouteKind::ContactSent, &content.forms.sent.meta));
+    pages.push((RouteKind::ContactError, &content.forms.error.meta));
+    for category in &content.services {
+        let slug = &category.slug;
+        pages.push((
+            RouteKind::ServiceCategory {
+                category: slug.clone(),
+            },
+            &category.meta,
+        ));
+        for sub in &category.sub_services {
+            pages.push((
+                RouteKind::SubService {
+                    category: slug.clone(),
+                    service: sub.slug.clone(),
+                },
+                &sub.meta,
+            ));
+        }
+    }
+    pages
+        .into_iter()
+        .map(|(kind, meta)| RouteInfo {
+            path: kind.path(),
+            in_sitemap: kind.in_sitemap(),
+            kind,
+            title: meta.title.clone(),
+            description: meta.description.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_route_serializes_as_path_kind_and_params() {
+        let route = RouteInfo {
+            path: "/services/cloud-services/devops".into(),
+            kind: RouteKind::SubService {
+                category: "cloud-services".into(),
+                service: "devops".into(),
+            },
+            title: "DevOps".into(),
+            description: "Ship often.".into(),
+            in_sitemap: true,
+        };
+        let json = serde_json::to_value(&route).expect("serializes");
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "path": "/services/cloud-services/devops",
+                "kind": "sub-service",
+                "params": {"category": "cloud-services", "service": "devops"},
+                "title": "DevOps",
+                "description": "Ship often.",
+                "in_sitemap": true,
+            })
+        );
+        assert_eq!(
+            serde_json::from_value::<RouteInfo>(json).expect("reads back"),
+            route
+        );
+    }
+
+    #[test]
+    fn a_fixed_page_is_its_own_kind_without_params() {
+        let kind = RouteKind::Fixed(FixedPage::CaseStudies);
+        let json = serde_json::to_value(&kind).expect("serializes");
+        assert_eq!(json, serde_json::json!({"kind": "case-studies"}));
+        assert_eq!(
+            serde_json::from_value::<RouteKind>(json).expect("reads back"),
+            kind
+        );
+        assert_eq!(kind.path(), "/case-studies");
+    }
+}
