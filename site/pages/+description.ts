@@ -1,5 +1,5 @@
 import type { PageContext } from 'vike/types'
-import { pageMeta } from '../lib/pageMeta'
+import { type PageDataBase, pageMeta } from '../lib/pageMeta'
 
-// `<meta name="description">` of every page from its content (`meta.description`).
-export default (pageContext: PageContext) => pageMeta(pageContext).description
+// `<meta name="description">` of every page: its data's `meta.description` (lib/pageMeta.ts).
+export default (pageContext: PageContext<PageDataBase>) => pageMeta(pageContext).description

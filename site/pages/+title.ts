@@ -1,5 +1,5 @@
 import type { PageContext } from 'vike/types'
-import { pageMeta } from '../lib/pageMeta'
+import { type PageDataBase, pageMeta } from '../lib/pageMeta'
 
-// `<title>` of every page from its content (`meta.title`); see lib/pageMeta.ts.
-export default (pageContext: PageContext) => pageMeta(pageContext).title
+// `<title>` of every page: its data's `meta.title` (lib/pageMeta.ts).
+export default (pageContext: PageContext<PageDataBase>) => pageMeta(pageContext).title

@@ -1,7 +1,11 @@
 // The content JSON, imported through the `sitegen:content` alias set in vite.config.ts.
-// Only named imports are meant to be used so Vite keeps just those keys in a bundle.
+// Client code imports named keys only (`settings`), so Vite keeps just those keys in a bundle;
+// the server-only lib/content.server.ts takes the whole document.
 declare module 'sitegen:content' {
   import type { Settings } from '../schema/Settings'
+  import type { SiteContent } from '../schema/SiteContent'
 
   export const settings: Settings
+  const content: SiteContent
+  export default content
 }

@@ -3,7 +3,8 @@ import { Container } from '../ui/Container'
 import { Hero } from '../ui/Hero'
 
 export type LegalDocumentProps = {
-  page: LegalPage
+  /** The page's words; its `meta` goes to the head, not here. */
+  page: Omit<LegalPage, 'meta'>
 }
 
 const linkClass = 'rounded-sm font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800'

@@ -1,13 +1,14 @@
 import { ArrowRight } from 'lucide-react'
 import { useEffect } from 'react'
+import { useData } from 'vike-react/useData'
 import { ActionLink } from '../../components/ui/ActionLink'
 import { Container } from '../../components/ui/Container'
-import { settings } from '../../lib/settings'
+import type { Data } from './+data'
 
 // The not-found page (prerendered to 404.html, which the CDN serves for any unknown path).
 // A static site has no other runtime errors to report, so it always shows the not-found copy.
 export default function Page() {
-  const notFound = settings.not_found
+  const { page: notFound } = useData<Data>()
 
   useEffect(() => {
     // The served URL is the missing one; the prerendered page context does not know it.

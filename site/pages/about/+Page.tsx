@@ -11,7 +11,7 @@ import { Reveal } from '../../components/ui/Reveal'
 import type { Data } from './+data'
 
 export default function Page() {
-  const page = useData<Data>()
+  const { page } = useData<Data>()
   return (
     <>
       <Hero hero={page.hero} headingId="about-hero-title" />

@@ -1,7 +1,5 @@
-import { loadContent } from '../../lib/content.server'
+import { type PageData, dataHook } from '../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'about'>
 
-export function data() {
-  return loadContent().pages.about
-}
+export const data = dataHook('about')

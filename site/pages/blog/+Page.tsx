@@ -6,7 +6,7 @@ import { SectionHeading } from '../../components/ui/SectionHeading'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { hero, articles } = useData<Data>()
+  const { hero, articles } = useData<Data>().page
   return (
     <>
       <Hero hero={hero} />

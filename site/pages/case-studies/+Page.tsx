@@ -6,7 +6,7 @@ import { HeroStats } from '../../components/ui/HeroStats'
 import type { Data } from './+data'
 
 export default function Page() {
-  const page = useData<Data>()
+  const { page } = useData<Data>()
   return (
     <>
       <Hero hero={page.hero} />

@@ -1,7 +1,5 @@
-import { loadContent } from '../../lib/content.server'
+import { type PageData, dataHook } from '../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'case-studies'>
 
-export function data() {
-  return loadContent().pages.case_studies
-}
+export const data = dataHook('case-studies')

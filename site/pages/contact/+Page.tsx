@@ -9,7 +9,8 @@ import { settings } from '../../lib/settings'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { hero, cards, faq, form, countries, endpoint } = useData<Data>()
+  const { page, form, countries, endpoint } = useData<Data>()
+  const { hero, cards, faq } = page
   return (
     <>
       <Hero hero={hero} />

@@ -1,14 +1,5 @@
-import { loadContent } from '../../lib/content.server'
+import { type PageData, dataHook } from '../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'contact'>
 
-/** The page's words (with its `meta`), the form's words and dialling codes, and where the form posts. */
-export function data() {
-  const { pages, forms, countries, settings } = loadContent()
-  return {
-    ...pages.contact,
-    form: forms.contact,
-    countries,
-    endpoint: settings.contact_endpoint,
-  }
-}
+export const data = dataHook('contact')

@@ -1,8 +1,5 @@
-import { loadContent } from '../../lib/content.server'
+import { type PageData, dataHook } from '../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'home'>
 
-export function data() {
-  const { pages, forms, settings } = loadContent()
-  return { page: pages.home, enquiry: forms.enquiry, endpoint: settings.contact_endpoint }
-}
+export const data = dataHook('home')

@@ -9,7 +9,7 @@ import { SectionHeading } from '../../components/ui/SectionHeading'
 import type { Data } from './+data'
 
 export default function Page() {
-  const page = useData<Data>()
+  const { page } = useData<Data>()
   const { intro, items } = page.technologies
   return (
     <>

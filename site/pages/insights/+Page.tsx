@@ -14,7 +14,7 @@ import type { ArticleType } from '../../schema/ArticleType'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { hero, search, featured, latest, resources, newsletter } = useData<Data>()
+  const { hero, search, featured, latest, resources, newsletter } = useData<Data>().page
   const typeLabels: Record<ArticleType, string> = {
     article: latest.type_labels.article,
     'case-study': latest.type_labels.case_study,

@@ -1,7 +1,5 @@
-import { loadContent } from '../../lib/content.server'
+import { type PageData, dataHook } from '../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'insights'>
 
-export function data() {
-  return loadContent().pages.insights
-}
+export const data = dataHook('insights')

@@ -3,6 +3,6 @@ import { LegalDocument } from '../../components/legal/LegalDocument'
 import type { Data } from './+data'
 
 export default function Page() {
-  const page = useData<Data>()
+  const { page } = useData<Data>()
   return <LegalDocument page={page} />
 }

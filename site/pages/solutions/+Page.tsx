@@ -11,7 +11,7 @@ import { SectionHeading } from '../../components/ui/SectionHeading'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { hero, solutions, platforms, process, testimonials, cta } = useData<Data>()
+  const { hero, solutions, platforms, process, testimonials, cta } = useData<Data>().page
   return (
     <>
       <Hero hero={hero} />

@@ -1,7 +1,5 @@
-import { loadContent } from '../../lib/content.server'
+import { type PageData, dataHook } from '../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'solutions'>
 
-export function data() {
-  return loadContent().pages.solutions
-}
+export const data = dataHook('solutions')

@@ -1,8 +1,5 @@
-import { loadContent } from '../../../lib/content.server'
+import { type PageData, dataHook } from '../../../lib/pageData.server'
 
-export type Data = ReturnType<typeof data>
+export type Data = PageData<'contact-error'>
 
-/** The page a form sent without JavaScript ends on when the message could not be accepted. */
-export function data() {
-  return loadContent().forms.error
-}
+export const data = dataHook('contact-error')

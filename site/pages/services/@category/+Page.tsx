@@ -5,11 +5,11 @@ import { Hero } from '../../../components/ui/Hero'
 import type { Data } from './+data'
 
 export default function Page() {
-  const category = useData<Data>()
+  const { page: category, sub_services } = useData<Data>()
   return (
     <>
       <Hero hero={category.hero} />
-      <SubServiceGrid intro={category.services_intro} services={category.sub_services} headingId="services-title" />
+      <SubServiceGrid intro={category.services_intro} services={sub_services} headingId="services-title" />
       {category.case_studies && <CaseStudyGrid section={category.case_studies} headingId="case-studies-title" />}
     </>
   )

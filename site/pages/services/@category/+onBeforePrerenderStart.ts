@@ -1,6 +1,6 @@
-import { loadContent } from '../../../lib/content.server'
+import { routesOf } from '../../../lib/content.server'
 
-// One page per service category in content: adding a category in YAML adds its page.
+// One page per service category route in the model: adding a category in YAML adds its page.
 export function onBeforePrerenderStart() {
-  return loadContent().services.map((category) => `/services/${category.slug}`)
+  return routesOf('service-category').map((route) => route.path)
 }

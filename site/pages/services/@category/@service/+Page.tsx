@@ -5,7 +5,7 @@ import { Hero } from '../../../../components/ui/Hero'
 import type { Data } from './+data'
 
 export default function Page() {
-  const service = useData<Data>()
+  const { page: service } = useData<Data>()
   return (
     <>
       <Hero hero={service.hero} />

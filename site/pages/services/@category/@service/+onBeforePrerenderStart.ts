@@ -1,8 +1,6 @@
-import { loadContent } from '../../../../lib/content.server'
+import { routesOf } from '../../../../lib/content.server'
 
-// One page per sub-service in content: adding a sub-service in YAML adds its page.
+// One page per sub-service route in the model: adding a sub-service in YAML adds its page.
 export function onBeforePrerenderStart() {
-  return loadContent().services.flatMap((category) =>
-    category.sub_services.map((sub) => `/services/${category.slug}/${sub.slug}`),
-  )
+  return routesOf('sub-service').map((route) => route.path)
 }

@@ -1,0 +1,100 @@
+// What each kind of page receives as its `+data`: always `{ meta, page, ... }`, where `meta` is
+// the route's title and description (read by +title.ts and +description.ts), `page` the page's
+// own content and the rest whatever else it renders (a form, the contact endpoint, cards).
+//
+// The table is exhaustive over the generated page kinds: a new kind of route in the Rust model
+// fails the type check here until the site says what its page receives.
+import type { PageContextServer } from 'vike/types'
+import type { SubServiceTeaser } from '../components/services/SubServiceGrid'
+import type { Meta } from '../schema/Meta'
+import { type PageKind, type RouteOf, loadContent, pathOf, routeAt } from './content.server'
+import type { PageDataBase } from './pageMeta'
+
+/** A page's content without its `meta`, which travels once, as `data.meta`. */
+function withoutMeta<T extends { meta: Meta }>({ meta: _, ...page }: T): Omit<T, 'meta'> {
+  return page
+}
+
+function category(slug: string) {
+  const found = loadContent().services.find((c) => c.slug === slug)
+  if (!found) throw new Error(`The content has no service category ${slug}`)
+  return found
+}
+
+const pageData = {
+  home: () => {
+    const { pages, forms, settings } = loadContent()
+    return { page: withoutMeta(pages.home), enquiry: forms.enquiry, endpoint: settings.contact_endpoint }
+  },
+  about: () => ({ page: withoutMeta(loadContent().pages.about) }),
+  services: () => {
+    const { pages, services } = loadContent()
+    return {
+      page: withoutMeta(pages.services),
+      // Only what the cards show of each category; the rest belongs to the category pages.
+      categories: services.map((c) => ({
+        name: c.name,
+        summary: c.summary,
+        icon: c.icon,
+        href: pathOf('service-category', { category: c.slug }),
+        links: c.sub_services.map((sub) => ({
+          label: sub.name,
+          href: pathOf('sub-service', { category: c.slug, service: sub.slug }),
+        })),
+      })),
+    }
+  },
+  industries: () => ({ page: withoutMeta(loadContent().pages.industries) }),
+  solutions: () => ({ page: withoutMeta(loadContent().pages.solutions) }),
+  insights: () => ({ page: withoutMeta(loadContent().pages.insights) }),
+  'case-studies': () => ({ page: withoutMeta(loadContent().pages.case_studies) }),
+  blog: () => ({ page: withoutMeta(loadContent().pages.blog) }),
+  contact: () => {
+    const { pages, forms, countries, settings } = loadContent()
+    return { page: withoutMeta(pages.contact), form: forms.contact, countries, endpoint: settings.contact_endpoint }
+  },
+  privacy: () => ({ page: withoutMeta(loadContent().pages.privacy) }),
+  terms: () => ({ page: withoutMeta(loadContent().pages.terms) }),
+  'contact-sent': () => ({ page: withoutMeta(loadContent().forms.sent) }),
+  'contact-error': () => ({ page: withoutMeta(loadContent().forms.error) }),
+  'service-category': ({ params }: RouteOf<'service-category'>) => {
+    const { hero, services_intro, case_studies, sub_services } = category(params.category)
+    // Sub-services appear here as teasers only; their full content belongs to their own pages.
+    const teasers: SubServiceTeaser[] = sub_services.map(({ slug, name, icon, hero }) => ({
+      slug,
+      name,
+      icon,
+      href: pathOf('sub-service', { category: params.category, service: slug }),
+      lead: hero.lead,
+    }))
+    return { page: { hero, services_intro, case_studies }, sub_services: teasers }
+  },
+  'sub-service': ({ params }: RouteOf<'sub-service'>) => {
+    const service = category(params.category).sub_services.find((s) => s.slug === params.service)
+    if (!service) throw new Error(`The content has no sub-service ${params.category}/${params.service}`)
+    const { hero, blurb, tiles } = service
+    return { page: { hero, blurb, tiles } }
+  },
+} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta'> }
+
+/** The `+data` of a page of kind `K`. */
+export type PageData<K extends PageKind> = { meta: Meta } & ReturnType<(typeof pageData)[K]>
+
+/**
+ * The `+data` hook of the pages of kind `kind`: finds the route being rendered in the model (a
+ * path the model does not publish is a 404) and returns its page's data.
+ */
+export function dataHook<K extends PageKind>(kind: K): (pageContext: PageContextServer) => PageData<K> {
+  // `pageData[kind]` takes this kind's route; TypeScript cannot follow `K` through the lookup.
+  const build = pageData[kind] as unknown as (route: RouteOf<K>) => ReturnType<(typeof pageData)[K]>
+  return (pageContext) => {
+    const route = routeAt(kind, pageContext.urlPathname)
+    return { meta: { title: route.title, description: route.description }, ...build(route) }
+  }
+}
+
+/** The `+data` of the not-found page (404.html): the not-found copy, whatever path was missed. */
+export function notFoundData() {
+  const notFound = loadContent().settings.not_found
+  return { meta: notFound.meta, page: withoutMeta(notFound) } satisfies PageDataBase
+}

@@ -1,0 +1,5 @@
+import { notFoundData } from '../../lib/pageData.server'
+
+export type Data = ReturnType<typeof notFoundData>
+
+export const data = notFoundData
