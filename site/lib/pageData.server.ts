@@ -1,6 +1,7 @@
-// What each kind of page receives as its `+data`: always `{ meta, page, ... }`, where `meta` is
-// the route's title and description (read by +title.ts and +description.ts), `page` the page's
-// own content and the rest whatever else it renders (a form, the contact endpoint, cards).
+// What each kind of page receives as its `+data`: always `{ meta, noindex, page, ... }`, where
+// `meta` is the route's title and description (read by +title.ts and +description.ts),
+// `noindex` whether search engines should skip it (+Head.tsx), `page` the page's own content
+// and the rest whatever else it renders (a form, the contact endpoint, cards).
 //
 // The table is exhaustive over the generated page kinds: a new kind of route in the Rust model
 // fails the type check here until the site says what its page receives.
@@ -75,10 +76,10 @@ const pageData = {
     const { hero, blurb, tiles } = service
     return { page: { hero, blurb, tiles } }
   },
-} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta'> }
+} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex'> }
 
 /** The `+data` of a page of kind `K`. */
-export type PageData<K extends PageKind> = { meta: Meta } & ReturnType<(typeof pageData)[K]>
+export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex'> & ReturnType<(typeof pageData)[K]>
 
 /**
  * The `+data` hook of the pages of kind `kind`: finds the route being rendered in the model (a
@@ -89,12 +90,17 @@ export function dataHook<K extends PageKind>(kind: K): (pageContext: PageContext
   const build = pageData[kind] as unknown as (route: RouteOf<K>) => ReturnType<(typeof pageData)[K]>
   return (pageContext) => {
     const route = routeAt(kind, pageContext.urlPathname)
-    return { meta: { title: route.title, description: route.description }, ...build(route) }
+    return {
+      meta: { title: route.title, description: route.description },
+      // The pages a form post ends on are reachable by anyone but are not for search results.
+      noindex: !route.in_sitemap,
+      ...build(route),
+    }
   }
 }
 
 /** The `+data` of the not-found page (404.html): the not-found copy, whatever path was missed. */
 export function notFoundData() {
   const notFound = loadContent().settings.not_found
-  return { meta: notFound.meta, page: withoutMeta(notFound) } satisfies PageDataBase
+  return { meta: notFound.meta, noindex: false, page: withoutMeta(notFound) } satisfies PageDataBase
 }

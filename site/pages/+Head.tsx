@@ -1,17 +1,22 @@
+import { useData } from 'vike-react/useData'
 import { usePageContext } from 'vike-react/usePageContext'
+import type { PageDataBase } from '../lib/pageMeta'
 import { canonicalUrl } from '../lib/paths'
 import { settings } from '../lib/settings'
 
 // Tags shared by every page's <head>. Title, description, lang and favicon are vike-react
-// settings (+title.ts, +description.ts, +lang.ts, +config.ts).
+// settings (+title.ts, +description.ts, +lang.ts, +config.ts); whether search engines skip the
+// page comes with its data (lib/pageData.server.ts).
 export default function Head() {
   const { urlPathname, is404 } = usePageContext()
+  const { noindex } = useData<PageDataBase>()
   return (
     <>
       {/* The not-found page is served at whatever path was missing: it has no canonical URL. */}
       {!is404 && <link rel="canonical" href={canonicalUrl(settings.base_url, urlPathname)} />}
       <meta property="og:site_name" content={settings.brand.name} />
       <meta name="theme-color" content="#ffffff" />
+      {noindex && <meta name="robots" content="noindex" />}
     </>
   )
 }
