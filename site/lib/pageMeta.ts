@@ -1,14 +1,9 @@
-import type { PageContext } from 'vike/types'
 import type { Meta } from '../schema/Meta'
 
 /**
  * The shape of every page's `+data`: `{ meta, noindex, page, ... }` (lib/pageData.server.ts
  * builds it; the not-found page's carries the not-found copy). `meta` is the page's title and
- * description; `noindex` is set on the pages the model keeps out of the sitemap.
+ * description (+title.ts, +description.ts); `noindex` is set on the pages the model keeps out of
+ * the sitemap (+Head.tsx).
  */
 export type PageDataBase = { meta: Meta; noindex: boolean; page: unknown }
-
-/** The `<title>` and description of the page being rendered. */
-export function pageMeta(pageContext: PageContext<PageDataBase>): Meta {
-  return pageContext.data.meta
-}

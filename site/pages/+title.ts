@@ -1,5 +1,5 @@
 import type { PageContext } from 'vike/types'
-import { type PageDataBase, pageMeta } from '../lib/pageMeta'
+import type { PageDataBase } from '../lib/pageMeta'
 
 // `<title>` of every page: its data's `meta.title` (lib/pageMeta.ts).
-export default (pageContext: PageContext<PageDataBase>) => pageMeta(pageContext).title
+export default (pageContext: PageContext<PageDataBase>) => pageContext.data.meta.title
