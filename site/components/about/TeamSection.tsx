@@ -2,6 +2,7 @@ import type { TeamSection as TeamContent } from '../../schema/TeamSection'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
 import { SectionHeading } from '../ui/SectionHeading'
+import { Card } from '../ui/Card'
 
 export type TeamSectionProps = {
   section: TeamContent
@@ -17,7 +18,7 @@ export function TeamSection({ section }: TeamSectionProps) {
       <ul role="list" className="mt-14 grid gap-6 sm:grid-cols-2 xl:grid-cols-4">
         {section.people.map((person, i) => (
           <Reveal as="li" key={person.name} delay={i * 100}>
-            <article className="flex h-full flex-col overflow-hidden rounded-card border border-ink-200/80 bg-white shadow-card">
+            <Card as="article" padding="none" className="h-full overflow-hidden">
               {/* The name follows as text, so the portrait adds nothing for screen readers. */}
               <img
                 src={person.avatar}
@@ -33,7 +34,7 @@ export function TeamSection({ section }: TeamSectionProps) {
                 <p className="text-sm font-semibold text-brand-700">{person.role}</p>
                 <p className="mt-1 text-pretty text-ink-600">{person.bio}</p>
               </div>
-            </article>
+            </Card>
           </Reveal>
         ))}
       </ul>

@@ -4,6 +4,7 @@ import { LogoGrid } from '../ui/LogoGrid'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
 import { SectionHeading } from '../ui/SectionHeading'
+import { Card } from '../ui/Card'
 
 export type TechStackCasesProps = {
   section: AboutStackSection
@@ -28,7 +29,7 @@ export function TechStackCases({ section }: TechStackCasesProps) {
       <ul role="list" className="mt-10 grid gap-6 lg:grid-cols-3">
         {section.cases.map((item, i) => (
           <Reveal as="li" key={item.title} delay={i * 100}>
-            <article className="flex h-full flex-col gap-5 rounded-card border border-ink-200/80 bg-white p-6 shadow-card sm:p-8">
+            <Card as="article" className="h-full gap-5 sm:p-8">
               <div className="flex items-center gap-4">
                 <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
                   <ContentIcon icon={item.icon} className="size-6" />
@@ -56,7 +57,7 @@ export function TechStackCases({ section }: TechStackCasesProps) {
                   <dd className="font-medium text-pretty text-ink-900">{item.result}</dd>
                 </div>
               </dl>
-            </article>
+            </Card>
           </Reveal>
         ))}
       </ul>

@@ -4,6 +4,7 @@ import { ContentIcon } from '../icons/ContentIcon'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
 import { SectionHeading } from '../ui/SectionHeading'
+import { Card } from '../ui/Card'
 
 export type TimelineSectionProps = {
   section: TimelineContent
@@ -35,16 +36,11 @@ export function TimelineSection({ section }: TimelineSectionProps) {
               <span className="relative z-10 grid size-12 place-items-center rounded-full bg-brand-600 text-white shadow-brand ring-4 ring-ink-50 md:col-start-2 md:row-start-1">
                 <ContentIcon icon={entry.icon} className="size-5" />
               </span>
-              <div
-                className={cx(
-                  'flex flex-col gap-2 rounded-card border border-ink-200/80 bg-white p-6 shadow-card md:row-start-1',
-                  right ? 'md:col-start-3' : 'md:col-start-1 md:text-right',
-                )}
-              >
+              <Card className={cx('gap-2 md:row-start-1', right ? 'md:col-start-3' : 'md:col-start-1 md:text-right')}>
                 <p className="text-sm font-bold tracking-widest text-brand-700 tabular-nums">{entry.year}</p>
                 <h3 className="text-subtitle text-ink-950">{entry.title}</h3>
                 <p className="text-pretty text-ink-600">{entry.description}</p>
-              </div>
+              </Card>
             </Reveal>
           )
         })}

@@ -3,6 +3,7 @@ import type { LatestArticle } from '../../schema/LatestArticle'
 import { cx } from '../../lib/cx'
 import { ArticleImage } from './ArticleImage'
 import { ArticleMeta } from './ArticleMeta'
+import { Card } from '../ui/Card'
 
 export type LatestArticleCardProps = {
   article: LatestArticle
@@ -21,7 +22,11 @@ const typeStyles: Record<ArticleType, string> = {
 /** An article in the latest grid: illustration, type badge, category, title, excerpt, author and dates. */
 export function LatestArticleCard({ article, typeLabel }: LatestArticleCardProps) {
   return (
-    <article className="flex h-full flex-col overflow-hidden rounded-card border border-ink-200/80 bg-white shadow-card transition-[box-shadow,transform] duration-200 hover:-translate-y-0.5 hover:shadow-elevated">
+    <Card
+      as="article"
+      padding="none"
+      className="h-full overflow-hidden transition-[box-shadow,transform] duration-200 hover:-translate-y-0.5 hover:shadow-elevated"
+    >
       <ArticleImage src={article.image} alt={article.image_alt} />
       <div className="flex flex-1 flex-col gap-4 p-6">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
@@ -41,6 +46,6 @@ export function LatestArticleCard({ article, typeLabel }: LatestArticleCardProps
           <ArticleMeta date={article.date} readTime={article.read_time} />
         </footer>
       </div>
-    </article>
+    </Card>
   )
 }

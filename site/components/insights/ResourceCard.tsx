@@ -1,6 +1,7 @@
 import { Download } from 'lucide-react'
 import type { Resource } from '../../schema/Resource'
 import { ContentIcon } from '../icons/ContentIcon'
+import { Card } from '../ui/Card'
 
 export type ResourceCardProps = {
   resource: Resource
@@ -11,7 +12,7 @@ export type ResourceCardProps = {
 /** A free resource: its kind, title, description, size and how often it was downloaded. */
 export function ResourceCard({ resource, downloadsLabel }: ResourceCardProps) {
   return (
-    <article className="flex h-full flex-col gap-5 rounded-card border border-ink-200/80 bg-white p-6 shadow-card">
+    <Card as="article" className="h-full gap-5">
       <div className="flex items-center justify-between gap-3">
         <span className="grid size-12 place-items-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
           <ContentIcon icon={resource.icon} className="size-6" />
@@ -31,6 +32,6 @@ export function ResourceCard({ resource, downloadsLabel }: ResourceCardProps) {
           </span>
         </span>
       </p>
-    </article>
+    </Card>
   )
 }

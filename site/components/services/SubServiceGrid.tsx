@@ -2,6 +2,7 @@ import { ArrowRight } from 'lucide-react'
 import type { Icon } from '../../schema/Icon'
 import type { SectionIntro } from '../../schema/SectionIntro'
 import { ContentIcon } from '../icons/ContentIcon'
+import { Card } from '../ui/Card'
 import { Section } from '../ui/Section'
 import { SectionHeading } from '../ui/SectionHeading'
 
@@ -22,9 +23,11 @@ export function SubServiceGrid({ intro, services, headingId }: SubServiceGridPro
       {intro && <SectionHeading id={headingId} eyebrow={intro.eyebrow} title={intro.title} lead={intro.lead} />}
       <ul role="list" className="mt-12 flex flex-wrap justify-center gap-5 sm:mt-16 lg:gap-6">
         {services.map((sub) => (
-          <li
+          <Card
+            as="li"
             key={sub.slug}
-            className="group relative flex w-full flex-col gap-4 sm:w-[calc((100%-1.25rem)/2)] lg:w-[calc((100%-3rem)/3)] rounded-card border border-ink-200/80 bg-white p-6 shadow-card transition-[box-shadow,transform,border-color] duration-200 focus-within:border-brand-300 hover:-translate-y-0.5 hover:border-brand-200 hover:shadow-elevated sm:p-7"
+            interactive
+            className="group w-full gap-4 sm:w-[calc((100%-1.25rem)/2)] sm:p-7 lg:w-[calc((100%-3rem)/3)]"
           >
             {sub.icon && (
               <span
@@ -47,7 +50,7 @@ export function SubServiceGrid({ intro, services, headingId }: SubServiceGridPro
               aria-hidden="true"
               className="size-5 text-brand-600 transition-transform duration-200 group-hover:translate-x-1"
             />
-          </li>
+          </Card>
         ))}
       </ul>
     </Section>

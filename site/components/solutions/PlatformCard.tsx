@@ -1,6 +1,7 @@
 import { Check } from 'lucide-react'
 import type { Platform } from '../../schema/Platform'
 import { ContentIcon } from '../icons/ContentIcon'
+import { Card } from '../ui/Card'
 
 export type PlatformCardProps = {
   platform: Platform
@@ -9,7 +10,7 @@ export type PlatformCardProps = {
 /** An enterprise platform: icon, name, a sentence and its features. */
 export function PlatformCard({ platform }: PlatformCardProps) {
   return (
-    <article className="flex h-full flex-col gap-5 rounded-card border border-ink-200/80 bg-white p-6 shadow-card sm:p-7">
+    <Card as="article" className="h-full gap-5 sm:p-7">
       <span className="grid size-12 place-items-center rounded-xl bg-brand-50 text-brand-700 ring-1 ring-brand-100">
         <ContentIcon icon={platform.icon} className="size-6" />
       </span>
@@ -25,6 +26,6 @@ export function PlatformCard({ platform }: PlatformCardProps) {
           </li>
         ))}
       </ul>
-    </article>
+    </Card>
   )
 }

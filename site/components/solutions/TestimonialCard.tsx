@@ -1,6 +1,7 @@
 import { Quote, Star } from 'lucide-react'
 import type { Testimonial } from '../../schema/Testimonial'
 import { cx } from '../../lib/cx'
+import { Card } from '../ui/Card'
 
 export type TestimonialCardProps = {
   testimonial: Testimonial
@@ -14,7 +15,7 @@ const MAX_STARS = 5
 export function TestimonialCard({ testimonial, ratingLabel }: TestimonialCardProps) {
   const stars = Math.max(0, Math.min(MAX_STARS, testimonial.rating))
   return (
-    <figure className="relative flex h-full flex-col gap-6 rounded-card border border-white/10 bg-white/5 p-6 text-white sm:p-8">
+    <Card as="figure" on="dark" className="h-full gap-6 sm:p-8">
       <Quote aria-hidden="true" className="absolute top-6 right-6 size-10 text-brand-400/30 sm:top-8 sm:right-8" />
       <p role="img" aria-label={ratingLabel.replace('{rating}', String(stars))} className="flex gap-1">
         {Array.from({ length: MAX_STARS }, (_, i) => (
@@ -33,6 +34,6 @@ export function TestimonialCard({ testimonial, ratingLabel }: TestimonialCardPro
         <span className="text-sm text-ink-300">{testimonial.role}</span>
         <span className="text-sm font-medium text-brand-200">{testimonial.company}</span>
       </figcaption>
-    </figure>
+    </Card>
   )
 }

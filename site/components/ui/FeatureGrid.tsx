@@ -2,6 +2,7 @@ import type { Feature } from '../../schema/Feature'
 import { cx } from '../../lib/cx'
 import { ContentIcon } from '../icons/ContentIcon'
 import { Reveal } from './Reveal'
+import { Card } from './Card'
 
 export type FeatureGridProps = {
   /** Tiles with an icon, a title and a sentence, from content. */
@@ -34,12 +35,7 @@ export function FeatureGrid({
     <ul role="list" className={cx('grid gap-5 sm:grid-cols-2 lg:gap-6', columnClasses[columns], className)}>
       {features.map((feature, i) => {
         const tile = (
-          <div
-            className={cx(
-              'flex h-full flex-col gap-4 rounded-card border p-6 sm:p-7',
-              light ? 'border-ink-200/80 bg-white shadow-card' : 'border-white/10 bg-white/5',
-            )}
-          >
+          <Card on={light ? 'light' : 'dark'} className="h-full gap-4 sm:p-7">
             <span
               className={cx(
                 'grid size-12 place-items-center rounded-xl',
@@ -50,7 +46,7 @@ export function FeatureGrid({
             </span>
             <Heading className={cx('text-subtitle', light ? 'text-ink-950' : 'text-white')}>{feature.title}</Heading>
             <p className={cx('text-pretty', light ? 'text-ink-600' : 'text-ink-300')}>{feature.description}</p>
-          </div>
+          </Card>
         )
         return reveal ? (
           <Reveal as="li" key={feature.title} delay={i * 100}>
