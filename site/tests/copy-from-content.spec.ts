@@ -27,9 +27,13 @@ const NOT_COPY = new Set([
   'value',
   'id',
   'path',
+  'kind',
 ])
+/** Keys whose whole value is identifiers: a route's parameters (slugs). */
+const IDENTIFIERS = new Set(['params'])
 
 function mark(value: unknown, key?: string): unknown {
+  if (IDENTIFIERS.has(key ?? '')) return value
   if (typeof value === 'string') return NOT_COPY.has(key ?? '') ? value : `${OPEN}${value}${CLOSE}`
   if (Array.isArray(value)) return value.map((item) => mark(item, key))
   if (value && typeof value === 'object') {
