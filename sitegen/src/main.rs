@@ -67,6 +67,17 @@ enum Cmd {
         #[command(flatten)]
         dirs: Dirs,
     },
+    /// Serve the site for editing: reload open pages on every content save, show mistakes.
+    Dev {
+        /// Port of the dev server (0: any free port).
+        #[arg(long, short, default_value_t = 5173)]
+        port: u16,
+        /// Open the site in the default browser.
+        #[arg(long)]
+        open: bool,
+        #[command(flatten)]
+        dirs: Dirs,
+    },
     /// Regenerate the site's TypeScript types from the content model.
     Schema {
         /// Directory of the generated `.ts` files.
@@ -160,6 +171,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             println!("wrote {}", out.display());
             Ok(())
         }
+        Cmd::Dev { port, open, dirs } => sitegen::dev::run(&sitegen::dev::DevOptions {
+            content_dir: dirs.content,
+            site_dir: dirs.site,
+            host: IpAddr::from([127, 0, 0, 1]),
+            port,
+            open,
+        }),
         Cmd::Schema { out } => {
             sitegen::schema::write_typescript(&out)?;
             println!("wrote TypeScript types into {}", out.display());
