@@ -78,9 +78,9 @@ enum Cmd {
         #[command(flatten)]
         dirs: Dirs,
     },
-    /// Regenerate the site's TypeScript types from the content model.
+    /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
-        /// Directory of the generated `.ts` files.
+        /// Directory of the generated `.ts` files; the schemas go into its `json/`.
         #[arg(long, default_value = "site/schema")]
         out: PathBuf,
     },
@@ -180,7 +180,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }),
         Cmd::Schema { out } => {
             sitegen::schema::write_typescript(&out)?;
-            println!("wrote TypeScript types into {}", out.display());
+            let json = out.join(sitegen::schema::JSON_DIR);
+            sitegen::schema::write_json_schemas(&json)?;
+            println!(
+                "wrote TypeScript types into {} and JSON Schemas into {}",
+                out.display(),
+                json.display()
+            );
             Ok(())
         }
     }

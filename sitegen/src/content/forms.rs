@@ -2,13 +2,14 @@
 //! form and the home page's Get in Touch enquiry, with their labels, states and messages, and the
 //! two pages a plain (script-less) form post ends on.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Hero, Link, Meta};
 
 /// Both forms and the pages a plain form post is redirected to.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forms {
     /// The contact page's form.
@@ -22,7 +23,7 @@ pub struct Forms {
 }
 
 /// The contact page's "Send us a Message" form.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactForm {
     /// The form's heading.
@@ -37,7 +38,7 @@ pub struct ContactForm {
 }
 
 /// The fields of the contact page's form, in display order.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactFields {
     /// Full name (required).
@@ -57,7 +58,7 @@ pub struct ContactFields {
 }
 
 /// The home page's "Get in Touch" form.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryForm {
     /// The form's heading.
@@ -72,7 +73,7 @@ pub struct EnquiryForm {
 }
 
 /// The fields of the home page's form, in display order.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryFields {
     /// First name (required).
@@ -100,7 +101,7 @@ pub struct EnquiryFields {
 }
 
 /// A labelled text input or text area.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextField {
     /// The visible label, which is also the accessible name.
@@ -111,7 +112,7 @@ pub struct TextField {
 }
 
 /// A phone input with a fixed dialling code in front of it.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhoneField {
     /// The visible label, which is also the accessible name.
@@ -124,7 +125,7 @@ pub struct PhoneField {
 }
 
 /// A dropdown of fixed answers, led by an empty choice.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChoiceField {
     /// The visible label, which is also the accessible name.
@@ -136,7 +137,7 @@ pub struct ChoiceField {
 }
 
 /// One answer of a [`ChoiceField`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChoiceOption {
     /// The value sent to the contact service (one it accepts, such as `search`).
@@ -146,7 +147,7 @@ pub struct ChoiceOption {
 }
 
 /// A labelled checkbox.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckboxField {
     /// The visible label, which is also the accessible name.
@@ -157,7 +158,7 @@ pub struct CheckboxField {
 }
 
 /// The words a form shows around sending.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FormMessages {
     /// The submit button's label.
@@ -177,7 +178,7 @@ pub struct FormMessages {
 }
 
 /// A short notice shown over the page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Toast {
     /// The toast's first line.
@@ -187,7 +188,7 @@ pub struct Toast {
 }
 
 /// A page a plain form post ends on.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResultPage {
     /// Title and description for the browser tab.

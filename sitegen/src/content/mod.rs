@@ -44,16 +44,25 @@ pub struct Content {
     pub forms: forms::Forms,
 }
 
+/// Site-wide settings: [`settings::Settings`].
+pub const SITE_FILE: &str = "site.yaml";
+/// Dialling codes: a list of [`countries::Country`].
+pub const COUNTRIES_FILE: &str = "countries.yaml";
+/// The contact forms: [`forms::Forms`].
+pub const FORMS_FILE: &str = "forms.yaml";
+/// The folder of the service categories, one [`services::ServiceCategory`] per file.
+pub const SERVICES_DIR: &str = "services";
+
 /// Files directly under the content directory, besides `pages/` and `services/`.
-const TOP_LEVEL_FILES: &[&str] = &["site.yaml", "countries.yaml", "forms.yaml"];
+const TOP_LEVEL_FILES: &[&str] = &[SITE_FILE, COUNTRIES_FILE, FORMS_FILE];
 
 impl Content {
     /// Reads and validates the content directory. Images are looked up under `public_dir`.
     pub fn load(content_dir: &Path, public_dir: &Path) -> Result<Self, ContentErrors> {
         let mut loader = Loader::new(content_dir);
-        let settings = loader.file::<settings::Settings>("site.yaml");
-        let countries = loader.file::<Vec<countries::Country>>("countries.yaml");
-        let forms = loader.file::<forms::Forms>("forms.yaml");
+        let settings = loader.file::<settings::Settings>(SITE_FILE);
+        let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
+        let forms = loader.file::<forms::Forms>(FORMS_FILE);
         let pages = pages::Pages::load(&mut loader);
         let services = load_services(&mut loader);
         report_unexpected_files(&mut loader);
@@ -86,7 +95,7 @@ impl Content {
 
 /// Reads `services/*.yaml`, one category per file, ordered by their `order` field.
 fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
-    let dir = loader.root().join("services");
+    let dir = loader.root().join(SERVICES_DIR);
     let mut files: Vec<String> = walkdir::WalkDir::new(&dir)
         .min_depth(1)
         .max_depth(1)
@@ -107,7 +116,7 @@ fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
     let mut categories: Vec<services::ServiceCategory> = files
         .iter()
         .filter_map(|name| {
-            let rel = format!("services/{name}");
+            let rel = format!("{SERVICES_DIR}/{name}");
             let mut category: services::ServiceCategory = loader.file(&rel)?;
             if !category.slug.is_empty() {
                 loader.error(
@@ -150,7 +159,7 @@ fn report_unexpected_files(loader: &mut Loader) {
         let rel = rel.to_string_lossy().replace('\\', "/");
         let known = TOP_LEVEL_FILES.contains(&rel.as_str())
             || expected_pages.contains(&rel)
-            || (rel.starts_with("services/") && rel.matches('/').count() == 1);
+            || (rel.starts_with(&format!("{SERVICES_DIR}/")) && rel.matches('/').count() == 1);
         if !known {
             loader.error(
                 &rel,

@@ -1,12 +1,13 @@
 //! The Insights page (`/insights`), from `content/pages/insights.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Hero, Icon, Meta, SectionIntro};
 
 /// The Insights page (`/insights`), from `content/pages/insights.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InsightsPage {
     /// Title and description for search engines.
@@ -26,7 +27,7 @@ pub struct InsightsPage {
 }
 
 /// The words of the search box and the Filter button.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InsightsSearch {
     /// Accessible name of the search region and its box.
@@ -38,7 +39,7 @@ pub struct InsightsSearch {
 }
 
 /// A heading and the featured articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FeaturedSection {
     /// The section's heading block.
@@ -50,7 +51,7 @@ pub struct FeaturedSection {
 }
 
 /// An article shown large, with its author's picture.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FeaturedArticle {
     /// The article's heading.
@@ -78,7 +79,7 @@ pub struct FeaturedArticle {
 }
 
 /// A heading and the grid of latest articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatestSection {
     /// The section's heading block.
@@ -90,7 +91,7 @@ pub struct LatestSection {
 }
 
 /// An article in the grid of latest articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatestArticle {
     /// The article's heading.
@@ -117,7 +118,7 @@ pub struct LatestArticle {
 }
 
 /// What kind of piece an article is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ArticleType {
     /// An opinion or how-to article.
@@ -131,7 +132,7 @@ pub enum ArticleType {
 }
 
 /// The badge text of each [`ArticleType`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArticleTypeLabels {
     /// For `article`.
@@ -145,7 +146,7 @@ pub struct ArticleTypeLabels {
 }
 
 /// A heading and the free resources.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResourcesSection {
     /// The section's heading block.
@@ -157,7 +158,7 @@ pub struct ResourcesSection {
 }
 
 /// A free resource such as a whitepaper or a webinar recording.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Resource {
     /// The card's icon.
@@ -176,7 +177,7 @@ pub struct Resource {
 }
 
 /// The newsletter sign-up block.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewsletterSection {
     /// The block's heading block.
