@@ -7,6 +7,7 @@ pub mod build;
 pub mod check;
 pub mod content;
 pub mod dev;
+pub mod new;
 pub mod outputs;
 pub mod publish;
 pub mod report;

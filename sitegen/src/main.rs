@@ -78,11 +78,29 @@ enum Cmd {
         #[command(flatten)]
         dirs: Dirs,
     },
+    /// Start a new piece of content from a skeleton that validates and builds.
+    New {
+        #[command(subcommand)]
+        what: New,
+    },
     /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
         /// Directory of the generated `.ts` files; the schemas go into its `json/`.
         #[arg(long, default_value = "site/schema")]
         out: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum New {
+    /// A sub-service page: an entry appended to `sub_services` in `content/services/CATEGORY.yaml`.
+    SubService {
+        /// The category: a file name in content/services/ without `.yaml` (`cloud-services`).
+        category: String,
+        /// The new page's URL segment (`finops`).
+        slug: String,
+        #[command(flatten)]
+        dirs: Dirs,
     },
 }
 
@@ -178,6 +196,23 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             port,
             open,
         }),
+        Cmd::New {
+            what:
+                New::SubService {
+                    category,
+                    slug,
+                    dirs,
+                },
+        } => {
+            let (file, path) = sitegen::new::sub_service(
+                &dirs.content,
+                &dirs.site.join("public"),
+                &category,
+                &slug,
+            )?;
+            println!("added sub-service `{slug}` to {}: {path}", file.display());
+            Ok(())
+        }
         Cmd::Schema { out } => {
             sitegen::schema::write_typescript(&out)?;
             let json = out.join(sitegen::schema::JSON_DIR);
