@@ -21,7 +21,7 @@ use serde::Serialize;
 use tokio::process::Command;
 use tokio::signal::unix::{SignalKind, signal};
 
-use crate::content::{Content, ContentErrors};
+use crate::content::{Content, ContentErrors, RouteKind};
 use children::Owned;
 
 /// What `sitegen dev` serves and where.
@@ -175,9 +175,9 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                 .arg("--allowed-origins")
                 .arg(format!("{origin},http://localhost:{port}"))
                 .arg("--success-url")
-                .arg(format!("{origin}/contact/sent/"))
+                .arg(format!("{origin}{}/", RouteKind::ContactSent.path()))
                 .arg("--failure-url")
-                .arg(format!("{origin}/contact/error/"))
+                .arg(format!("{origin}{}/", RouteKind::ContactError.path()))
                 .env(
                     "RUST_LOG",
                     std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
