@@ -8,7 +8,9 @@ import type { Config } from 'vike/types'
 // no framework reaches the browser. `Page` and `Layout` load on the server only, so Vike ships
 // neither its client runtime nor page context; the browser gets +client.ts, which binds the
 // small enhancements the HTML names (enhance/) and the React islands (islands/). Moving
-// between pages is a full page load.
+// between pages is a full page load. With client routing off the prerender writes no
+// per-page `pageContext.json` either: one HTML file per page, rendered concurrently (Vike's
+// `prerender.parallel` default, one at a time per CPU).
 export default {
   extends: [vikeReact],
   prerender: true,
