@@ -13,7 +13,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run build test test-rust test-browser bench bench-site check fmt lint schema content deps chromium clean
+.PHONY: help run build test test-rust test-browser bench bench-site bench-lighthouse check fmt lint schema content deps chromium clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -71,7 +71,7 @@ test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) agai
 	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) \
 	  E2E_FORMS=required npx playwright test
 
-bench: deps bench-site bench-contact ## Benchmarks: build speed, page weight, contact-fn load
+bench: deps bench-site bench-lighthouse bench-contact ## Benchmarks: build speed, page weight, Lighthouse, contact-fn load
 
 # A release build of the whole site, three times: the size table (HTML, JS and CSS per route,
 # raw and gzipped; the home page's gzipped JS is meant to stay under 100 kB) and the wall time.
@@ -81,6 +81,20 @@ bench-site: deps ## Time three full site builds and print the page-weight table
 	  start=$$(date +%s%N); target/release/sitegen build --out target/bench/dist --quiet; \
 	  echo "site build $$i: $$(( ($$(date +%s%N) - start) / 1000000 )) ms"; done
 	target/release/sitegen build --out target/bench/dist 2>/dev/null
+
+# Lighthouse (npm `lighthouse`, mobile defaults, Debian Chromium) on a release build served by
+# `sitegen serve`: performance score, FCP, LCP, TBT and CLS of each page below (median of
+# LIGHTHOUSE_RUNS runs). The target is 100 on every page.
+LIGHTHOUSE_PORT   ?= 8091
+LIGHTHOUSE_ROUTES ?= / /about /contact /insights /services/cloud-services/devops
+bench-lighthouse: deps chromium ## Lighthouse performance, FCP, LCP, TBT, CLS of five pages
+	$(CARGO) build --release -p sitegen
+	target/release/sitegen build --out target/bench/lighthouse --quiet
+	@target/release/sitegen serve target/bench/lighthouse --host $(HOST) --port $(LIGHTHOUSE_PORT) >/dev/null & \
+	  server=$$!; trap 'kill $$server' EXIT; \
+	  for i in $$(seq 100); do curl -fs -o /dev/null http://$(HOST):$(LIGHTHOUSE_PORT)/ && break; sleep 0.1; done; \
+	  cd site && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} \
+	    node bench/lighthouse.mjs http://$(HOST):$(LIGHTHOUSE_PORT) $(LIGHTHOUSE_ROUTES)
 
 bench-contact: ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
