@@ -96,7 +96,7 @@ async fn a_valid_message_is_stored_before_the_answer_on_every_path() {
 }
 
 #[tokio::test]
-async fn field_errors_come_back_keyed_by_the_request_field_names() {
+async fn field_errors_come_back_keyed_by_the_request_field_names_with_a_code() {
     let h = Harness::new(&[]);
     let mut body = support::contact_body();
     body["countryCode"] = json!("49");
@@ -108,8 +108,14 @@ async fn field_errors_come_back_keyed_by_the_request_field_names() {
         json!({
             "error": "Some fields need attention.",
             "fields": {
-                "countryCode": "Country code must be a dialling code like +49.",
-                "email": "Please enter a valid email address, like name@example.com."
+                "countryCode": {
+                    "code": "invalid_country_code",
+                    "message": "Country code must be a dialling code like +49."
+                },
+                "email": {
+                    "code": "invalid_email",
+                    "message": "Please enter a valid email address, like name@example.com."
+                }
             }
         })
     );

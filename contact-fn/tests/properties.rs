@@ -2,9 +2,9 @@
 //! they accept is clean, and JSON and form posts are judged alike.
 #![allow(clippy::unwrap_used)]
 
+use contact_fn::contract::{MAX_EMAIL, MAX_LINE, MAX_PHONE, MAX_TEXT};
 use contact_fn::submission::{
-    Encoding, FormKind, MAX_EMAIL, MAX_LINE, MAX_PHONE, MAX_TEXT, Submission, Verdict, clean_line,
-    clean_text, decode, validate,
+    Encoding, FormKind, Submission, Verdict, clean_line, clean_text, decode, validate,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value};
