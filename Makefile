@@ -44,7 +44,7 @@ run: deps ## Build, then serve the site and the contact service locally
 	$(CARGO) build -p sitegen -p contact-fn
 	$(SITEGEN) build --out $(DIST) --contact-endpoint http://$(HOST):$(CONTACT_PORT)
 	@echo "Site:    http://$(HOST):$(PORT)/"
-	@echo "Contact: http://$(HOST):$(CONTACT_PORT)/send-contact-email (mail lands in var/contact-fn/mail/)"
+	@echo "Contact: http://$(HOST):$(CONTACT_PORT)/ (mail lands in var/contact-fn/mail/)"
 	@trap 'trap - EXIT INT TERM; kill 0' EXIT INT TERM; \
 	  $(CONTACT) --bind $(HOST):$(CONTACT_PORT) \
 	    --allowed-origins http://$(HOST):$(PORT),http://localhost:$(PORT) \

@@ -23,7 +23,7 @@ use crate::intake;
 use crate::limits::client_ip;
 use crate::submission::{self, Encoding, FormKind, Verdict};
 
-/// `POST /send-contact-email`: the contact page form.
+/// `POST` to the contact page form's path ([`FormKind::path`]).
 pub async fn send_contact_email(
     State(state): State<AppState>,
     client: Client,
@@ -33,7 +33,7 @@ pub async fn send_contact_email(
     submit(state, FormKind::Contact, client, headers, body).await
 }
 
-/// `POST /send-enquiry`: the home page "Get in Touch" form.
+/// `POST` to the home page "Get in Touch" form's path ([`FormKind::path`]).
 pub async fn send_enquiry(
     State(state): State<AppState>,
     client: Client,

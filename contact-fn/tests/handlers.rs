@@ -46,6 +46,16 @@ impl Harness {
         (status, headers, body.to_vec())
     }
 
+    /// Sends a plain HTML form post; returns the status and where it redirects to.
+    async fn form(&self, path: &str, body: &'static str) -> (StatusCode, String) {
+        let request = post(path, "application/x-www-form-urlencoded", body);
+        let (status, headers, _) = self.send(request).await;
+        let location = headers
+            .get(header::LOCATION)
+            .map(|l| l.to_str().unwrap().to_owned());
+        (status, location.unwrap_or_default())
+    }
+
     async fn json(&self, path: &str, body: impl Into<Body>) -> (StatusCode, Value) {
         let (status, _, body) = self.send(post(path, "application/json", body)).await;
         (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
@@ -372,46 +382,19 @@ async fn plain_form_posts_are_redirected_to_the_configured_pages() {
     let h = Harness::new(&[]);
     let form = "name=Ada+Lovelace&email=ada%40example.org&company=&countryCode=%2B44\
         &phone=20+7946+0958&subject=Hi&message=Hello%0D%0Athere&_gotcha=";
-    let (status, headers, _) = h
-        .send(post(
-            "/send-contact-email",
-            "application/x-www-form-urlencoded",
-            form,
-        ))
-        .await;
+    let (status, location) = h.form("/send-contact-email", form).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        headers[header::LOCATION],
-        "http://127.0.0.1:8080/contact/sent/"
-    );
+    assert_eq!(location, "http://127.0.0.1:8080/contact/sent/");
     assert_eq!(h.outbox().len(), 1);
 
-    let (status, headers, _) = h
-        .send(post(
-            "/send-contact-email",
-            "application/x-www-form-urlencoded",
-            "name=Ada",
-        ))
-        .await;
+    let (status, location) = h.form("/send-contact-email", "name=Ada").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        headers[header::LOCATION],
-        "http://127.0.0.1:8080/contact/error/"
-    );
+    assert_eq!(location, "http://127.0.0.1:8080/contact/error/");
 
     let enquiry = "firstName=Grace&lastName=Hopper&email=grace%40example.org&company=Navy&topic=Hi&newsletter=on";
-    let (status, headers, _) = h
-        .send(post(
-            "/send-enquiry",
-            "application/x-www-form-urlencoded",
-            enquiry,
-        ))
-        .await;
+    let (status, location) = h.form("/send-enquiry", enquiry).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        headers[header::LOCATION],
-        "http://127.0.0.1:8080/contact/sent/"
-    );
+    assert_eq!(location, "http://127.0.0.1:8080/contact/sent/");
     assert_eq!(h.outbox().len(), 2);
 
     let h = Harness::new(&[
@@ -422,19 +405,13 @@ async fn plain_form_posts_are_redirected_to_the_configured_pages() {
         "--outbox-max-messages",
         "0",
     ]);
-    let (status, headers, _) = h
-        .send(post(
-            "/send-contact-email",
-            "application/x-www-form-urlencoded",
-            form,
-        ))
-        .await;
+    let (status, location) = h.form("/send-contact-email", form).await;
     assert_eq!(
         status,
         StatusCode::SEE_OTHER,
         "a storage failure is a failure page too"
     );
-    assert_eq!(headers[header::LOCATION], "https://www.example.com/sorry/");
+    assert_eq!(location, "https://www.example.com/sorry/");
 }
 
 #[tokio::test]

@@ -228,33 +228,55 @@ impl Field {
     }
 }
 
-/// The contact page form's fields, in display order. The member names are the keys of their
-/// words in `content/forms.yaml` and of the fields in the site's code.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct ContactFields {
-    pub name: Field,
-    pub email: Field,
-    pub company: Field,
-    pub country_code: Field,
-    pub phone: Field,
-    pub subject: Field,
-    pub message: Field,
+/// Defines a form's field set: one [`Field`] per member, and the list of them all.
+macro_rules! form_fields {
+    ($(#[$meta:meta])* pub struct $name:ident { $($field:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Serialize)]
+        #[allow(missing_docs)]
+        pub struct $name {
+            $(pub $field: Field,)*
+        }
+
+        impl $name {
+            /// Every field, in display order.
+            pub fn all(&self) -> Vec<Field> {
+                vec![$(self.$field,)*]
+            }
+        }
+    };
 }
 
-/// The home page enquiry form's fields, in display order; member names as in [`ContactFields`].
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct EnquiryFields {
-    pub first_name: Field,
-    pub last_name: Field,
-    pub email: Field,
-    pub job_title: Field,
-    pub company: Field,
-    pub phone: Field,
-    pub topic: Field,
-    pub source: Field,
-    pub role: Field,
-    pub newsletter: Field,
-    pub privacy: Field,
+form_fields! {
+    /// The contact page form's fields, in display order. The member names are the keys of their
+    /// words in `content/forms.yaml` and of the fields in the site's code.
+    pub struct ContactFields {
+        name,
+        email,
+        company,
+        country_code,
+        phone,
+        subject,
+        message,
+    }
+}
+
+form_fields! {
+    /// The home page enquiry form's fields, in display order; member names as in
+    /// [`ContactFields`].
+    pub struct EnquiryFields {
+        first_name,
+        last_name,
+        email,
+        job_title,
+        company,
+        phone,
+        topic,
+        source,
+        role,
+        newsletter,
+        privacy,
+    }
 }
 
 /// The contact page form.
