@@ -46,6 +46,15 @@ impl Harness {
         (status, headers, body.to_vec())
     }
 
+    /// Sends `body` as JSON to `path`, asserts it was stored and returns the stored email.
+    async fn stored_email(&self, path: &str, body: &Value) -> String {
+        let (status, answer) = self.json(path, body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let outbox = self.outbox();
+        assert_eq!(outbox.len(), 1);
+        read_record(&outbox[0]).message
+    }
+
     /// Sends a plain HTML form post; returns the status and where it redirects to.
     async fn form(&self, path: &str, body: &'static str) -> (StatusCode, String) {
         let request = post(path, "application/x-www-form-urlencoded", body);
@@ -664,11 +673,9 @@ async fn control_characters_in_every_field_cannot_inject_headers() {
 
     let mut body = body;
     body["email"] = json!("eve@example.org\u{0}");
-    let (status, answer) = h.json("/send-contact-email", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-contact-email", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     assert!(message.bcc().is_none() && message.cc().is_none());
     assert!(message.header_raw("X-Injected").is_none());
@@ -701,11 +708,9 @@ async fn emoji_and_right_to_left_text_arrive_intact() {
     let mut body = support::contact_body();
     body["name"] = json!("נועה כהן 🌟");
     body["message"] = json!("مرحبا بكم\n👩🏽‍🚀 launch");
-    let (status, _) = h.json("/send-contact-email", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK);
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-contact-email", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     assert_eq!(
         message.reply_to().unwrap().first().unwrap().name(),
@@ -723,11 +728,9 @@ async fn html_in_a_field_is_escaped_in_the_html_body_and_verbatim_in_the_text() 
     let mut body = support::contact_body();
     body["subject"] = json!("<script>alert('x')</script>");
     body["message"] = json!("<b>bold</b> & \"quoted\"");
-    let (status, _) = h.json("/send-contact-email", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK);
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-contact-email", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     let html = message.body_html(0).unwrap();
     assert!(
@@ -759,11 +762,9 @@ async fn control_characters_in_every_enquiry_field_cannot_inject_headers() {
         "newsletter": "on",
         "privacy": true
     });
-    let (status, answer) = h.json("/send-enquiry", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-enquiry", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     assert!(message.bcc().is_none() && message.cc().is_none());
     let to: Vec<_> = message
