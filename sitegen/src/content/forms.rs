@@ -199,9 +199,8 @@ pub struct ResultPage {
 impl Forms {
     /// Reports every answer and error code of the contract that has no words here.
     pub(crate) fn check(&self, loader: &mut Loader) {
-        let mut missing = |path: &str, what: &str, keys: Vec<&str>| {
+        let mut missing = |path: &str, what: &str, keys: Vec<String>| {
             if !keys.is_empty() {
-                let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
                 let message = format!(
                     "{path}: no words for {what} {}; each needs a line here",
                     keys.join(", ")
@@ -213,33 +212,27 @@ impl Forms {
             ("contact", &self.contact.messages),
             ("enquiry", &self.enquiry.messages),
         ] {
-            let codes = ErrorCode::ALL
-                .iter()
-                .filter(|c| !messages.errors.contains_key(c));
+            let path = format!("{form}.messages.errors");
             missing(
-                &format!("{form}.messages.errors"),
+                &path,
                 "the error codes",
-                codes.map(|c| c.as_str()).collect(),
+                lacking(ErrorCode::ALL, &messages.errors),
             );
         }
         let fields = &self.enquiry.fields;
-        let sources = Source::ALL
-            .iter()
-            .filter(|s| !fields.source.options.contains_key(s));
-        missing(
-            "enquiry.fields.source.options",
-            "the options",
-            sources.map(|s| s.as_str()).collect(),
-        );
-        let roles = Role::ALL
-            .iter()
-            .filter(|r| !fields.role.options.contains_key(r));
-        missing(
-            "enquiry.fields.role.options",
-            "the options",
-            roles.map(|r| r.as_str()).collect(),
-        );
+        let sources = lacking(Source::ALL, &fields.source.options);
+        missing("enquiry.fields.source.options", "the options", sources);
+        let roles = lacking(Role::ALL, &fields.role.options);
+        missing("enquiry.fields.role.options", "the options", roles);
     }
+}
+
+/// The members of `all` that `words` has nothing for, quoted for a message.
+fn lacking<T: Ord + std::fmt::Display>(all: &[T], words: &BTreeMap<T, String>) -> Vec<String> {
+    all.iter()
+        .filter(|key| !words.contains_key(key))
+        .map(|key| format!("`{key}`"))
+        .collect()
 }
 
 /// The file this model is read from.
