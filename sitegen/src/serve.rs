@@ -150,7 +150,11 @@ async fn handle(State(site): State<Arc<Site>>, req: Request) -> Response {
         }
     };
     add_utf8_charset(&mut res);
-    if !variants.is_empty() {
+    // The file service says Vary whenever precompression is configured; only a file with
+    // variants varies.
+    if variants.is_empty() {
+        res.headers_mut().remove(VARY);
+    } else {
         res.headers_mut()
             .insert(VARY, HeaderValue::from_static("accept-encoding"));
     }
