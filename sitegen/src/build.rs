@@ -145,7 +145,8 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     })?;
     let scan = steps.run(Stage::Verify, || verify(staging.path(), &routes))?;
     let gzip = steps.run(Stage::Compress, || {
-        compress::compress_dir(staging.path()).map_err(BuildError::during(Stage::Compress))
+        compress::compress_dir(staging.path(), Some(&options.out_dir))
+            .map_err(BuildError::during(Stage::Compress))
     })?;
     steps.run(Stage::Publish, || {
         publish::publish(staging, &options.out_dir).map_err(BuildError::during(Stage::Publish))

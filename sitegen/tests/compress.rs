@@ -58,7 +58,7 @@ fn every_text_file_over_a_kilobyte_gets_variants_that_decompress_to_it() {
     write(dir.path(), "img/photo.webp", &big);
     write(dir.path(), "_headers", &big);
 
-    let sizes = compress_dir(dir.path()).expect("compressed");
+    let sizes = compress_dir(dir.path(), None).expect("compressed");
 
     for file in compressible {
         for encoding in Encoding::PREFERRED {
@@ -83,14 +83,48 @@ fn every_text_file_over_a_kilobyte_gets_variants_that_decompress_to_it() {
 fn compressing_twice_writes_the_same_variants() {
     let dir = tempfile::tempdir().expect("temp dir");
     write(dir.path(), "index.html", &text(300));
-    compress_dir(dir.path()).expect("compressed");
+    compress_dir(dir.path(), None).expect("compressed");
     let first = std::fs::read(dir.path().join("index.html.br")).expect("br");
-    compress_dir(dir.path()).expect("compressed again");
+    compress_dir(dir.path(), None).expect("compressed again");
     assert_eq!(
         std::fs::read(dir.path().join("index.html.br")).expect("br"),
         first
     );
     assert!(!dir.path().join("index.html.br.gz").exists());
+}
+
+#[test]
+fn unchanged_files_reuse_the_variants_of_the_previous_output() {
+    let previous = tempfile::tempdir().expect("temp dir");
+    let (same, changed) = (text(300), text(301));
+    write(previous.path(), "same.html", &same);
+    write(previous.path(), "changed.html", &same);
+    compress_dir(previous.path(), None).expect("compressed");
+
+    let next = tempfile::tempdir().expect("temp dir");
+    write(next.path(), "same.html", &same);
+    write(next.path(), "changed.html", &changed);
+    let sizes = compress_dir(next.path(), Some(previous.path())).expect("compressed");
+    for encoding in Encoding::PREFERRED {
+        let read = |dir: &Path, file: &str| {
+            std::fs::read(dir.join(format!("{file}{}", encoding.suffix()))).expect("variant")
+        };
+        assert_eq!(
+            read(next.path(), "same.html"),
+            read(previous.path(), "same.html")
+        );
+        assert_eq!(
+            decompress(encoding, &read(next.path(), "changed.html")),
+            changed
+        );
+        // The previous output is left as it was.
+        assert_eq!(
+            decompress(encoding, &read(previous.path(), "changed.html")),
+            same
+        );
+    }
+    let gz = std::fs::metadata(next.path().join("same.html.gz")).expect("gz");
+    assert_eq!(sizes.get("same.html"), Some(&gz.len()));
 }
 
 #[test]
