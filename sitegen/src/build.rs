@@ -160,8 +160,14 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     Ok(Built { content, report })
 }
 
+/// Loads and validates the content in `content_dir` for the site in `site_dir`, whose
+/// `public/` folder holds the pictures the content names.
+pub fn load_content(content_dir: &Path, site_dir: &Path) -> Result<Content, ContentErrors> {
+    Content::load(content_dir, &site_dir.join("public"))
+}
+
 fn load(options: &BuildOptions) -> Result<Content, BuildError> {
-    let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
+    let mut content = load_content(&options.content_dir, &options.site_dir)?;
     if let Some(endpoint) = &options.contact_endpoint {
         content.settings.contact_endpoint = endpoint.clone();
     }

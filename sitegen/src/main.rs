@@ -63,7 +63,8 @@ enum Cmd {
     },
     /// Write the content as JSON for the site's development server (`npm run dev`).
     Export {
-        /// Where to write the JSON [default: .sitegen/content.json in the site directory].
+        /// Where to write the JSON [default: where the site's dev server reads it, in its
+        /// scratch directory].
         #[arg(long)]
         out: Option<PathBuf>,
         #[command(flatten)]
@@ -90,7 +91,7 @@ struct Dirs {
 
 impl Dirs {
     fn load(&self) -> Result<Content, sitegen::content::ContentErrors> {
-        Content::load(&self.content, &self.site.join("public"))
+        sitegen::build::load_content(&self.content, &self.site)
     }
 }
 

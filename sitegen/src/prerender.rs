@@ -14,13 +14,16 @@ use crate::content::Content;
 /// Vike's prerender only finds its server entry inside the site, so builds work here too.
 const SCRATCH_DIR: &str = ".sitegen";
 
+/// The file name of the content JSON, in the scratch directory and in each build's.
+const CONTENT_JSON: &str = "content.json";
+
 /// The environment variable through which the site's Vite config finds the content JSON.
 const CONTENT_ENV: &str = "SITEGEN_CONTENT";
 
 /// Where `sitegen export` writes the content JSON for the site's development server
 /// (`npm run dev`), which reads it there when [`CONTENT_ENV`] is not set.
 pub fn dev_content_json(site_dir: &Path) -> PathBuf {
-    site_dir.join(SCRATCH_DIR).join("content.json")
+    site_dir.join(SCRATCH_DIR).join(CONTENT_JSON)
 }
 
 /// Writes the content JSON the Vike pages read, e.g. for `npm run dev`.
@@ -59,7 +62,7 @@ pub fn render(site_dir: &Path, content: &Content, quiet: bool) -> Result<Rendere
         .tempdir_in(&scratch_parent)
         .with_context(|| format!("creating a work directory in {}", scratch_parent.display()))
         .map_err(BuildError::during(Stage::Prerender))?;
-    let content_json = scratch.path().join("content.json");
+    let content_json = scratch.path().join(CONTENT_JSON);
     write_json(&content_json, content).map_err(BuildError::during(Stage::Prerender))?;
     let out = scratch.path().join("vite");
 
