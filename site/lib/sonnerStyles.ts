@@ -3,7 +3,7 @@ import type { Plugin } from 'vite'
 /**
  * Sonner (the toasts) injects its stylesheet as an inline `<style>` element when its module
  * loads. The site's Content-Security-Policy (`style-src 'self'`) blocks inline styles, so that
- * would fail on every page with a console error. This build plugin removes the injection;
+ * would fail, with a console error, on every page whose form island loads. This build plugin removes the injection;
  * `components/forms/Toasts.tsx` imports the same stylesheet as a file instead.
  */
 export function sonnerStylesAsFile(): Plugin {

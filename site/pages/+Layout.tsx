@@ -1,7 +1,6 @@
 import './app.css'
 import type { ReactNode } from 'react'
 import { usePageContext } from 'vike-react/usePageContext'
-import { Toasts } from '../components/forms/Toasts'
 import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
 import { SkipLink } from '../components/layout/SkipLink'
@@ -11,8 +10,8 @@ const MAIN_ID = 'main'
 
 // The frame around every page, the 404 page included. Settings come from lib/settings.ts
 // (bundled once), not from page data, so the frame renders even where no page data exists.
-// Vike's client router scrolls to the top after each navigation (and restores the position on
-// back/forward), which gives the "scroll to top on route change" behaviour.
+// Rendered at build time only: every page is a full load of a static file (speculation rules
+// in +Head.tsx make it quick), so each new page starts at the top with its menus closed.
 export default function Layout({ children }: { children: ReactNode }) {
   const { urlPathname } = usePageContext()
   return (
@@ -23,7 +22,6 @@ export default function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <SiteFooter settings={settings} />
-      <Toasts label={settings.ui.notifications_label} />
     </div>
   )
 }

@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type Locator, type Page, expect, test } from '@playwright/test'
 import { content, settings } from './support/content'
 import { mailContaining, queuedMessages, restartContactFn, stopContactFn } from './support/formsEnv'
+import { startUsing } from './support/islands'
 import { visit } from './support/visit'
 
 // The contact page form and the home page form, sent for real: the site built against a
@@ -65,9 +66,12 @@ async function expectContactValues(form: Locator, values: ContactValues) {
   }
 }
 
+/** Opens the contact page and starts using its form, which hydrates the form's island. */
 async function openContactForm(page: Page) {
   await visit(page, '/contact')
-  return page.getByRole('form', { name: contact.title })
+  const form = page.getByRole('form', { name: contact.title })
+  await startUsing(form)
+  return form
 }
 
 /** Records every label and disabled state the submit button shows, however briefly. */
@@ -194,6 +198,8 @@ test.describe('the contact page form', () => {
     const phone = contactFields(form).phone
     await expect(phone).toHaveAttribute('aria-invalid', 'true')
     await expect(phone).toHaveAccessibleDescription(/phone number/i)
+    // The words content gives the service's error code, not the service's own message.
+    await expect(phone).toHaveAccessibleDescription(contact.messages.errors.invalid_phone ?? 'no words')
     const describedBy = await phone.getAttribute('aria-describedby')
     await expect(form.locator(`[id="${describedBy}"]`)).toBeVisible()
     await expect(phone).toBeFocused()
@@ -335,9 +341,12 @@ function enquiryFields(form: Locator) {
   }
 }
 
+/** Opens the home page and starts using its Get in Touch form, which hydrates the form's island. */
 async function openEnquiryForm(page: Page) {
   await visit(page, '/')
-  return page.getByRole('form', { name: enquiry.title })
+  const form = page.getByRole('form', { name: enquiry.title })
+  await startUsing(form)
+  return form
 }
 
 async function fillEnquiry(form: Locator, marker: string, phone = '(555) 123-4567') {
@@ -457,6 +466,10 @@ test.describe('the home page Get in Touch form', () => {
     const phone = enquiryFields(form).phone
     await expect(phone).toHaveAttribute('aria-invalid', 'true')
     await expect(phone).toHaveAccessibleDescription(/phone number/i)
+    // The dialling code, then the words content gives the service's error code.
+    await expect(phone).toHaveAccessibleDescription(
+      `${enquiry.fields.phone.prefix} ${enquiry.messages.errors.invalid_phone ?? 'no words'}`,
+    )
     await expect(form.getByText(enquiry.messages.invalid)).toBeVisible()
     await expect(toast(page, enquiry.messages.failure.title)).toBeVisible()
     await expect(enquiryFields(form).company).toHaveValue('Compilers Inc')

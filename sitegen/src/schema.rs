@@ -1,9 +1,10 @@
 //! TypeScript types for `site/` and JSON Schemas for the editors of `content/`, generated from
 //! the content model so none of them can drift.
 //!
-//! `sitegen schema` (or `make schema`) rewrites `site/schema/` (the `.ts` files) and
-//! `site/schema/json/` (one `.schema.json` per kind of content file, which each YAML file names
-//! on its first line); tests fail when the checked-in files differ from what the types generate.
+//! `sitegen schema` (or `make schema`) rewrites `site/schema/`: the content model's types, the
+//! form contract's types (the contact service's error answer) and its values (`contract.ts`); and
+//! `site/schema/json/`: one JSON Schema per kind of content file, which each YAML file names on its
+//! first line. Tests fail when the checked-in files differ from what the Rust code generates.
 
 use std::path::Path;
 
@@ -12,6 +13,9 @@ use schemars::JsonSchema;
 use ts_rs::{Config, TS};
 
 use crate::content::{self, Content, FixedPage, RouteKind, countries, forms, services, settings};
+
+/// The file holding the form contract's values.
+const CONTRACT_FILE: &str = "contract.ts";
 
 /// Writes one `.ts` file per content type into `dir`, removing stale ones.
 pub fn write_typescript(dir: &Path) -> Result<()> {
@@ -28,7 +32,11 @@ pub fn write_typescript(dir: &Path) -> Result<()> {
     Content::export_all(&config)
         // A route's kind is flattened into `RouteInfo`; the site also names it on its own.
         .and_then(|()| RouteKind::export_all(&config))
-        .with_context(|| format!("writing TypeScript types into {}", dir.display()))
+        .and_then(|()| form_contract::ErrorBody::export_all(&config))
+        .with_context(|| format!("writing TypeScript types into {}", dir.display()))?;
+    let contract = dir.join(CONTRACT_FILE);
+    std::fs::write(&contract, form_contract::typescript())
+        .with_context(|| format!("writing {}", contract.display()))
 }
 
 /// Where the JSON Schemas go, under the directory of the TypeScript types.

@@ -1,7 +1,7 @@
 import type { EnquiryForm as EnquiryFormContent } from '../../schema/EnquiryForm'
 import type { EnquirySection as EnquiryContent } from '../../schema/EnquirySection'
-import { EnquiryForm } from '../forms/EnquiryForm'
 import { ContentIcon } from '../icons/ContentIcon'
+import { Island } from '../../islands/Island'
 import { Eyebrow } from '../ui/Eyebrow'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
@@ -37,7 +37,7 @@ export function EnquirySection({ section, form, endpoint }: EnquirySectionProps)
           </ul>
         </Reveal>
         <Reveal className="rounded-panel border border-ink-200/80 bg-white p-6 shadow-elevated sm:p-10">
-          <EnquiryForm form={form} endpoint={endpoint} />
+          <Island name="enquiry-form" hydrate="interaction" props={{ form, endpoint }} />
         </Reveal>
       </div>
     </Section>

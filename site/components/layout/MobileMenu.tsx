@@ -3,41 +3,44 @@ import { NavLink } from './NavLink'
 
 export type MobileMenuProps = {
   id: string
-  open: boolean
   links: Link[]
   label: string
   pathname: string
-  onNavigate: () => void
 }
 
-/** The menu panel the hamburger button opens on narrow screens, with its own list of links. */
-export function MobileMenu({ id, open, links, label, pathname, onNavigate }: MobileMenuProps) {
+/**
+ * The menu panel the hamburger button opens on narrow screens, with its own list of links;
+ * hidden until the header's disclosure (enhance/Disclosure.ts) shows it.
+ */
+export function MobileMenu({ id, links, label, pathname }: MobileMenuProps) {
   return (
     <>
       {/* Dims the page under the open menu; a click on it closes the menu like any outside click. */}
       <div
         aria-hidden="true"
-        hidden={!open}
-        onClick={onNavigate}
+        hidden
+        data-disclosure-panel
+        data-disclosure-close
         className="fixed inset-x-0 top-header bottom-0 -z-10 bg-ink-950/40 lg:hidden"
       />
       <div
-      id={id}
-      hidden={!open}
-      className="max-h-[calc(100dvh-var(--spacing-header))] overflow-y-auto border-t border-ink-200/70 bg-white shadow-elevated lg:hidden"
-    >
-      <nav aria-label={label} className="mx-auto w-full max-w-page px-5 py-4 sm:px-6">
-        <ul className="flex flex-col gap-1">
-          {links.map((link) => (
-            <li key={link.href}>
-              <NavLink href={link.href} pathname={pathname} look="row" onClick={onNavigate}>
-                {link.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-    </div>
+        id={id}
+        hidden
+        data-disclosure-panel
+        className="max-h-[calc(100dvh-var(--spacing-header))] overflow-y-auto border-t border-ink-200/70 bg-white shadow-elevated lg:hidden"
+      >
+        <nav aria-label={label} className="mx-auto w-full max-w-page px-5 py-4 sm:px-6">
+          <ul className="flex flex-col gap-1">
+            {links.map((link) => (
+              <li key={link.href}>
+                <NavLink href={link.href} pathname={pathname} look="row">
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
     </>
   )
 }

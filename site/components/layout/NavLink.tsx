@@ -8,17 +8,15 @@ export type NavLinkProps = {
   children: ReactNode
   /** `bar` for the desktop bar, `row` for the mobile menu and the dropdown panel. */
   look?: 'bar' | 'row'
-  onClick?: () => void
 }
 
 /** A navigation link, highlighted and marked `aria-current="page"` when it is the current page. */
-export function NavLink({ href, pathname, children, look = 'bar', onClick }: NavLinkProps) {
+export function NavLink({ href, pathname, children, look = 'bar' }: NavLinkProps) {
   const current = isCurrentPage(href, pathname)
   return (
     <a
       href={href}
       aria-current={current ? 'page' : undefined}
-      onClick={onClick}
       className={cx(
         'transition-colors duration-150',
         look === 'bar'

@@ -1,8 +1,6 @@
 import { Menu, X } from 'lucide-react'
-import { useRef } from 'react'
 import type { Settings } from '../../schema/Settings'
-import { useDismiss } from '../../lib/useDismiss'
-import { useOpenOnPage } from '../../lib/useOpenOnPage'
+import { enhance } from '../../enhance/modules'
 import { ActionLink } from '../ui/ActionLink'
 import { BrandLink } from './BrandLink'
 import { DesktopNav } from './DesktopNav'
@@ -17,22 +15,15 @@ const MOBILE_MENU_ID = 'mobile-menu'
 
 /**
  * The fixed navigation bar: brand link, desktop links with the Services dropdown, the
- * Contact button, and on narrow screens a hamburger button for the mobile menu, which closes
- * on route change, Escape (focus returns to the button) and a click outside the bar.
+ * Contact button, and on narrow screens a hamburger button for the mobile menu. The menu is a
+ * `disclosure` (enhance/Disclosure.ts): it closes on Escape (focus returns to the button), a
+ * click outside the bar or on the dimmed page, and choosing a link; each page is a full load,
+ * so it is closed on every new page.
  */
 export function SiteHeader({ settings, pathname }: SiteHeaderProps) {
   const { brand, nav, ui } = settings
-  const mobile = useOpenOnPage(pathname)
-  const headerRef = useRef<HTMLElement>(null)
-  const toggleRef = useRef<HTMLButtonElement>(null)
-
-  useDismiss(mobile.open, headerRef, (reason) => {
-    mobile.setOpen(false)
-    if (reason === 'escape') toggleRef.current?.focus()
-  })
-
   return (
-    <header ref={headerRef} className="fixed inset-x-0 top-0 z-50">
+    <header {...enhance('disclosure')} className="fixed inset-x-0 top-0 z-50">
       <div className="border-b border-ink-200/70 bg-white/85 backdrop-blur-md backdrop-saturate-150">
         <div className="mx-auto flex h-header w-full max-w-page items-center justify-between gap-6 px-5 sm:px-6 lg:px-8">
           <BrandLink name={brand.name} label={nav.home_label} />
@@ -42,27 +33,22 @@ export function SiteHeader({ settings, pathname }: SiteHeaderProps) {
               {nav.cta.label}
             </ActionLink>
             <button
-              ref={toggleRef}
               type="button"
-              aria-expanded={mobile.open}
+              data-disclosure-button
+              data-label-open={ui.open_menu}
+              data-label-close={ui.close_menu}
+              aria-expanded="false"
               aria-controls={MOBILE_MENU_ID}
-              aria-label={mobile.open ? ui.close_menu : ui.open_menu}
-              onClick={mobile.toggle}
-              className="inline-flex size-11 items-center justify-center rounded-full text-ink-800 transition-colors hover:bg-ink-100 lg:hidden"
+              aria-label={ui.open_menu}
+              className="group inline-flex size-11 items-center justify-center rounded-full text-ink-800 transition-colors hover:bg-ink-100 lg:hidden"
             >
-              {mobile.open ? <X aria-hidden="true" className="size-6" /> : <Menu aria-hidden="true" className="size-6" />}
+              <Menu aria-hidden="true" className="size-6 group-aria-expanded:hidden" />
+              <X aria-hidden="true" className="hidden size-6 group-aria-expanded:block" />
             </button>
           </div>
         </div>
       </div>
-      <MobileMenu
-        id={MOBILE_MENU_ID}
-        open={mobile.open}
-        links={nav.mobile_links}
-        label={ui.mobile_nav_label}
-        pathname={pathname}
-        onNavigate={() => mobile.setOpen(false)}
-      />
+      <MobileMenu id={MOBILE_MENU_ID} links={nav.mobile_links} label={ui.mobile_nav_label} pathname={pathname} />
     </header>
   )
 }

@@ -1,9 +1,6 @@
-import { type CSSProperties, type ReactNode, useLayoutEffect, useRef, useState } from 'react'
+import type { ReactNode } from 'react'
 import { cx } from '../../lib/cx'
-
-/** When an element counts as seen: 10% of it inside the viewport extended 50 px downwards. */
-export const REVEAL_THRESHOLD = 0.1
-export const REVEAL_ROOT_MARGIN = '0px 0px 50px 0px'
+import { enhance } from '../../enhance/modules'
 
 export type RevealProps = {
   children: ReactNode
@@ -15,49 +12,19 @@ export type RevealProps = {
 }
 
 /**
- * Fades its children in (from transparent, shifted down, over 700 ms) the first time they
- * scroll into view; once shown they stay shown.
- *
- * Content is never hidden unless it will be revealed: the server HTML is fully visible (so
- * pages read fine without JavaScript), nothing animates under `prefers-reduced-motion`, and
- * elements already on screen when the page hydrates stay as they are. Only elements below the
- * fold are hidden, before they are painted, and wait for their first intersection.
- * `data-reveal` exposes the state (`static`, `hidden`, `shown`).
+ * Content that fades in (from transparent, shifted down) the first time it scrolls into view,
+ * through the `reveal` enhancement (enhance/Reveal.ts), which sets `data-reveal` to `hidden`
+ * then `shown`. The HTML says `static`: fully visible without JavaScript.
  */
 export function Reveal({ children, as: Tag = 'div', delay = 0, className }: RevealProps) {
-  const ref = useRef<HTMLElement>(null)
-  const [state, setState] = useState<'static' | 'hidden' | 'shown'>('static')
-
-  // A layout effect so below-the-fold content is hidden before the browser paints again.
-  useLayoutEffect(() => {
-    const element = ref.current
-    if (!element || typeof IntersectionObserver === 'undefined') return
-    if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) return
-    const { top } = element.getBoundingClientRect()
-    if (top < window.innerHeight + 50) return
-    setState('hidden')
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          setState('shown')
-          observer.disconnect()
-        }
-      },
-      { threshold: REVEAL_THRESHOLD, rootMargin: REVEAL_ROOT_MARGIN },
-    )
-    observer.observe(element)
-    return () => observer.disconnect()
-  }, [])
-
-  const style: CSSProperties | undefined = state === 'shown' && delay > 0 ? { transitionDelay: `${delay}ms` } : undefined
   return (
     <Tag
-      ref={ref as never}
-      data-reveal={state}
-      style={style}
+      {...enhance('reveal')}
+      data-reveal="static"
+      data-reveal-delay={delay > 0 ? delay : undefined}
       className={cx(
-        state === 'hidden' && 'translate-y-8 opacity-0',
-        state === 'shown' && 'translate-y-0 opacity-100 transition-[opacity,translate] duration-700 ease-out',
+        'data-[reveal=hidden]:translate-y-8 data-[reveal=hidden]:opacity-0',
+        'data-[reveal=shown]:transition-[opacity,translate] data-[reveal=shown]:duration-(--reveal-duration) data-[reveal=shown]:ease-out',
         className,
       )}
     >

@@ -1,8 +1,8 @@
 import { ArrowRight } from 'lucide-react'
-import { useEffect } from 'react'
 import { useData } from 'vike-react/useData'
 import { ActionLink } from '../../components/ui/ActionLink'
 import { Container } from '../../components/ui/Container'
+import { enhance } from '../../enhance/modules'
 import type { Data } from './+data'
 
 // The not-found page (prerendered to 404.html, which the CDN serves for any unknown path).
@@ -10,13 +10,9 @@ import type { Data } from './+data'
 export default function Page() {
   const { page: notFound } = useData<Data>()
 
-  useEffect(() => {
-    // The served URL is the missing one; the prerendered page context does not know it.
-    console.error('404 Error: User attempted to access non-existent route:', window.location.pathname)
-  }, [])
-
   return (
-    <section aria-labelledby="not-found-title" className="relative isolate overflow-hidden bg-hero">
+    // The served URL is the missing one, which the prerender does not know: the browser logs it.
+    <section {...enhance('log-missing-page')} aria-labelledby="not-found-title" className="relative isolate overflow-hidden bg-hero">
       <div aria-hidden="true" className="bg-grid absolute inset-0 -z-10" />
       {/* Soft rings behind the code, like a signal that found nothing. */}
       <div aria-hidden="true" className="absolute top-1/3 left-1/2 -z-10 -translate-1/2">

@@ -2,11 +2,15 @@
 //! form and the home page's Get in Touch enquiry, with their labels, states and messages, and the
 //! two pages a plain (script-less) form post ends on.
 
+use std::collections::BTreeMap;
+
+use form_contract::{ErrorCode, Role, Source};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Hero, Link, Meta};
+use crate::content::loader::Loader;
 
 /// Both forms and the pages a plain form post is redirected to.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
@@ -37,7 +41,8 @@ pub struct ContactForm {
     pub messages: FormMessages,
 }
 
-/// The fields of the contact page's form, in display order.
+/// The words of the contact page form's fields, in display order; the field names, limits and
+/// rules are those of the same members of [`form_contract::CONTACT`].
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactFields {
@@ -72,7 +77,8 @@ pub struct EnquiryForm {
     pub messages: FormMessages,
 }
 
-/// The fields of the home page's form, in display order.
+/// The words of the home page form's fields, in display order; the field names, limits and
+/// rules are those of the same members of [`form_contract::ENQUIRY`].
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryFields {
@@ -91,9 +97,9 @@ pub struct EnquiryFields {
     /// What the visitor wants to discuss (required, three rows).
     pub topic: TextField,
     /// How the visitor heard of the company.
-    pub source: ChoiceField,
+    pub source: ChoiceField<Source>,
     /// The visitor's role.
-    pub role: ChoiceField,
+    pub role: ChoiceField<Role>,
     /// Newsletter consent (optional).
     pub newsletter: CheckboxField,
     /// Privacy agreement (optional).
@@ -124,26 +130,21 @@ pub struct PhoneField {
     pub prefix: String,
 }
 
-/// A dropdown of fixed answers, led by an empty choice.
+/// A dropdown of fixed answers, led by an empty choice. The answers and their order are the
+/// contract's (`T`, such as [`Source`]); content gives each its words.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ChoiceField {
+// Inlined wherever used: its schema depends on `T`, which has no schema name of its own.
+#[schemars(inline, rename = "ChoiceField", bound = "T: ContractValues")]
+pub struct ChoiceField<T: Ord + TS> {
     /// The visible label, which is also the accessible name.
     pub label: String,
     /// Text of the first, empty choice (selected until the visitor picks one).
     pub placeholder: String,
-    /// The answers, in display order.
-    pub options: Vec<ChoiceOption>,
-}
-
-/// One answer of a [`ChoiceField`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ChoiceOption {
-    /// The value sent to the contact service (one it accepts, such as `search`).
-    pub value: String,
-    /// What the visitor reads.
-    pub label: String,
+    /// What the visitor reads for each answer, keyed by the value sent (`search: Search Engine`).
+    #[ts(type = "Record<T & string, string>")]
+    #[schemars(schema_with = "words_for::<T>")]
+    pub options: BTreeMap<T, String>,
 }
 
 /// A labelled checkbox.
@@ -171,6 +172,9 @@ pub struct FormMessages {
     pub honeypot: String,
     /// Announced when the service rejects some fields; each field shows its own message.
     pub invalid: String,
+    /// What a rejected field says under it, for each error code of the contact service.
+    #[schemars(schema_with = "words_for::<ErrorCode>")]
+    pub errors: BTreeMap<ErrorCode, String>,
     /// The toast after the message was sent.
     pub success: Toast,
     /// The destructive toast when the message could not be sent.
@@ -195,4 +199,79 @@ pub struct ResultPage {
     pub meta: Meta,
     /// The page's content: the outcome and where to go next.
     pub hero: Hero,
+}
+
+impl Forms {
+    /// Reports every answer and error code of the contract that has no words here.
+    pub(crate) fn check(&self, loader: &mut Loader) {
+        let mut missing = |path: &str, what: &str, keys: Vec<String>| {
+            if !keys.is_empty() {
+                let message = format!(
+                    "{path}: no words for {what} {}; each needs a line here",
+                    keys.join(", ")
+                );
+                loader.error(FILE, Some(path), message);
+            }
+        };
+        for (form, messages) in [
+            ("contact", &self.contact.messages),
+            ("enquiry", &self.enquiry.messages),
+        ] {
+            let path = format!("{form}.messages.errors");
+            missing(
+                &path,
+                "the error codes",
+                lacking(ErrorCode::ALL, &messages.errors),
+            );
+        }
+        let fields = &self.enquiry.fields;
+        let sources = lacking(Source::ALL, &fields.source.options);
+        missing("enquiry.fields.source.options", "the options", sources);
+        let roles = lacking(Role::ALL, &fields.role.options);
+        missing("enquiry.fields.role.options", "the options", roles);
+    }
+}
+
+/// The members of `all` that `words` has nothing for, quoted for a message.
+fn lacking<T: Ord + std::fmt::Display>(all: &[T], words: &BTreeMap<T, String>) -> Vec<String> {
+    all.iter()
+        .filter(|key| !words.contains_key(key))
+        .map(|key| format!("`{key}`"))
+        .collect()
+}
+
+/// The file this model is read from.
+const FILE: &str = super::FORMS_FILE;
+
+/// The wire values of one of the contract's lists of answers or codes.
+pub trait ContractValues {
+    /// Every value, in the contract's order.
+    const VALUES: &'static [&'static str];
+}
+
+impl ContractValues for Source {
+    const VALUES: &'static [&'static str] = Source::VALUES;
+}
+
+impl ContractValues for Role {
+    const VALUES: &'static [&'static str] = Role::VALUES;
+}
+
+impl ContractValues for ErrorCode {
+    const VALUES: &'static [&'static str] = ErrorCode::VALUES;
+}
+
+/// The schema of words keyed by the contract's values: one string for each value, no other key
+/// (what [`Forms::check`] requires of the content).
+fn words_for<T: ContractValues>(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let properties: serde_json::Map<String, serde_json::Value> = T::VALUES
+        .iter()
+        .map(|value| ((*value).to_owned(), serde_json::json!({ "type": "string" })))
+        .collect();
+    schemars::json_schema!({
+        "type": "object",
+        "properties": properties,
+        "required": T::VALUES,
+        "additionalProperties": false,
+    })
 }
