@@ -93,13 +93,21 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact ## Benchmarks: b
 # the form island, on its own line) and the time of each step. Last, the scale scenario: a
 # temporary copy of content/ as it is and with 1,000 and 5,000 generated sub-service pages,
 # each built once: the time of each step, sitegen's share of the build, ms per extra page.
+# Between the two, Chromium loads every route (served on INITIAL_JS_PORT) and the JavaScript it
+# fetches before a form is touched is set beside the report's figure (bench/initial-js.mjs).
 BENCH_EXTRA_PAGES ?= 1000 5000
-bench-site: deps ## Time site builds (also at 1,000 and 5,000 extra pages) and print the page weights
+INITIAL_JS_PORT   ?= 8092
+bench-site: deps chromium ## Time site builds (also at 1,000 and 5,000 extra pages) and print the page weights
 	$(CARGO) build --release -p sitegen --bins --example scale
 	@for i in 1 2 3; do \
 	  start=$$(date +%s%N); target/release/sitegen build --out target/bench/dist --quiet; \
 	  echo "site build $$i: $$(( ($$(date +%s%N) - start) / 1000000 )) ms"; done
-	target/release/sitegen build --out target/bench/dist 2>/dev/null
+	target/release/sitegen build --out target/bench/dist --report-json target/bench/report.json 2>/dev/null
+	@target/release/sitegen serve target/bench/dist --host $(HOST) --port $(INITIAL_JS_PORT) >/dev/null & \
+	  server=$$!; trap 'kill $$server' EXIT; \
+	  for i in $$(seq 100); do curl -fs -o /dev/null http://$(HOST):$(INITIAL_JS_PORT)/ && break; sleep 0.1; done; \
+	  cd site && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} \
+	    node bench/initial-js.mjs http://$(HOST):$(INITIAL_JS_PORT) ../target/bench/report.json
 	target/release/examples/scale target/release/sitegen $(BENCH_EXTRA_PAGES)
 
 # Lighthouse (npm `lighthouse`, mobile defaults, Debian Chromium) on a release build served by

@@ -4,6 +4,7 @@ import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
 import { defineConfig } from 'vite'
+import { outDir } from './lib/buildOutput.ts'
 import { contentFile as resolveContentFile } from './lib/contentFile.ts'
 import { reloadOnContent } from './lib/devContent.ts'
 import { sonnerStylesAsFile } from './lib/sonnerStyles.ts'
@@ -30,6 +31,6 @@ export default defineConfig({
     fs: { allow: [siteDir, path.dirname(contentFile)] },
   },
   build: {
-    outDir: process.env.SITEGEN_OUT_DIR || 'dist',
+    outDir,
   },
 })

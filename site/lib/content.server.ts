@@ -31,27 +31,39 @@ function paramsOf(route: RouteInfo): Record<string, string> {
   return 'params' in route ? route.params : {}
 }
 
-function sameParams(a: Record<string, string>, b: Record<string, string>): boolean {
-  const keys = Object.keys(a)
-  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key])
+/** A key naming a route by its kind and parameters, whatever the parameters' order. */
+function routeKey(kind: PageKind, params: Record<string, string>): string {
+  return JSON.stringify([kind, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))])
+}
+
+// The routes indexed once, by kind, by kind and parameters and by kind and path: a site of
+// thousands of pages looks up a route for every page and every link to one.
+const byKind = new Map<PageKind, RouteInfo[]>()
+const byParams = new Map<string, RouteInfo>()
+const byPath = new Map<string, RouteInfo>()
+for (const route of content.routes as RouteInfo[]) {
+  const list = byKind.get(route.kind) ?? []
+  list.push(route)
+  byKind.set(route.kind, list)
+  byParams.set(routeKey(route.kind, paramsOf(route)), route)
+  byPath.set(JSON.stringify([route.kind, route.path]), route)
 }
 
 /** Every route of kind `kind`, in the model's order (a parametrised page's prerender list). */
 export function routesOf<K extends PageKind>(kind: K): RouteOf<K>[] {
-  return content.routes.filter((route: RouteInfo): route is RouteOf<K> => route.kind === kind)
+  return (byKind.get(kind) ?? []) as RouteOf<K>[]
 }
 
 /** The path of the page of kind `kind` with `params`, for a link to it. */
 export function pathOf<K extends PageKind>(kind: K, params: ParamsOf<K>): string {
-  const route = routesOf(kind).find((r) => sameParams(paramsOf(r), params as Record<string, string>))
+  const route = byParams.get(routeKey(kind, params as Record<string, string>))
   if (!route) throw new Error(`The content has no ${kind} page with ${JSON.stringify(params)}`)
   return route.path
 }
 
 /** The route of kind `kind` at `urlPathname`: the page being rendered. Unknown paths are 404. */
 export function routeAt<K extends PageKind>(kind: K, urlPathname: string): RouteOf<K> {
-  const path = normalizePath(urlPathname)
-  const route = routesOf(kind).find((r) => r.path === path)
+  const route = byPath.get(JSON.stringify([kind, normalizePath(urlPathname)]))
   if (!route) throw render(404)
-  return route
+  return route as RouteOf<K>
 }

@@ -148,14 +148,23 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         compress::compress_dir(staging.path(), Some(&options.out_dir))
             .map_err(BuildError::during(Stage::Compress))
     })?;
-    steps.run(Stage::Publish, || {
-        publish::publish(staging, &options.out_dir).map_err(BuildError::during(Stage::Publish))
+    let previous = steps.run(Stage::Publish, || {
+        publish::publish_keeping_old(staging, &options.out_dir)
+            .map_err(BuildError::during(Stage::Publish))
     })?;
+    // The new output is in place; the old one is deleted on a thread of its own (not rayon's
+    // pool, which the report uses) while the report is measured.
+    let removal = std::thread::spawn(move || previous.remove());
     let elapsed = steps.started.elapsed();
-    let mut report = steps.run(Stage::Report, || {
+    let report = steps.run(Stage::Report, || {
         report::summarize_scan(&options.out_dir, &scan, &gzip, &routes, elapsed)
             .map_err(BuildError::during(Stage::Report))
-    })?;
+    });
+    let removed = removal
+        .join()
+        .unwrap_or_else(|_| Err(anyhow::anyhow!("removing the previous output panicked")));
+    let mut report = report?;
+    removed.map_err(BuildError::during(Stage::Publish))?;
     report.stages = steps.times;
     Ok(Built { content, report })
 }

@@ -40,12 +40,45 @@ pub fn staging_dir(target: &Path) -> Result<TempDir> {
 /// `target` is never left missing or half-written. To guard against a mistyped `--out`, an
 /// existing `target` must be a directory that is empty or holds an `index.html`.
 pub fn publish(staging: TempDir, target: &Path) -> Result<()> {
+    publish_keeping_old(staging, target)?.remove()
+}
+
+/// The previous output, moved aside by [`publish_keeping_old`] and not yet removed.
+#[derive(Debug)]
+#[must_use = "the previous output stays on disk until removed"]
+pub struct PreviousOutput {
+    /// The hidden directory holding it (`.dist.old-XXXXXX/dist`); `None` when there was none.
+    holder: Option<TempDir>,
+    target: PathBuf,
+}
+
+impl PreviousOutput {
+    /// Deletes the previous output. A failure leaves a hidden directory behind, but the
+    /// publish has succeeded.
+    pub fn remove(self) -> Result<()> {
+        match self.holder {
+            None => Ok(()),
+            Some(holder) => holder
+                .close()
+                .with_context(|| format!("removing the previous {}", self.target.display())),
+        }
+    }
+}
+
+/// [`publish`], leaving the previous output moved aside for the caller to remove, e.g. on
+/// another thread while the build goes on: the new output is in place when this returns.
+pub fn publish_keeping_old(staging: TempDir, target: &Path) -> Result<PreviousOutput> {
     let (parent, name) = split_target(target)?;
+    let nothing_old = PreviousOutput {
+        holder: None,
+        target: target.to_path_buf(),
+    };
     match fs::symlink_metadata(target) {
         Err(err) if err.kind() == ErrorKind::NotFound => {
             let staged = staging.keep();
             return fs::rename(&staged, target)
-                .with_context(|| format!("moving {} to {}", staged.display(), target.display()));
+                .with_context(|| format!("moving {} to {}", staged.display(), target.display()))
+                .map(|()| nothing_old);
         }
         Err(err) => return Err(err).with_context(|| format!("reading {}", target.display())),
         Ok(meta) if !meta.is_dir() => bail!(
@@ -82,12 +115,12 @@ pub fn publish(staging: TempDir, target: &Path) -> Result<()> {
             }
         };
     }
-    // `staging` now names nothing; dropping it is a no-op. Removing `holder` deletes the old
-    // output; a failure there leaves a hidden directory behind but the publish succeeded.
+    // `staging` now names nothing; dropping it is a no-op.
     drop(staging);
-    holder
-        .close()
-        .with_context(|| format!("removing the previous {}", target.display()))
+    Ok(PreviousOutput {
+        holder: Some(holder),
+        target: target.to_path_buf(),
+    })
 }
 
 /// Moves every entry of `from` into `to`, e.g. the prerendered site into the staging

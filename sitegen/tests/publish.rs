@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use sitegen::publish::{publish, staging_dir};
+use sitegen::publish::{publish, publish_keeping_old, staging_dir};
 
 /// Every file under `dir` with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -68,6 +68,34 @@ fn publish_swaps_in_the_new_output_and_leaves_nothing_behind() {
     assert_eq!(files.keys().collect::<Vec<_>>(), ["index.html"]);
     assert_eq!(files["index.html"], b"<h1>new home</h1>");
     assert_eq!(names_in(root.path()), ["dist"]);
+}
+
+#[test]
+fn the_new_output_is_in_place_before_the_old_one_is_removed() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    previous_build(&target);
+
+    let staging = staging_dir(&target).expect("staging");
+    fs::write(staging.path().join("index.html"), "<h1>new home</h1>").expect("write");
+    let previous = publish_keeping_old(staging, &target).expect("publish");
+
+    assert_eq!(snapshot(&target).keys().collect::<Vec<_>>(), ["index.html"]);
+    let hidden: Vec<_> = names_in(root.path())
+        .into_iter()
+        .filter(|n| n != "dist")
+        .collect();
+    assert_eq!(hidden.len(), 1, "{hidden:?}");
+    assert!(hidden[0].starts_with(".dist.old-"), "{hidden:?}");
+    let old = root.path().join(&hidden[0]).join("dist");
+    assert_eq!(
+        snapshot(&old).keys().collect::<Vec<_>>(),
+        ["about/index.html", "index.html"]
+    );
+
+    previous.remove().expect("removed");
+    assert_eq!(names_in(root.path()), ["dist"]);
+    assert_eq!(snapshot(&target)["index.html"], b"<h1>new home</h1>");
 }
 
 #[test]
