@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from '../chromium.mjs'
 
 const [origin, reportFile] = process.argv.slice(2)
 if (!origin || !reportFile) {
@@ -21,10 +22,7 @@ if (!origin || !reportFile) {
 }
 const report = JSON.parse(readFileSync(reportFile, 'utf8'))
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-})
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs })
 const context = await browser.newContext()
 await context.addInitScript(() => {
   window.requestIdleCallback = () => 0
