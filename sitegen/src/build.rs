@@ -116,6 +116,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         &content.settings.contact_endpoint,
         &entries,
     )?;
+    crate::feed::write(staging.path(), &content)?;
 
     progress("verifying every page and internal link");
     let check = check::check_dir(staging.path(), &routes)?;

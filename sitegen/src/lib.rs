@@ -6,6 +6,7 @@
 pub mod build;
 pub mod check;
 pub mod content;
+pub mod feed;
 pub mod outputs;
 pub mod publish;
 pub mod report;
