@@ -73,15 +73,26 @@ impl Scenario {
 
     fn body(self, n: usize) -> serde_json::Value {
         match self {
-            Scenario::Valid | Scenario::RateLimited => json!({
-                "name": format!("Load Test {n}"),
-                "email": "load@example.org",
-                "company": "Bench Ltd",
-                "countryCode": "+49",
-                "phone": "030 1234567",
-                "subject": format!("Load test message {n}"),
-                "message": "Hello,\nthis is a load test message with a few lines of text.\nRegards",
-            }),
+            Scenario::Valid | Scenario::RateLimited => {
+                let fields = &contact_fn::contract::CONTACT;
+                let mut body = serde_json::Map::new();
+                for (field, value) in [
+                    (fields.name, format!("Load Test {n}")),
+                    (fields.email, "load@example.org".to_owned()),
+                    (fields.company, "Bench Ltd".to_owned()),
+                    (fields.country_code, "+49".to_owned()),
+                    (fields.phone, "030 1234567".to_owned()),
+                    (fields.subject, format!("Load test message {n}")),
+                    (
+                        fields.message,
+                        "Hello,\nthis is a load test message with a few lines of text.\nRegards"
+                            .to_owned(),
+                    ),
+                ] {
+                    body.insert(field.name.to_owned(), value.into());
+                }
+                body.into()
+            }
             Scenario::Invalid => json!({ "name": "", "email": "not-an-address", "phone": "x" }),
         }
     }
@@ -171,7 +182,7 @@ async fn drive(
         .build()
         .unwrap_or_default();
     let next = Arc::new(AtomicUsize::new(0));
-    let url = format!("{base}/send-contact-email");
+    let url = format!("{base}{}", contact_fn::contract::FormKind::Contact.path());
     let start = Instant::now();
     let deadline = start + limit;
     let mut workers = tokio::task::JoinSet::new();

@@ -9,7 +9,7 @@ use lettre::message::{Mailbox, MultiPart};
 use minijinja::{Environment, UndefinedBehavior};
 
 use crate::config::Config;
-use crate::submission::{Enquiry, Submission};
+use crate::submission::Submission;
 
 /// Builds the emails; holds the parsed templates and the fixed addresses.
 #[derive(Debug)]
@@ -67,8 +67,10 @@ impl Composer {
             ),
             Submission::Enquiry(e) => {
                 if let Some(fields) = context.as_object_mut() {
-                    fields.insert("sourceLabel".into(), source_label(e).into());
-                    fields.insert("roleLabel".into(), role_label(e).into());
+                    let source = e.source.map(|s| s.inbox_label());
+                    let role = e.role.map(|r| r.inbox_label());
+                    fields.insert("source_label".into(), source.into());
+                    fields.insert("role_label".into(), role.into());
                 }
                 (
                     "enquiry",
@@ -109,24 +111,4 @@ impl Composer {
             .multipart(MultiPart::alternative_plain_html(text, html))
             .context("assembling the email")
     }
-}
-
-fn source_label(enquiry: &Enquiry) -> Option<&'static str> {
-    Some(match enquiry.source.as_deref()? {
-        "search" => "Search Engine",
-        "social" => "Social Media",
-        "referral" => "Referral",
-        "event" => "Event/Conference",
-        _ => "Other",
-    })
-}
-
-fn role_label(enquiry: &Enquiry) -> Option<&'static str> {
-    Some(match enquiry.role.as_deref()? {
-        "cto" => "CTO",
-        "ceo" => "CEO",
-        "developer" => "Developer",
-        "manager" => "Manager",
-        _ => "Other",
-    })
 }

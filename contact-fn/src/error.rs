@@ -1,15 +1,17 @@
 //! The one error type of the request handlers and the answer each kind gets.
 //!
-//! Client mistakes are answered precisely; internal failures are logged with their cause
-//! and answered with a generic message.
+//! Client mistakes are answered precisely; internal failures are answered with a generic
+//! message. Turning an error into an answer logs nothing: the code that produces or decides an
+//! error logs it ([`AppError::log`]).
 
 use std::time::Duration;
 
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use form_contract::ErrorBody;
 
+use crate::intake::IntakeError;
 use crate::submission::FieldErrors;
 
 /// Everything a submission can end in, other than success.
@@ -74,27 +76,34 @@ impl AppError {
     }
 }
 
+impl From<IntakeError> for AppError {
+    fn from(error: IntakeError) -> Self {
+        match error {
+            IntakeError::IdempotencyConflict => AppError::IdempotencyConflict,
+            IntakeError::Unavailable(cause) => AppError::Unavailable(cause),
+            IntakeError::Internal(cause) => AppError::Internal(cause),
+        }
+    }
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        self.log();
         let status = self.status();
-        let message = self.to_string();
-        let mut response = match self {
-            AppError::Invalid(fields) => (
-                status,
-                Json(json!({ "error": message, "fields": fields.0 })),
-            )
-                .into_response(),
-            AppError::RateLimited(wait) => {
-                let mut response = (status, Json(json!({ "error": message }))).into_response();
-                response.headers_mut().insert(
-                    header::RETRY_AFTER,
-                    HeaderValue::from(retry_after_secs(wait)),
-                );
-                response
-            }
-            _ => (status, Json(json!({ "error": message }))).into_response(),
+        let error = self.to_string();
+        let retry_after = match &self {
+            AppError::RateLimited(wait) => Some(retry_after_secs(*wait)),
+            _ => None,
         };
+        let fields = match self {
+            AppError::Invalid(fields) => Some(fields.0),
+            _ => None,
+        };
+        let mut response = (status, Json(ErrorBody { error, fields })).into_response();
+        if let Some(seconds) = retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         response
             .headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

@@ -1,4 +1,4 @@
-//! `contact-fn`: the website's `send-contact-email` service.
+//! `contact-fn`: the service behind the website's contact forms.
 //!
 //! It validates a form submission, stores it durably in an on-disk outbox, answers the
 //! visitor, and delivers the email in the background, retrying until the mail server takes
@@ -10,6 +10,7 @@ mod durable;
 mod email;
 mod error;
 mod idempotency;
+mod intake;
 mod limits;
 mod outbox;
 mod routes;
@@ -34,6 +35,9 @@ use tower_http::trace::TraceLayer;
 
 pub use config::Config;
 pub use delivery::{Mailer, RetryPolicy, Worker};
+/// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
+pub use form_contract as contract;
+use form_contract::FormKind;
 pub use outbox::{Outbox, Record};
 pub use server::ServerLimits;
 
@@ -143,13 +147,16 @@ pub fn app(state: AppState) -> Router {
     let timeout =
         TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout);
     Router::new()
-        .route("/send-contact-email", post(routes::send_contact_email))
+        .route(FormKind::Contact.path(), post(routes::send_contact_email))
         .route(
-            "/functions/v1/send-contact-email",
+            &FormKind::Contact.functions_path(),
             post(routes::send_contact_email),
         )
-        .route("/send-enquiry", post(routes::send_enquiry))
-        .route("/functions/v1/send-enquiry", post(routes::send_enquiry))
+        .route(FormKind::Enquiry.path(), post(routes::send_enquiry))
+        .route(
+            &FormKind::Enquiry.functions_path(),
+            post(routes::send_enquiry),
+        )
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
         .layer(cors)
@@ -160,7 +167,9 @@ pub fn app(state: AppState) -> Router {
 }
 
 fn panic_response() -> Response {
-    error::AppError::Internal(anyhow::anyhow!("a request handler panicked")).into_response()
+    let error = error::AppError::Internal(anyhow::anyhow!("a request handler panicked"));
+    error.log();
+    error.into_response()
 }
 
 /// Runs the whole service on `listener` until `shutdown` resolves: the HTTP server, the

@@ -205,10 +205,10 @@ impl Outbox {
         }
         let dir = self.paths.outbox.clone();
         let name = file_name(&record.id);
-        let written = tokio::task::spawn_blocking(move || durable::write(&dir, &name, &bytes))
-            .await
-            .context("the outbox writer stopped")
-            .and_then(|r| r.context("writing the message file"));
+        let written = blocking("writing the message file", move || {
+            durable::write(&dir, &name, &bytes)
+        })
+        .await;
         let mut index = self.lock();
         match written {
             Ok(()) => {
@@ -248,19 +248,17 @@ impl Outbox {
     /// Reads a waiting message.
     pub async fn load(&self, id: &str) -> anyhow::Result<Record> {
         let path = self.paths.outbox.join(file_name(id));
-        tokio::task::spawn_blocking(move || read_record(&path))
-            .await
-            .context("the outbox reader stopped")?
+        blocking("reading the message file", move || read_record(&path)).await
     }
 
     /// Forgets a message the mail server accepted.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
         let dir = self.paths.outbox.clone();
         let name = file_name(id);
-        let removed = tokio::task::spawn_blocking(move || durable::remove(&dir, &name))
-            .await
-            .context("the outbox writer stopped")
-            .and_then(|r| r.context("removing the delivered message"));
+        let removed = blocking("removing the delivered message", move || {
+            durable::remove(&dir, &name)
+        })
+        .await;
         self.lock().forget(id);
         removed
     }
@@ -271,10 +269,10 @@ impl Outbox {
         let size = bytes.len() as u64;
         let dir = self.paths.outbox.clone();
         let name = file_name(&record.id);
-        let written = tokio::task::spawn_blocking(move || durable::write(&dir, &name, &bytes))
-            .await
-            .context("the outbox writer stopped")
-            .and_then(|r| r.context("updating the message file"));
+        let written = blocking("updating the message file", move || {
+            durable::write(&dir, &name, &bytes)
+        })
+        .await;
         let mut index = self.lock();
         if written.is_ok() {
             index.set_size(&record.id, size);
@@ -289,13 +287,11 @@ impl Outbox {
         let bytes = serde_json::to_vec_pretty(&record).context("serialising the message")?;
         let paths = self.paths.clone();
         let id = record.id.clone();
-        let moved = tokio::task::spawn_blocking(move || {
+        let moved = blocking("moving the message to the dead letters", move || {
             durable::write(&paths.dead, &file_name(&id), &bytes)?;
             durable::remove(&paths.outbox, &file_name(&id))
         })
-        .await
-        .context("the outbox writer stopped")
-        .and_then(|r| r.context("moving the message to the dead letters"));
+        .await;
         self.lock().forget(&record.id);
         moved
     }
@@ -305,9 +301,10 @@ impl Outbox {
         let moved = {
             let id = id.to_owned();
             let outbox = OutboxMover(self.paths.clone());
-            tokio::task::spawn_blocking(move || outbox.move_to_dead(&id))
-                .await
-                .context("the outbox writer stopped")?
+            blocking("moving an unreadable file to the dead letters", move || {
+                outbox.move_to_dead(&id)
+            })
+            .await
         };
         self.lock().forget(id);
         moved
@@ -320,7 +317,7 @@ impl Outbox {
     /// Checks that a file can be created in the outbox folder.
     pub async fn check_writable(&self) -> anyhow::Result<()> {
         let dir = self.paths.outbox.clone();
-        tokio::task::spawn_blocking(move || {
+        blocking("checking the outbox folder", move || {
             tempfile::Builder::new()
                 .prefix(durable::TEMP_PREFIX)
                 .tempfile_in(&dir)
@@ -328,8 +325,23 @@ impl Outbox {
                 .with_context(|| format!("creating a file in {}", dir.display()))
         })
         .await
-        .context("the outbox checker stopped")?
     }
+}
+
+/// Runs file work on the blocking thread pool; `what` names it in the error.
+async fn blocking<T, E>(
+    what: &'static str,
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> anyhow::Result<T>
+where
+    T: Send + 'static,
+    E: Into<anyhow::Error> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .with_context(|| format!("the outbox task {what} stopped"))?
+        .map_err(Into::into)
+        .context(what)
 }
 
 /// Moves files between the folders; usable from a blocking thread.

@@ -1,37 +1,70 @@
 //! The HTTP handlers: the two form endpoints and the health checks.
 //!
 //! A submission passes, in order: rate limit, content type, size, body read (with a time
-//! limit), decoding, validation, idempotency check, durable storage. Only then is it
-//! answered 200 (JSON) or 303 to the success page (plain form post).
+//! limit), decoding, validation, then the [`intake`] (idempotency check, durable storage).
+//! Only then is it answered 200 (JSON) or 303 to the success page (plain form post).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
-use anyhow::{Context as _, anyhow};
 use axum::Json;
-use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use serde_json::json;
 use uuid::Uuid;
 
 use crate::AppState;
-use crate::durable::now_ms;
 use crate::error::AppError;
-use crate::idempotency::{self, Seen};
+use crate::idempotency;
+use crate::intake;
 use crate::limits::client_ip;
-use crate::outbox::{EnqueueError, Record};
-use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
+use crate::submission::{self, Encoding, FormKind, Verdict};
 
-/// `POST /send-contact-email`: the contact page form.
-pub async fn send_contact_email(State(state): State<AppState>, request: Request) -> Response {
-    submit(state, FormKind::Contact, request).await
+/// `POST` to the contact page form's path ([`FormKind::path`]).
+pub async fn send_contact_email(
+    State(state): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    submit(state, FormKind::Contact, client, headers, body).await
 }
 
-/// `POST /send-enquiry`: the home page "Get in Touch" form.
-pub async fn send_enquiry(State(state): State<AppState>, request: Request) -> Response {
-    submit(state, FormKind::Enquiry, request).await
+/// `POST` to the home page "Get in Touch" form's path ([`FormKind::path`]).
+pub async fn send_enquiry(
+    State(state): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    submit(state, FormKind::Enquiry, client, headers, body).await
+}
+
+/// The address of the client that sent the request: the peer, or what a trusted proxy in
+/// front of the service says it is.
+#[derive(Debug, Clone, Copy)]
+pub struct Client(pub IpAddr);
+
+impl FromRequestParts<AppState> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        Ok(Client(client_ip(
+            peer,
+            &parts.headers,
+            &state.shared.config.trusted_proxies,
+        )))
+    }
 }
 
 /// `GET /healthz`: the process answers.
@@ -72,16 +105,24 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     (status, Json(body)).into_response()
 }
 
-async fn submit(state: AppState, kind: FormKind, request: Request) -> Response {
-    let encoding = Encoding::of(request.headers());
-    let result = accept(&state, kind, encoding, request).await;
+/// Answers a submission: JSON for scripts, a redirect for plain form posts. This is where an
+/// error becomes an answer, so this is where it is logged.
+async fn submit(
+    state: AppState,
+    kind: FormKind,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let encoding = Encoding::of(&headers);
+    let result = accept(&state, kind, client, encoding, &headers, body).await;
+    if let Err(error) = &result {
+        error.log();
+    }
     let config = &state.shared.config;
     match (encoding, result) {
         (Some(Encoding::Form), Ok(_)) => see_other(&config.success_url),
-        (Some(Encoding::Form), Err(error)) => {
-            error.log();
-            see_other(&config.failure_url)
-        }
+        (Some(Encoding::Form), Err(_)) => see_other(&config.failure_url),
         (_, Ok(id)) => Json(json!({ "ok": true, "id": id })).into_response(),
         (_, Err(error)) => error.into_response(),
     }
@@ -95,28 +136,26 @@ fn see_other(location: &HeaderValue) -> Response {
         .into_response()
 }
 
+/// Translates the request into an intake: checks what HTTP carries (rate, type, size, key),
+/// reads and validates the body, then stores the submission. Returns the message id.
 async fn accept(
     state: &AppState,
     kind: FormKind,
+    Client(client): Client,
     encoding: Option<Encoding>,
-    request: Request,
+    headers: &HeaderMap,
+    body: Body,
 ) -> Result<String, AppError> {
     let shared = &state.shared;
     let config = &shared.config;
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    let client = client_ip(peer, request.headers(), &config.trusted_proxies);
     shared
         .limiter
         .check(client)
         .map_err(AppError::RateLimited)?;
 
     let encoding = encoding.ok_or(AppError::UnsupportedMediaType)?;
-    let key = idempotency::key(request.headers()).map_err(AppError::BadRequest)?;
-    let declared_length = request
-        .headers()
+    let key = idempotency::key(headers).map_err(AppError::BadRequest)?;
+    let declared_length = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
@@ -129,12 +168,7 @@ async fn accept(
         .acquire()
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
-    let body = read_body(
-        request.into_body(),
-        config.max_body_bytes,
-        config.body_timeout,
-    )
-    .await?;
+    let body = read_body(body, config.max_body_bytes, config.body_timeout).await?;
 
     let raw =
         submission::decode(encoding, &body).map_err(|e| AppError::BadRequest(e.to_string()))?;
@@ -147,16 +181,18 @@ async fn accept(
     };
     // Storing runs as its own task, so a client that goes away mid-way cannot leave a
     // message half-registered: once started, it is stored and scheduled completely.
-    tokio::spawn(store(state.clone(), submission, key))
+    let state = state.clone();
+    let stored = tokio::spawn(async move { intake::store(&state.shared, submission, key).await })
         .await
-        .map_err(|e| AppError::Internal(e.into()))?
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(stored?)
 }
 
 async fn read_body(
     body: Body,
     limit: usize,
     timeout: std::time::Duration,
-) -> Result<axum::body::Bytes, AppError> {
+) -> Result<Bytes, AppError> {
     let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect())
         .await
         .map_err(|_| AppError::Timeout)?;
@@ -169,66 +205,4 @@ async fn read_body(
             "The request body could not be read: {error}"
         ))),
     }
-}
-
-async fn store(
-    state: AppState,
-    submission: Submission,
-    key: Option<String>,
-) -> Result<String, AppError> {
-    let shared = &state.shared;
-    let kind = submission.kind();
-    let mut remembered = None;
-    let mut _guard = None;
-    let id = match key {
-        Some(key) => {
-            let id = idempotency::message_id(kind, &key);
-            _guard = Some(shared.idempotency.lock(&id).await);
-            let fingerprint = idempotency::fingerprint(&submission).map_err(AppError::Internal)?;
-            match shared.idempotency.seen(&id, &fingerprint) {
-                Seen::Same => {
-                    tracing::info!(id, "repeated submission answered from its Idempotency-Key");
-                    return Ok(id);
-                }
-                Seen::Different => return Err(AppError::IdempotencyConflict),
-                Seen::New => remembered = Some(fingerprint),
-            }
-            id
-        }
-        None => Uuid::now_v7().to_string(),
-    };
-
-    let composer = &shared.composer;
-    let message = composer
-        .compose(&id, &submission)
-        .map_err(AppError::Internal)?;
-    let now = now_ms();
-    let record = Record {
-        id: id.clone(),
-        kind,
-        created_ms: now,
-        attempts: 0,
-        next_attempt_ms: now,
-        last_error: None,
-        envelope_from: composer.from().email.to_string(),
-        envelope_to: vec![composer.to().email.to_string()],
-        message: String::from_utf8(message.formatted())
-            .context("the formatted email is not UTF-8")
-            .map_err(AppError::Internal)?,
-    };
-    shared.outbox.enqueue(record).await.map_err(|e| match e {
-        EnqueueError::Full { .. } => AppError::Unavailable(anyhow!(e)),
-        EnqueueError::Io(cause) => AppError::Unavailable(cause),
-    })?;
-    if let Some(fingerprint) = remembered
-        && let Err(error) = shared.idempotency.remember(&id, fingerprint).await
-    {
-        // The message is stored; only a retry of it could now produce a second email.
-        tracing::warn!(
-            id,
-            "message stored, but its Idempotency-Key was not: {error:#}"
-        );
-    }
-    tracing::info!(id, kind = kind.as_str(), "accepted");
-    Ok(id)
 }

@@ -7,51 +7,14 @@
 use std::collections::BTreeMap;
 
 use axum::http::{HeaderMap, header};
+use form_contract::{
+    CONTACT, DEFAULT_COUNTRY_CODE, ENQUIRY, ErrorCode, Field, FieldError, HONEYPOT,
+    MAX_PHONE_DIGITS, MIN_PHONE_DIGITS,
+};
 use lettre::Address;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// Hidden field that people leave empty and form-filling bots do not.
-pub const HONEYPOT: &str = "_gotcha";
-
-/// Longest single-line field, in characters.
-pub const MAX_LINE: usize = 200;
-/// Longest name part (first or last name), in characters.
-pub const MAX_NAME_PART: usize = 100;
-/// Longest email address, in characters (RFC 5321 path limit).
-pub const MAX_EMAIL: usize = 254;
-/// Longest multi-line field, in characters.
-pub const MAX_TEXT: usize = 10_000;
-/// Longest phone number, in characters.
-pub const MAX_PHONE: usize = 32;
-/// Fewest and most digits in a phone number.
-pub const PHONE_DIGITS: std::ops::RangeInclusive<usize> = 4..=20;
-/// Country code used when the client sends none.
-pub const DEFAULT_COUNTRY_CODE: &str = "+49";
-
-/// The accepted answers of the home form's "how did you hear of us" list.
-pub const SOURCES: [&str; 5] = ["search", "social", "referral", "event", "other"];
-/// The accepted answers of the home form's role list.
-pub const ROLES: [&str; 5] = ["cto", "ceo", "developer", "manager", "other"];
-
-/// Which form a submission comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FormKind {
-    /// The contact page's "Send us a Message" form.
-    Contact,
-    /// The home page's "Get in Touch" form.
-    Enquiry,
-}
-
-impl FormKind {
-    /// Short name used in logs and file names.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FormKind::Contact => "contact",
-            FormKind::Enquiry => "enquiry",
-        }
-    }
-}
+pub use form_contract::{FormKind, Role, Source};
 
 /// How the request body is encoded, from its `Content-Type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,9 +108,9 @@ pub fn decode(encoding: Encoding, body: &[u8]) -> Result<RawFields, DecodeError>
     }
 }
 
-/// A message from the contact page form, cleaned and checked.
+/// A message from the contact page form, cleaned and checked. Its fields are those of
+/// [`form_contract::CONTACT`], under the same names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct ContactMessage {
     /// Visitor's full name.
     pub name: String,
@@ -165,9 +128,9 @@ pub struct ContactMessage {
     pub message: String,
 }
 
-/// An enquiry from the home page "Get in Touch" form, cleaned and checked.
+/// An enquiry from the home page "Get in Touch" form, cleaned and checked. Its fields are
+/// those of [`form_contract::ENQUIRY`], under the same names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Enquiry {
     /// Visitor's first name.
     pub first_name: String,
@@ -183,10 +146,10 @@ pub struct Enquiry {
     pub phone: Option<String>,
     /// What the visitor wants to discuss, line breaks kept.
     pub topic: String,
-    /// How the visitor heard of the company: one of [`SOURCES`], when given.
-    pub source: Option<String>,
-    /// Visitor's role: one of [`ROLES`], when given.
-    pub role: Option<String>,
+    /// How the visitor heard of the company, when given.
+    pub source: Option<Source>,
+    /// Visitor's role, when given.
+    pub role: Option<Role>,
     /// Whether the visitor wants the newsletter.
     pub newsletter: bool,
     /// Whether the visitor ticked the privacy agreement.
@@ -230,9 +193,9 @@ pub enum Verdict {
     Spam,
 }
 
-/// Human messages for the fields that need correcting, keyed by the client's field name.
+/// What is wrong with each field that needs correcting, keyed by the client's field name.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct FieldErrors(pub BTreeMap<String, String>);
+pub struct FieldErrors(pub BTreeMap<String, FieldError>);
 
 /// Checks every field of a decoded body; collects all problems before answering.
 pub fn validate(kind: FormKind, mut raw: RawFields) -> Result<Verdict, FieldErrors> {
@@ -252,31 +215,35 @@ pub fn validate(kind: FormKind, mut raw: RawFields) -> Result<Verdict, FieldErro
     };
     let submission = match kind {
         FormKind::Contact => Submission::Contact(ContactMessage {
-            name: fields.required_line("name", "Name", MAX_LINE),
-            email: fields.email("email"),
-            company: fields.optional_line("company", "Company name", MAX_LINE),
-            country_code: fields.country_code("countryCode"),
-            phone: fields.phone("phone", true).unwrap_or_default(),
-            subject: fields.required_line("subject", "Subject", MAX_LINE),
-            message: fields.required_text("message", "Message"),
+            name: fields.required_line(&CONTACT.name),
+            email: fields.email(&CONTACT.email),
+            company: fields.optional_line(&CONTACT.company),
+            country_code: fields.country_code(&CONTACT.country_code),
+            phone: fields.phone(&CONTACT.phone).unwrap_or_default(),
+            subject: fields.required_line(&CONTACT.subject),
+            message: fields.required_text(&CONTACT.message),
         }),
         FormKind::Enquiry => Submission::Enquiry(Enquiry {
-            first_name: fields.required_line("firstName", "First name", MAX_NAME_PART),
-            last_name: fields.required_line("lastName", "Last name", MAX_NAME_PART),
-            email: fields.email("email"),
-            job_title: fields.optional_line("jobTitle", "Job title", MAX_LINE),
-            company: fields.required_line("company", "Company", MAX_LINE),
-            phone: fields.phone("phone", false),
-            topic: fields.required_text("topic", "Discussion topic"),
-            source: fields.choice("source", "How you heard of us", &SOURCES),
-            role: fields.choice("role", "Role", &ROLES),
-            newsletter: fields.boolean("newsletter", "Newsletter consent"),
-            privacy: fields.boolean("privacy", "Privacy agreement"),
+            first_name: fields.required_line(&ENQUIRY.first_name),
+            last_name: fields.required_line(&ENQUIRY.last_name),
+            email: fields.email(&ENQUIRY.email),
+            job_title: fields.optional_line(&ENQUIRY.job_title),
+            company: fields.required_line(&ENQUIRY.company),
+            phone: fields.phone(&ENQUIRY.phone),
+            topic: fields.required_text(&ENQUIRY.topic),
+            source: fields.choice(&ENQUIRY.source, Source::parse),
+            role: fields.choice(&ENQUIRY.role, Role::parse),
+            newsletter: fields.boolean(&ENQUIRY.newsletter),
+            privacy: fields.boolean(&ENQUIRY.privacy),
         }),
     };
     let mut errors = fields.errors;
     for key in fields.raw.into_keys() {
-        errors.insert(key, "This form has no such field.".to_owned());
+        let error = FieldError {
+            code: ErrorCode::UnknownField,
+            message: "This form has no such field.".to_owned(),
+        };
+        errors.insert(key, error);
     }
     if errors.is_empty() {
         Ok(Verdict::Accepted(Box::new(submission)))
@@ -320,89 +287,98 @@ pub fn clean_text(text: &str) -> String {
 /// The fields still to read, and the problems found so far.
 struct Fields {
     raw: RawFields,
-    errors: BTreeMap<String, String>,
+    errors: BTreeMap<String, FieldError>,
 }
 
 impl Fields {
     /// Takes a text field out; `None` when absent, null or wrongly typed (then noted).
-    fn text(&mut self, key: &str, label: &str) -> Option<String> {
-        match self.raw.remove(key)? {
+    fn text(&mut self, field: &Field) -> Option<String> {
+        let label = field.label;
+        match self.raw.remove(field.name)? {
             RawValue::Text(text) => Some(text),
             RawValue::Null => None,
-            RawValue::Repeated => self.fail(key, format!("{label} must be given only once.")),
-            RawValue::Bool(_) => {
-                self.fail(key, format!("{label} must be text, not true or false."))
-            }
-            RawValue::Other(kind) => self.fail(key, format!("{label} must be text, not {kind}.")),
+            RawValue::Repeated => self.fail(
+                field,
+                ErrorCode::Repeated,
+                format!("{label} must be given only once."),
+            ),
+            RawValue::Bool(_) => self.fail(
+                field,
+                ErrorCode::NotText,
+                format!("{label} must be text, not true or false."),
+            ),
+            RawValue::Other(kind) => self.fail(
+                field,
+                ErrorCode::NotText,
+                format!("{label} must be text, not {kind}."),
+            ),
         }
     }
 
-    fn fail<T>(&mut self, key: &str, message: String) -> Option<T> {
-        self.errors.insert(key.to_owned(), message);
+    /// Notes what is wrong with `field`, replacing what was noted before.
+    fn fail<T>(&mut self, field: &Field, code: ErrorCode, message: String) -> Option<T> {
+        self.errors
+            .insert(field.name.to_owned(), FieldError { code, message });
         None
     }
 
-    fn has_error(&self, key: &str) -> bool {
-        self.errors.contains_key(key)
+    /// Notes that the required `field` is missing, unless something else is wrong with it.
+    fn missing(&mut self, field: &Field) {
+        if !self.errors.contains_key(field.name) {
+            let message = format!("{} is required.", field.label);
+            self.fail::<()>(field, ErrorCode::Required, message);
+        }
     }
 
-    fn limit(&mut self, key: &str, label: &str, value: String, max: usize) -> Option<String> {
+    fn limit(&mut self, field: &Field, value: String) -> Option<String> {
+        let max = field.max_length;
         if value.chars().count() > max {
-            return self.fail(key, format!("{label} must be at most {max} characters."));
+            let message = format!("{} must be at most {max} characters.", field.label);
+            return self.fail(field, ErrorCode::TooLong, message);
         }
         Some(value)
     }
 
-    fn optional_line(&mut self, key: &str, label: &str, max: usize) -> Option<String> {
-        let value = clean_line(&self.text(key, label)?);
+    fn optional_line(&mut self, field: &Field) -> Option<String> {
+        let value = clean_line(&self.text(field)?);
         if value.is_empty() {
             return None;
         }
-        self.limit(key, label, value, max)
+        self.limit(field, value)
     }
 
-    fn required_line(&mut self, key: &str, label: &str, max: usize) -> String {
-        match self.optional_line(key, label, max) {
-            Some(value) => value,
-            None => {
-                if !self.has_error(key) {
-                    self.errors
-                        .insert(key.to_owned(), format!("{label} is required."));
-                }
-                String::new()
-            }
-        }
+    fn required_line(&mut self, field: &Field) -> String {
+        self.optional_line(field).unwrap_or_else(|| {
+            self.missing(field);
+            String::new()
+        })
     }
 
-    fn required_text(&mut self, key: &str, label: &str) -> String {
-        let value = self.text(key, label).map(|t| clean_text(&t));
+    fn required_text(&mut self, field: &Field) -> String {
+        let value = self.text(field).map(|t| clean_text(&t));
         match value {
-            Some(value) if !value.is_empty() => {
-                self.limit(key, label, value, MAX_TEXT).unwrap_or_default()
-            }
+            Some(value) if !value.is_empty() => self.limit(field, value).unwrap_or_default(),
             _ => {
-                if !self.has_error(key) {
-                    self.errors
-                        .insert(key.to_owned(), format!("{label} is required."));
-                }
+                self.missing(field);
                 String::new()
             }
         }
     }
 
-    fn email(&mut self, key: &str) -> String {
-        let value = self.required_line(key, "Email address", MAX_EMAIL);
+    fn email(&mut self, field: &Field) -> String {
+        let value = self.required_line(field);
         if !value.is_empty() && value.parse::<Address>().is_err() {
-            self.errors.insert(
-                key.to_owned(),
+            self.fail::<()>(
+                field,
+                ErrorCode::InvalidEmail,
                 "Please enter a valid email address, like name@example.com.".to_owned(),
             );
         }
         value
     }
 
-    fn country_code(&mut self, key: &str) -> String {
-        let Some(value) = self.optional_line(key, "Country code", MAX_LINE) else {
+    fn country_code(&mut self, field: &Field) -> String {
+        let Some(value) = self.optional_line(field) else {
             return DEFAULT_COUNTRY_CODE.to_owned();
         };
         let valid = value.strip_prefix('+').is_some_and(|digits| {
@@ -412,72 +388,66 @@ impl Fields {
             first_ok && rest.len() <= 1 && rest.iter().all(|p| is_short_number(p))
         });
         if !valid {
-            self.errors.insert(
-                key.to_owned(),
-                "Country code must be a dialling code like +49.".to_owned(),
-            );
+            let message = format!("{} must be a dialling code like +49.", field.label);
+            self.fail::<()>(field, ErrorCode::InvalidCountryCode, message);
         }
         value
     }
 
-    fn phone(&mut self, key: &str, required: bool) -> Option<String> {
-        let label = "Phone number";
-        let value = if required {
-            Some(self.required_line(key, label, MAX_PHONE)).filter(|v| !v.is_empty())
+    fn phone(&mut self, field: &Field) -> Option<String> {
+        let label = field.label;
+        let value = if field.required {
+            Some(self.required_line(field)).filter(|v| !v.is_empty())
         } else {
-            self.optional_line(key, label, MAX_PHONE)
+            self.optional_line(field)
         }?;
         let allowed = |c: char| c.is_ascii_digit() || " ()+-.".contains(c);
         let digits = value.chars().filter(char::is_ascii_digit).count();
         if !value.chars().all(allowed) {
             self.fail(
-                key,
-                "Phone number may contain only digits, spaces and ( ) + - .".to_owned(),
+                field,
+                ErrorCode::InvalidPhone,
+                format!("{label} may contain only digits, spaces and ( ) + - ."),
             )
-        } else if !PHONE_DIGITS.contains(&digits) {
+        } else if !(MIN_PHONE_DIGITS..=MAX_PHONE_DIGITS).contains(&digits) {
             self.fail(
-                key,
-                format!(
-                    "Phone number must have {} to {} digits.",
-                    PHONE_DIGITS.start(),
-                    PHONE_DIGITS.end()
-                ),
+                field,
+                ErrorCode::PhoneDigits,
+                format!("{label} must have {MIN_PHONE_DIGITS} to {MAX_PHONE_DIGITS} digits."),
             )
         } else {
             Some(value)
         }
     }
 
-    fn choice(&mut self, key: &str, label: &str, options: &[&str]) -> Option<String> {
-        let value = self.optional_line(key, label, MAX_LINE)?;
-        if options.contains(&value.as_str()) {
-            Some(value)
-        } else {
-            self.fail(
-                key,
-                format!("{label} must be one of: {}.", options.join(", ")),
-            )
-        }
+    fn choice<T>(&mut self, field: &Field, parse: fn(&str) -> Option<T>) -> Option<T> {
+        let value = self.optional_line(field)?;
+        parse(&value).or_else(|| {
+            let message = format!(
+                "{} must be one of: {}.",
+                field.label,
+                field.options.join(", ")
+            );
+            self.fail(field, ErrorCode::NotAnOption, message)
+        })
     }
 
-    fn boolean(&mut self, key: &str, label: &str) -> bool {
-        let message = || format!("{label} must be true or false.");
-        match self.raw.remove(key) {
+    fn boolean(&mut self, field: &Field) -> bool {
+        let invalid = |fields: &mut Self| {
+            let message = format!("{} must be true or false.", field.label);
+            fields.fail::<()>(field, ErrorCode::NotBoolean, message);
+            false
+        };
+        match self.raw.remove(field.name) {
             None | Some(RawValue::Null) => false,
             Some(RawValue::Bool(b)) => b,
             // A checked HTML checkbox sends "on" unless it has a value of its own.
             Some(RawValue::Text(text)) => match text.trim() {
                 "on" | "true" | "yes" | "1" => true,
                 "" | "off" | "false" | "no" | "0" => false,
-                _ => {
-                    self.errors.insert(key.to_owned(), message());
-                    false
-                }
+                _ => invalid(self),
             },
-            Some(RawValue::Repeated | RawValue::Other(_)) => {
-                self.errors.insert(key.to_owned(), message());
-                false
-            }
+            Some(RawValue::Repeated | RawValue::Other(_)) => invalid(self),
         }
     }
 }

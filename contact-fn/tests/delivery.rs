@@ -8,7 +8,7 @@ use std::path::Path;
 
 use contact_fn::Record;
 use serde_json::{Value, json};
-use support::{Mode, Service, SmtpServer, eventually, files, post_json};
+use support::{Delivering, Mode, Service, SmtpServer, eventually, files, post_json};
 
 fn records(dir: &Path) -> Vec<Record> {
     files(dir, "json")
@@ -19,13 +19,9 @@ fn records(dir: &Path) -> Vec<Record> {
 
 #[tokio::test]
 async fn the_inbox_receives_every_contact_field_in_both_bodies() {
-    let smtp = SmtpServer::start(Mode::Accept);
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(
-        dir.path(),
+    let run = Delivering::start(
+        Mode::Accept,
         &[
-            "--smtp-url",
-            &smtp.url(),
             "--mail-to",
             "Sales <sales@company.example>",
             "--mail-from",
@@ -33,11 +29,11 @@ async fn the_inbox_receives_every_contact_field_in_both_bodies() {
         ],
     )
     .await;
-    let client = reqwest::Client::new();
     let body = support::contact_body();
-    let (status, answer) = post_json(&client, &service.url("/send-contact-email"), &body).await;
-    assert_eq!(status, 200, "{answer}");
-    let id = answer["id"].as_str().unwrap().to_owned();
+    let id = run.submit("/send-contact-email", &body).await;
+    let Delivering {
+        smtp, dir, service, ..
+    } = run;
 
     let received = smtp.wait_for(1).await;
     let mail = &received[0];
@@ -66,19 +62,8 @@ async fn the_inbox_receives_every_contact_field_in_both_bodies() {
 
     let text = message.body_text(0).unwrap().replace("\r\n", "\n");
     let html = message.body_html(0).unwrap().replace("\r\n", "\n");
-    for field in [
-        "name",
-        "email",
-        "company",
-        "countryCode",
-        "phone",
-        "subject",
-        "message",
-    ] {
-        let value = body[field].as_str().unwrap();
-        assert!(text.contains(value), "text body lacks {field}: {text}");
-        assert!(html.contains(value), "HTML body lacks {field}: {html}");
-    }
+    support::assert_holds_every_contact_field(&text, &body);
+    support::assert_holds_every_contact_field(&html, &body);
     assert!(text.contains(&id) && html.contains(&id));
 
     let outbox = dir.path().join("outbox");
@@ -92,17 +77,9 @@ async fn the_inbox_receives_every_contact_field_in_both_bodies() {
 
 #[tokio::test]
 async fn the_inbox_receives_every_enquiry_field_in_both_bodies() {
-    let smtp = SmtpServer::start(Mode::Accept);
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &["--smtp-url", &smtp.url()]).await;
-    let client = reqwest::Client::new();
-    let (status, answer) = post_json(
-        &client,
-        &service.url("/send-enquiry"),
-        &support::enquiry_body(),
-    )
-    .await;
-    assert_eq!(status, 200, "{answer}");
+    let run = Delivering::start(Mode::Accept, &[]).await;
+    run.submit("/send-enquiry", &support::enquiry_body()).await;
+    let Delivering { smtp, service, .. } = run;
 
     let received = smtp.wait_for(1).await;
     let message = received[0].parsed();
@@ -170,18 +147,13 @@ async fn a_message_accepted_while_smtp_is_down_is_delivered_once_it_is_up() {
 
 #[tokio::test]
 async fn a_permanent_rejection_moves_the_message_to_the_dead_letters() {
-    let smtp = SmtpServer::start(Mode::RejectRecipients);
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &["--smtp-url", &smtp.url()]).await;
-    let client = reqwest::Client::new();
-    let (status, answer) = post_json(
-        &client,
-        &service.url("/send-contact-email"),
-        &support::contact_body(),
-    )
-    .await;
-    assert_eq!(status, 200);
-    let id = answer["id"].as_str().unwrap();
+    let run = Delivering::start(Mode::RejectRecipients, &[]).await;
+    let id = run
+        .submit("/send-contact-email", &support::contact_body())
+        .await;
+    let Delivering {
+        smtp, dir, service, ..
+    } = run;
 
     let dead = dir.path().join("dead");
     eventually("a dead letter", || !files(&dead, "json").is_empty()).await;
@@ -228,16 +200,23 @@ async fn a_message_undeliverable_past_the_give_up_age_becomes_a_dead_letter() {
         "retried before giving up: {}",
         record.attempts
     );
-    assert!(files(&dir.path().join("outbox"), "json").is_empty());
+    // The dead letter is written before the outbox file is removed.
+    let outbox = dir.path().join("outbox");
+    eventually("the outbox to be empty", || {
+        files(&outbox, "json").is_empty()
+    })
+    .await;
     service.stop().await;
 }
 
 #[tokio::test]
 async fn the_same_idempotency_key_twice_sends_one_email() {
-    let smtp = SmtpServer::start(Mode::Accept);
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &["--smtp-url", &smtp.url()]).await;
-    let client = reqwest::Client::new();
+    let Delivering {
+        smtp,
+        dir,
+        service,
+        client,
+    } = Delivering::start(Mode::Accept, &[]).await;
     let mut ids = Vec::new();
     for _ in 0..2 {
         let response = client

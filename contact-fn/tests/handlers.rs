@@ -46,6 +46,25 @@ impl Harness {
         (status, headers, body.to_vec())
     }
 
+    /// Sends `body` as JSON to `path`, asserts it was stored and returns the stored email.
+    async fn stored_email(&self, path: &str, body: &Value) -> String {
+        let (status, answer) = self.json(path, body.to_string()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let outbox = self.outbox();
+        assert_eq!(outbox.len(), 1);
+        read_record(&outbox[0]).message
+    }
+
+    /// Sends a plain HTML form post; returns the status and where it redirects to.
+    async fn form(&self, path: &str, body: &'static str) -> (StatusCode, String) {
+        let request = post(path, "application/x-www-form-urlencoded", body);
+        let (status, headers, _) = self.send(request).await;
+        let location = headers
+            .get(header::LOCATION)
+            .map(|l| l.to_str().unwrap().to_owned());
+        (status, location.unwrap_or_default())
+    }
+
     async fn json(&self, path: &str, body: impl Into<Body>) -> (StatusCode, Value) {
         let (status, _, body) = self.send(post(path, "application/json", body)).await;
         (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
@@ -96,7 +115,7 @@ async fn a_valid_message_is_stored_before_the_answer_on_every_path() {
 }
 
 #[tokio::test]
-async fn field_errors_come_back_keyed_by_the_request_field_names() {
+async fn field_errors_come_back_keyed_by_the_request_field_names_with_a_code() {
     let h = Harness::new(&[]);
     let mut body = support::contact_body();
     body["countryCode"] = json!("49");
@@ -108,8 +127,14 @@ async fn field_errors_come_back_keyed_by_the_request_field_names() {
         json!({
             "error": "Some fields need attention.",
             "fields": {
-                "countryCode": "Country code must be a dialling code like +49.",
-                "email": "Please enter a valid email address, like name@example.com."
+                "countryCode": {
+                    "code": "invalid_country_code",
+                    "message": "Country code must be a dialling code like +49."
+                },
+                "email": {
+                    "code": "invalid_email",
+                    "message": "Please enter a valid email address, like name@example.com."
+                }
             }
         })
     );
@@ -366,46 +391,19 @@ async fn plain_form_posts_are_redirected_to_the_configured_pages() {
     let h = Harness::new(&[]);
     let form = "name=Ada+Lovelace&email=ada%40example.org&company=&countryCode=%2B44\
         &phone=20+7946+0958&subject=Hi&message=Hello%0D%0Athere&_gotcha=";
-    let (status, headers, _) = h
-        .send(post(
-            "/send-contact-email",
-            "application/x-www-form-urlencoded",
-            form,
-        ))
-        .await;
+    let (status, location) = h.form("/send-contact-email", form).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        headers[header::LOCATION],
-        "http://127.0.0.1:8080/contact/sent/"
-    );
+    assert_eq!(location, "http://127.0.0.1:8080/contact/sent/");
     assert_eq!(h.outbox().len(), 1);
 
-    let (status, headers, _) = h
-        .send(post(
-            "/send-contact-email",
-            "application/x-www-form-urlencoded",
-            "name=Ada",
-        ))
-        .await;
+    let (status, location) = h.form("/send-contact-email", "name=Ada").await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        headers[header::LOCATION],
-        "http://127.0.0.1:8080/contact/error/"
-    );
+    assert_eq!(location, "http://127.0.0.1:8080/contact/error/");
 
     let enquiry = "firstName=Grace&lastName=Hopper&email=grace%40example.org&company=Navy&topic=Hi&newsletter=on";
-    let (status, headers, _) = h
-        .send(post(
-            "/send-enquiry",
-            "application/x-www-form-urlencoded",
-            enquiry,
-        ))
-        .await;
+    let (status, location) = h.form("/send-enquiry", enquiry).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
-    assert_eq!(
-        headers[header::LOCATION],
-        "http://127.0.0.1:8080/contact/sent/"
-    );
+    assert_eq!(location, "http://127.0.0.1:8080/contact/sent/");
     assert_eq!(h.outbox().len(), 2);
 
     let h = Harness::new(&[
@@ -416,19 +414,13 @@ async fn plain_form_posts_are_redirected_to_the_configured_pages() {
         "--outbox-max-messages",
         "0",
     ]);
-    let (status, headers, _) = h
-        .send(post(
-            "/send-contact-email",
-            "application/x-www-form-urlencoded",
-            form,
-        ))
-        .await;
+    let (status, location) = h.form("/send-contact-email", form).await;
     assert_eq!(
         status,
         StatusCode::SEE_OTHER,
         "a storage failure is a failure page too"
     );
-    assert_eq!(headers[header::LOCATION], "https://www.example.com/sorry/");
+    assert_eq!(location, "https://www.example.com/sorry/");
 }
 
 #[tokio::test]
@@ -681,11 +673,9 @@ async fn control_characters_in_every_field_cannot_inject_headers() {
 
     let mut body = body;
     body["email"] = json!("eve@example.org\u{0}");
-    let (status, answer) = h.json("/send-contact-email", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-contact-email", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     assert!(message.bcc().is_none() && message.cc().is_none());
     assert!(message.header_raw("X-Injected").is_none());
@@ -718,11 +708,9 @@ async fn emoji_and_right_to_left_text_arrive_intact() {
     let mut body = support::contact_body();
     body["name"] = json!("נועה כהן 🌟");
     body["message"] = json!("مرحبا بكم\n👩🏽‍🚀 launch");
-    let (status, _) = h.json("/send-contact-email", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK);
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-contact-email", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     assert_eq!(
         message.reply_to().unwrap().first().unwrap().name(),
@@ -740,11 +728,9 @@ async fn html_in_a_field_is_escaped_in_the_html_body_and_verbatim_in_the_text() 
     let mut body = support::contact_body();
     body["subject"] = json!("<script>alert('x')</script>");
     body["message"] = json!("<b>bold</b> & \"quoted\"");
-    let (status, _) = h.json("/send-contact-email", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK);
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-contact-email", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     let html = message.body_html(0).unwrap();
     assert!(
@@ -776,11 +762,9 @@ async fn control_characters_in_every_enquiry_field_cannot_inject_headers() {
         "newsletter": "on",
         "privacy": true
     });
-    let (status, answer) = h.json("/send-enquiry", body.to_string()).await;
-    assert_eq!(status, StatusCode::OK, "{answer}");
-    let record = read_record(&h.outbox()[0]);
+    let email = h.stored_email("/send-enquiry", &body).await;
     let message = mail_parser::MessageParser::default()
-        .parse(record.message.as_bytes())
+        .parse(email.as_bytes())
         .unwrap();
     assert!(message.bcc().is_none() && message.cc().is_none());
     let to: Vec<_> = message

@@ -33,20 +33,7 @@ async fn with_no_configuration_a_valid_submission_lands_as_an_eml_file_holding_e
     let raw = std::fs::read(&eml).unwrap();
     let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
     let text = message.body_text(0).unwrap().replace("\r\n", "\n");
-    for field in [
-        "name",
-        "email",
-        "company",
-        "countryCode",
-        "phone",
-        "subject",
-        "message",
-    ] {
-        assert!(
-            text.contains(body[field].as_str().unwrap()),
-            "{field} missing: {text}"
-        );
-    }
+    support::assert_holds_every_contact_field(&text, &body);
     assert!(service.terminate(), "exits cleanly on SIGTERM");
 }
 

@@ -2,22 +2,17 @@
 //! they accept is clean, and JSON and form posts are judged alike.
 #![allow(clippy::unwrap_used)]
 
+use contact_fn::contract::{CONTACT, MAX_EMAIL, MAX_LINE, MAX_PHONE, MAX_TEXT};
 use contact_fn::submission::{
-    Encoding, FormKind, MAX_EMAIL, MAX_LINE, MAX_PHONE, MAX_TEXT, Submission, Verdict, clean_line,
-    clean_text, decode, validate,
+    Encoding, FormKind, Submission, Verdict, clean_line, clean_text, decode, validate,
 };
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
-const CONTACT_FIELDS: [&str; 7] = [
-    "name",
-    "email",
-    "company",
-    "countryCode",
-    "phone",
-    "subject",
-    "message",
-];
+/// The names the contact form's fields are sent under.
+fn contact_field_names() -> Vec<&'static str> {
+    CONTACT.all().iter().map(|field| field.name).collect()
+}
 
 fn kinds() -> impl Strategy<Value = FormKind> {
     prop_oneof![Just(FormKind::Contact), Just(FormKind::Enquiry)]
@@ -38,11 +33,14 @@ fn field_text() -> impl Strategy<Value = String> {
 }
 
 fn contact_fields() -> impl Strategy<Value = Vec<Option<String>>> {
-    proptest::collection::vec(proptest::option::of(field_text()), CONTACT_FIELDS.len())
+    proptest::collection::vec(
+        proptest::option::of(field_text()),
+        contact_field_names().len(),
+    )
 }
 
 fn to_json(values: &[Option<String>]) -> Vec<u8> {
-    let map: Map<String, Value> = CONTACT_FIELDS
+    let map: Map<String, Value> = contact_field_names()
         .iter()
         .zip(values)
         .filter_map(|(k, v)| Some((k.to_string(), Value::String(v.clone()?))))
@@ -52,7 +50,7 @@ fn to_json(values: &[Option<String>]) -> Vec<u8> {
 
 fn to_form(values: &[Option<String>]) -> Vec<u8> {
     let mut form = form_urlencoded::Serializer::new(String::new());
-    for (key, value) in CONTACT_FIELDS.iter().zip(values) {
+    for (key, value) in contact_field_names().iter().zip(values) {
         if let Some(value) = value {
             form.append_pair(key, value);
         }
@@ -123,7 +121,7 @@ proptest! {
             Err(errors) => {
                 prop_assert!(!errors.0.is_empty());
                 for key in errors.0.keys() {
-                    prop_assert!(CONTACT_FIELDS.contains(&key.as_str()), "unexpected key {key}");
+                    prop_assert!(contact_field_names().contains(&key.as_str()), "unexpected key {key}");
                 }
             }
         }

@@ -5,6 +5,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
+use contact_fn::contract::{ErrorCode, Role, Source};
 use contact_fn::submission::{
     ContactMessage, DecodeError, Encoding, Enquiry, FormKind, Submission, Verdict, decode, validate,
 };
@@ -18,7 +19,24 @@ fn check(kind: FormKind, body: &Value) -> Result<Submission, BTreeMap<String, St
     match validate(kind, raw) {
         Ok(Verdict::Accepted(submission)) => Ok(*submission),
         Ok(Verdict::Spam) => panic!("unexpected honeypot verdict for {body}"),
-        Err(errors) => Err(errors.0),
+        Err(errors) => Err(errors
+            .0
+            .into_iter()
+            .map(|(field, error)| (field, error.message))
+            .collect()),
+    }
+}
+
+/// The error code of each rejected field of `body`.
+fn codes(kind: FormKind, body: &Value) -> BTreeMap<String, ErrorCode> {
+    let raw = decode(Encoding::Json, body.to_string().as_bytes()).unwrap();
+    match validate(kind, raw) {
+        Ok(_) => BTreeMap::new(),
+        Err(errors) => errors
+            .0
+            .into_iter()
+            .map(|(field, error)| (field, error.code))
+            .collect(),
     }
 }
 
@@ -329,8 +347,8 @@ fn a_valid_enquiry_is_accepted() {
             company: "Navy Computing".into(),
             phone: Some("+1 555 0100".into()),
             topic: "Compilers\nand debugging".into(),
-            source: Some("event".into()),
-            role: Some("cto".into()),
+            source: Some(Source::Event),
+            role: Some(Role::Cto),
             newsletter: true,
             privacy: true,
         }))
@@ -475,7 +493,8 @@ fn a_field_repeated_in_a_form_post_is_refused() {
     let Err(errors) = validate(FormKind::Contact, raw) else {
         panic!("refused")
     };
-    assert_eq!(errors.0["name"], "Name must be given only once.");
+    assert_eq!(errors.0["name"].message, "Name must be given only once.");
+    assert_eq!(errors.0["name"].code, ErrorCode::Repeated);
 }
 
 #[test]
@@ -530,4 +549,86 @@ fn invalid_utf8_in_a_form_post_becomes_replacement_characters() {
             "Ada\u{fffd}\u{fffd}".into()
         ))
     );
+}
+
+#[test]
+fn each_rule_answers_with_its_code() {
+    use ErrorCode::*;
+    let contact = support::contact_body;
+    let enquiry = support::enquiry_body;
+    let cases: Vec<(FormKind, Value, &str, ErrorCode)> = vec![
+        (
+            FormKind::Contact,
+            without(contact(), "name"),
+            "name",
+            Required,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "name", json!("x".repeat(201))),
+            "name",
+            TooLong,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "name", json!(1)),
+            "name",
+            NotText,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "email", json!("ada")),
+            "email",
+            InvalidEmail,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "countryCode", json!("49")),
+            "countryCode",
+            InvalidCountryCode,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "phone", json!("call me")),
+            "phone",
+            InvalidPhone,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "phone", json!("12")),
+            "phone",
+            PhoneDigits,
+        ),
+        (
+            FormKind::Contact,
+            with(contact(), "website", json!("x")),
+            "website",
+            UnknownField,
+        ),
+        (
+            FormKind::Enquiry,
+            with(enquiry(), "source", json!("radio")),
+            "source",
+            NotAnOption,
+        ),
+        (
+            FormKind::Enquiry,
+            with(enquiry(), "role", json!("king")),
+            "role",
+            NotAnOption,
+        ),
+        (
+            FormKind::Enquiry,
+            with(enquiry(), "privacy", json!("maybe")),
+            "privacy",
+            NotBoolean,
+        ),
+    ];
+    for (kind, body, field, code) in cases {
+        assert_eq!(
+            codes(kind, &body),
+            BTreeMap::from([(field.to_owned(), code)]),
+            "{body}"
+        );
+    }
 }

@@ -2,7 +2,8 @@
 import type { TextField } from "./TextField";
 
 /**
- * The fields of the contact page's form, in display order.
+ * The words of the contact page form's fields, in display order; the field names, limits and
+ * rules are those of the same members of [`form_contract::CONTACT`].
  */
 export type ContactFields = { 
 /**

@@ -2,10 +2,13 @@
 import type { CheckboxField } from "./CheckboxField";
 import type { ChoiceField } from "./ChoiceField";
 import type { PhoneField } from "./PhoneField";
+import type { Role } from "./Role";
+import type { Source } from "./Source";
 import type { TextField } from "./TextField";
 
 /**
- * The fields of the home page's form, in display order.
+ * The words of the home page form's fields, in display order; the field names, limits and
+ * rules are those of the same members of [`form_contract::ENQUIRY`].
  */
 export type EnquiryFields = { 
 /**
@@ -39,11 +42,11 @@ topic: TextField,
 /**
  * How the visitor heard of the company.
  */
-source: ChoiceField, 
+source: ChoiceField<Source>, 
 /**
  * The visitor's role.
  */
-role: ChoiceField, 
+role: ChoiceField<Role>, 
 /**
  * Newsletter consent (optional).
  */

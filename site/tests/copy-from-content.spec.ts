@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { expect, test } from '@playwright/test'
+import { type Page, expect, test } from '@playwright/test'
+import type { ErrorBody } from '../schema/ErrorBody'
+import { contract } from '../schema/contract'
 import { content } from './support/content'
 
 // Components render what content gives them and hold no visitor-facing words of their own.
 // This test proves it: it rebuilds the site from a copy of the content in which every string is
 // wrapped in markers, then reads every prerendered page. Any letter outside a marker (in text,
 // alt, aria-label, placeholder or title) was written in a component instead of content/.
+// The same holds for what the contact form shows when the service rejects fields.
 
 const OPEN = '\u27e6' // ⟦
 const CLOSE = '\u27e7' // ⟧
@@ -73,6 +76,34 @@ test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 
+/** Every text and attribute in `root` of `page` holding letters outside the markers. */
+function strayWords(page: Page, root = 'body'): Promise<string[]> {
+  return page.evaluate(
+    ([open, close, selector]) => {
+      const outside = (text: string) => text.replace(new RegExp(`${open}[^${close}]*${close}`, 'gu'), '').trim()
+      const words = (text: string) => /\p{L}/u.test(outside(text))
+      const hits: string[] = []
+      for (const scope of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT)
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const parent = node.parentElement
+          if (parent?.closest('script, style, template')) continue
+          const text = node.textContent ?? ''
+          if (words(text)) hits.push(`text "${outside(text)}"`)
+        }
+        for (const el of scope.querySelectorAll('*')) {
+          for (const attr of ['alt', 'aria-label', 'placeholder', 'title']) {
+            const value = el.getAttribute(attr)
+            if (value && words(value)) hits.push(`${attr}="${outside(value)}" on <${el.localName}>`)
+          }
+        }
+      }
+      return hits
+    },
+    [OPEN, CLOSE, root] as const,
+  )
+}
+
 test('every word on every page comes from content/', async ({ browser }) => {
   expect(pages.length).toBeGreaterThanOrEqual(content.routes.length + 1)
   // The prerendered HTML as a visitor without JavaScript receives it.
@@ -81,32 +112,62 @@ test('every word on every page comes from content/', async ({ browser }) => {
   const stray: string[] = []
   for (const file of pages) {
     await page.setContent(readFileSync(file, 'utf8'), { waitUntil: 'domcontentloaded' })
-    const found = await page.evaluate(
-      ([open, close]) => {
-        const outside = (text: string) =>
-          text.replace(new RegExp(`${open}[^${close}]*${close}`, 'gu'), '').trim()
-        const words = (text: string) => /\p{L}/u.test(outside(text))
-        const hits: string[] = []
-        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          const parent = node.parentElement
-          if (parent?.closest('script, style, template')) continue
-          const text = node.textContent ?? ''
-          if (words(text)) hits.push(`text "${outside(text)}"`)
-        }
-        for (const el of document.body.querySelectorAll('*')) {
-          for (const attr of ['alt', 'aria-label', 'placeholder', 'title']) {
-            const value = el.getAttribute(attr)
-            if (value && words(value)) hits.push(`${attr}="${outside(value)}" on <${el.localName}>`)
-          }
-        }
-        return hits
-      },
-      [OPEN, CLOSE],
-    )
+    const found = await strayWords(page)
     const name = path.relative(path.join(work, 'out', 'client'), file)
     stray.push(...found.map((hit) => `${name}: ${hit}`))
   }
   await context.close()
   expect(stray, 'words written in components instead of content/').toEqual([])
+})
+
+test('the words shown for fields the contact service rejects come from content/', async ({ page }) => {
+  // The marked build, served from a made-up origin; its form posts to the contact service,
+  // which here rejects every field, each with another error code and an English message.
+  const origin = 'http://marked.test'
+  const client = path.join(work, 'out', 'client')
+  await page.route(`${origin}/**`, (route) => {
+    const pathname = decodeURIComponent(new URL(route.request().url()).pathname)
+    const file = path.join(client, pathname.endsWith('/') ? `${pathname}index.html` : pathname)
+    return route.fulfill({ path: file })
+  })
+  const fields = Object.values(contract.contact.fields)
+  const answer: ErrorBody = {
+    error: 'Some fields need attention.',
+    fields: Object.fromEntries(
+      fields.map((field, i) => {
+        const code = contract.errorCodes[i % contract.errorCodes.length] ?? 'required'
+        return [field.name, { code, message: `The service says ${code}.` }]
+      }),
+    ),
+  }
+  const service = `${content.settings.contact_endpoint.replace(/\/+$/, '')}${contract.contact.path}`
+  const cors = { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Headers': '*', 'Access-Control-Allow-Methods': 'POST' }
+  let posted = 0
+  await page.route(service, (route) => {
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors })
+    posted++
+    return route.fulfill({ status: 422, headers: cors, contentType: 'application/json', body: JSON.stringify(answer) })
+  })
+
+  await page.goto(`${origin}/contact/`)
+  const form = page.locator('form').filter({ has: page.locator(`[name="${contract.contact.fields.message.name}"]`) })
+  await form.locator(`[name="${contract.contact.fields.name.name}"]`).fill('Ada Lovelace')
+  await form.locator(`[name="${contract.contact.fields.email.name}"]`).fill('ada@example.org')
+  await form.locator(`[name="${contract.contact.fields.phone.name}"]`).fill('20 7946 0958')
+  await form.locator(`[name="${contract.contact.fields.subject.name}"]`).fill('Hello')
+  await form.locator(`[name="${contract.contact.fields.message.name}"]`).fill('Hello there')
+  await form.locator('button[type="submit"]').click()
+
+  await expect(form.locator('[aria-invalid="true"]')).toHaveCount(fields.length)
+  expect(posted).toBe(1)
+  const shown = await form.locator('[aria-invalid="true"]').evaluateAll((controls) =>
+    controls.map((control) =>
+      (control.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' '),
+    ),
+  )
+  expect(shown.join(' ')).not.toContain('The service says')
+  expect(await strayWords(page, 'form, [data-sonner-toaster]'), 'words written in components instead of content/').toEqual([])
 })

@@ -198,6 +198,8 @@ test.describe('the contact page form', () => {
     const phone = contactFields(form).phone
     await expect(phone).toHaveAttribute('aria-invalid', 'true')
     await expect(phone).toHaveAccessibleDescription(/phone number/i)
+    // The words content gives the service's error code, not the service's own message.
+    await expect(phone).toHaveAccessibleDescription(contact.messages.errors.invalid_phone ?? 'no words')
     const describedBy = await phone.getAttribute('aria-describedby')
     await expect(form.locator(`[id="${describedBy}"]`)).toBeVisible()
     await expect(phone).toBeFocused()
@@ -464,6 +466,10 @@ test.describe('the home page Get in Touch form', () => {
     const phone = enquiryFields(form).phone
     await expect(phone).toHaveAttribute('aria-invalid', 'true')
     await expect(phone).toHaveAccessibleDescription(/phone number/i)
+    // The dialling code, then the words content gives the service's error code.
+    await expect(phone).toHaveAccessibleDescription(
+      `${enquiry.fields.phone.prefix} ${enquiry.messages.errors.invalid_phone ?? 'no words'}`,
+    )
     await expect(form.getByText(enquiry.messages.invalid)).toBeVisible()
     await expect(toast(page, enquiry.messages.failure.title)).toBeVisible()
     await expect(enquiryFields(form).company).toHaveValue('Compilers Inc')

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { MAX_RETRIES, endpointUrl, retryDelay, sendForm } from '../components/forms/sendForm'
+import { MAX_RETRIES, endpointUrl, formBody, retryDelay, sendForm } from '../components/forms/sendForm'
+import { contract } from '../schema/contract'
 
 // Unit tests of the forms' sending rules, with a scripted fetch (no browser, no network).
 // forms.spec.ts sends the forms for real.
@@ -41,6 +42,9 @@ test('endpoint URLs join the base and the path with one slash', () => {
   expect(endpointUrl('https://api.example.com/contact/', 'send-contact-email')).toBe(
     'https://api.example.com/contact/send-contact-email',
   )
+  expect(endpointUrl('https://api.example.com/contact/', contract.contact.path)).toBe(
+    `https://api.example.com/contact${contract.contact.path}`,
+  )
 })
 
 test('network failures are retried three times with the same Idempotency-Key, then reported', async () => {
@@ -72,15 +76,34 @@ test('each submission gets its own Idempotency-Key', async () => {
   expect(calls[0]?.key).not.toBe(calls[1]?.key)
 })
 
-test('rejected fields are returned by name, without retrying', async () => {
+test('rejected fields are returned by name with their error code, without retrying', async () => {
   const { fetch, calls } = scriptedFetch([
-    json(422, { error: 'Some fields need attention.', fields: { phone: 'Phone number is required.', email: 7 } }),
+    json(422, {
+      error: 'Some fields need attention.',
+      fields: {
+        phone: { code: 'required', message: 'Phone number is required.' },
+        email: 7,
+        name: { code: 'no_such_code', message: 'Unknown to the site.' },
+      },
+    }),
   ])
   expect(await sendForm('http://service/x', {}, { fetch })).toEqual({
     kind: 'invalid',
-    fields: { phone: 'Phone number is required.' },
+    fields: { phone: 'required' },
   })
   expect(calls).toHaveLength(1)
+})
+
+test('the body holds every contract field under its name, checkboxes as booleans', () => {
+  const data = new FormData()
+  data.set(contract.enquiry.fields.first_name.name, 'Grace')
+  data.set(contract.enquiry.fields.privacy.name, 'on')
+  const body = formBody(contract.enquiry.fields, data)
+  expect(Object.keys(body)).toEqual(Object.values(contract.enquiry.fields).map((field) => field.name))
+  expect(body[contract.enquiry.fields.first_name.name]).toBe('Grace')
+  expect(body[contract.enquiry.fields.last_name.name]).toBe('')
+  expect(body[contract.enquiry.fields.privacy.name]).toBe(true)
+  expect(body[contract.enquiry.fields.newsletter.name]).toBe(false)
 })
 
 test('a definite refusal is reported at once with the service\'s reason', async () => {

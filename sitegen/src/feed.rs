@@ -22,7 +22,7 @@ fn timestamp(date: &str) -> String {
 pub fn render(content: &Content) -> Result<String> {
     let base = outputs::parse_base_url(&content.settings.base_url)?;
     let url_of = |path: &str| -> Result<String> {
-        let path = outputs::directory_path(path)?;
+        let path = crate::output_dir::route_url_path(path)?;
         Ok(base
             .join(path.trim_start_matches('/'))
             .with_context(|| format!("path {path:?} does not form a URL"))?

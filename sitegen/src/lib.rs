@@ -1,14 +1,20 @@
 //! sitegen: turns the YAML under `content/` into a CDN-ready static website.
 //!
-//! The pipeline is load -> validate -> render (Vike prerender in `site/`) -> write -> verify,
-//! and every stage is a module here so `main.rs` only parses arguments and reports.
+//! The pipeline is load -> validate -> prerender (Vike in `site/`) -> site files -> verify ->
+//! compress -> publish -> report, and every stage is a module here so `main.rs` only parses
+//! arguments and reports. [`output_dir`] is the one URL model of the output directory that
+//! build, check, report and serve share; [`scan`] parses each page once for all of them.
 
 pub mod build;
 pub mod check;
+pub mod compress;
 pub mod content;
 pub mod feed;
+pub mod output_dir;
 pub mod outputs;
+pub mod prerender;
 pub mod publish;
 pub mod report;
+pub mod scan;
 pub mod schema;
 pub mod serve;

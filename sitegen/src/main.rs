@@ -32,15 +32,17 @@ enum Cmd {
         /// Print only errors.
         #[arg(long, short)]
         quiet: bool,
+        /// Also write the full report (every route's sizes, the time of each step) as JSON.
+        #[arg(long, value_name = "FILE")]
+        report_json: Option<PathBuf>,
     },
     /// Verify an output directory: every page exists and every internal link resolves.
     Check {
         /// The output directory to verify.
         #[arg(default_value = "dist")]
         dir: PathBuf,
-        /// Content directory whose routes must all have a page.
-        #[arg(long, default_value = "content")]
-        content: PathBuf,
+        #[command(flatten)]
+        dirs: Dirs,
     },
     /// Preview an output directory exactly as a CDN serves it.
     Serve {
@@ -61,9 +63,10 @@ enum Cmd {
     },
     /// Write the content as JSON for the site's development server (`npm run dev`).
     Export {
-        /// Where to write the JSON.
-        #[arg(long, default_value = "site/.sitegen/content.json")]
-        out: PathBuf,
+        /// Where to write the JSON [default: where the site's dev server reads it, in its
+        /// scratch directory].
+        #[arg(long)]
+        out: Option<PathBuf>,
         #[command(flatten)]
         dirs: Dirs,
     },
@@ -77,7 +80,8 @@ enum Cmd {
 
 #[derive(Debug, clap::Args)]
 struct Dirs {
-    /// The YAML content directory.
+    /// The YAML content directory (for `check`: whose routes must all have a page; skipped
+    /// when it does not exist).
     #[arg(long, default_value = "content")]
     content: PathBuf,
     /// The Vike project that renders the pages.
@@ -87,7 +91,7 @@ struct Dirs {
 
 impl Dirs {
     fn load(&self) -> Result<Content, sitegen::content::ContentErrors> {
-        Content::load(&self.content, &self.site.join("public"))
+        sitegen::build::load_content(&self.content, &self.site)
     }
 }
 
@@ -108,6 +112,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             dirs,
             contact_endpoint,
             quiet,
+            report_json,
         } => {
             let options = BuildOptions {
                 content_dir: dirs.content,
@@ -117,6 +122,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 quiet,
             };
             let built = sitegen::build::build(&options)?;
+            if let Some(path) = report_json {
+                built.report.write_json(&path)?;
+            }
             if !quiet {
                 println!("{}", built.report);
                 println!(
@@ -127,16 +135,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Cmd::Check { dir, content } => {
-            let routes: Vec<String> = if content.is_dir() {
-                Content::load(&content, &PathBuf::from("site/public"))?
-                    .routes
-                    .into_iter()
-                    .map(|r| r.path)
-                    .collect()
-            } else {
-                Vec::new()
-            };
+        Cmd::Check { dir, dirs } => {
+            let routes = sitegen::check::content_routes(&dirs.content, &dirs.site)?;
             let report = sitegen::check::check_dir(&dir, &routes)?;
             if report.is_ok() {
                 println!("{}: every page present, every link resolves", dir.display());
@@ -156,7 +156,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Cmd::Export { out, dirs } => {
             let content = dirs.load()?;
-            sitegen::build::write_json(&out, &content)?;
+            let out = out.unwrap_or_else(|| sitegen::prerender::dev_content_json(&dirs.site));
+            sitegen::prerender::write_json(&out, &content)?;
             println!("wrote {}", out.display());
             Ok(())
         }

@@ -6,10 +6,12 @@
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Context, Result, ensure};
 use minijinja::syntax::SyntaxConfig;
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use url::Url;
+
+use crate::output_dir::{NOT_FOUND_FILE, route_url_path};
 
 /// One page of the site as the site-wide files see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,8 +19,8 @@ pub struct SitemapEntry {
     /// URL path of the route, starting with `/` (`/`, `/about`, `/services/cloud-services`).
     /// A trailing slash is optional; pages are published directory style (`/about/`).
     pub path: String,
-    /// Whether the page is listed in `sitemap.xml`. Every route still gets its HTML caching
-    /// rule in `_headers`.
+    /// Whether the page is listed in `sitemap.xml`. Every page, listed or not, is revalidated
+    /// on each visit (see `_headers`).
     pub in_sitemap: bool,
 }
 
@@ -32,8 +34,10 @@ impl SitemapEntry {
     }
 }
 
-/// The URL of the not-found page every build emits; it gets the HTML caching rule too.
-const NOT_FOUND_PAGE: &str = "/404.html";
+/// The `_headers` paths of every page but the not-found page: the home page and any
+/// directory-style URL (`/about/`, `/services/cloud-services/devops/`). Patterns rather than
+/// one rule per page, so the file stays the same size however many pages the site has.
+const PAGE_PATTERNS: [&str; 2] = ["/", "/*/"];
 
 const TEMPLATES: [(&str, &str); 4] = [
     (
@@ -64,18 +68,17 @@ pub fn write_site_files(
         .collect::<Vec<_>>();
 
     let mut urls = Vec::new();
-    let mut html_paths = Vec::new();
     for route in routes {
-        let path = directory_path(&route.path)?;
+        let path = route_url_path(&route.path)?;
         if route.in_sitemap {
             let url = base
                 .join(path.trim_start_matches('/'))
                 .with_context(|| format!("route {:?} does not form a URL", route.path))?;
             urls.push(url.to_string());
         }
-        html_paths.push(path);
     }
-    html_paths.push(NOT_FOUND_PAGE.to_owned());
+    let mut html_paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
+    html_paths.push(format!("/{NOT_FOUND_FILE}"));
     let sitemap_url = base.join("sitemap.xml")?.to_string();
 
     let env = environment()?;
@@ -188,48 +191,9 @@ fn contact_origin(endpoint: &str) -> Result<Option<String>> {
     Ok(Some(url.origin().ascii_serialization()))
 }
 
-/// `/about` and `/about/` -> `/about/`; `/` stays `/`. Rejects what cannot be a route path,
-/// so nothing written into `_headers` can break its line-based format.
-pub(crate) fn directory_path(path: &str) -> Result<String> {
-    if !path.starts_with('/') {
-        bail!("route {path:?} must start with '/'");
-    }
-    if let Some(c) = path
-        .chars()
-        .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '*'))
-    {
-        bail!("route {path:?} contains {c:?}, which a route path cannot contain");
-    }
-    if path.ends_with('/') {
-        Ok(path.to_owned())
-    } else {
-        Ok(format!("{path}/"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn routes_become_directory_paths() {
-        assert_eq!(directory_path("/").ok().as_deref(), Some("/"));
-        assert_eq!(directory_path("/about").ok().as_deref(), Some("/about/"));
-        assert_eq!(directory_path("/a/b/").ok().as_deref(), Some("/a/b/"));
-    }
-
-    #[test]
-    fn route_paths_that_could_break_headers_are_rejected() {
-        let err = directory_path("/a\n  X-Evil: 1")
-            .map(|_| ())
-            .expect_err("rejected");
-        assert_eq!(
-            err.to_string(),
-            r#"route "/a\n  X-Evil: 1" contains '\n', which a route path cannot contain"#
-        );
-        let err = directory_path("about").map(|_| ()).expect_err("rejected");
-        assert_eq!(err.to_string(), r#"route "about" must start with '/'"#);
-    }
 
     #[test]
     fn base_url_must_be_absolute_http() {

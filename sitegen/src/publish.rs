@@ -90,6 +90,40 @@ pub fn publish(staging: TempDir, target: &Path) -> Result<()> {
         .with_context(|| format!("removing the previous {}", target.display()))
 }
 
+/// Moves every entry of `from` into `to`, e.g. the prerendered site into the staging
+/// directory: a rename per entry on one file system, a copy across file systems.
+pub fn move_into(from: &Path, to: &Path) -> Result<()> {
+    let entries = fs::read_dir(from).with_context(|| {
+        format!(
+            "reading the prerendered site in {}: did the prerender run?",
+            from.display()
+        )
+    })?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", from.display()))?;
+        let target = to.join(entry.file_name());
+        if fs::rename(entry.path(), &target).is_err() {
+            copy_tree(&entry.path(), &target).with_context(|| {
+                format!("moving {} to {}", entry.path().display(), target.display())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry?;
+        let target = to.join(entry.path().strip_prefix(from)?);
+        if entry.file_type().is_dir() {
+            fs::create_dir_all(&target)?;
+        } else {
+            fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Splits `target` into its parent directory and final name; rejects `.`, `..` and `/`,
 /// which cannot be swapped out by a rename.
 fn split_target(target: &Path) -> Result<(PathBuf, OsString)> {

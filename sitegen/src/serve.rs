@@ -6,7 +6,9 @@
 //! - The rules of `_headers` (Netlify / Cloudflare Pages format) are applied. A page is matched
 //!   under its request path and its canonical paths (`/about/`, `/about/index.html`), so both
 //!   spellings of a URL get the same headers; the not-found page also gets `/404.html`'s rules.
-//! - Responses are gzip- or brotli-compressed when the client accepts it.
+//! - A file with precompressed variants (`sitegen build` writes `file.br` and `file.gz`) is
+//!   sent as brotli, else gzip, else as it is, by the request's `Accept-Encoding` (a coding
+//!   with `q=0` is refused), with `Vary: Accept-Encoding`. Nothing is compressed on the fly.
 //! - Nothing outside the directory can be reached: `..`, encoded or not, is refused, and
 //!   symbolic links leading out are treated as missing.
 
@@ -20,17 +22,14 @@ use anyhow::{Context, Result, bail, ensure};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{ALLOW, CONTENT_TYPE};
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode};
+use axum::http::header::{ACCEPT_ENCODING, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, VARY};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
-use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeFile;
 
-use crate::check::candidate_files;
-
-/// Files the CDN reads as configuration and never serves.
-const CONFIG_FILES: [&str; 2] = ["_headers", "_redirects"];
+use crate::compress::Encoding;
+use crate::output_dir::{CONFIG_FILES, NOT_FOUND_FILE, candidate_files, header_paths};
 
 /// The app serving `dir`. Fails when `dir` is not a directory or its `_headers` is malformed
 /// (every bad line is listed). `_headers` is read once, here.
@@ -45,10 +44,7 @@ pub fn router(dir: PathBuf) -> Result<Router> {
         .with_context(|| format!("resolving {}", dir.display()))?;
     let rules = HeaderRules::load(&root.join("_headers"))?;
     let site = Arc::new(Site { root, rules });
-    Ok(Router::new()
-        .fallback(handle)
-        .with_state(site)
-        .layer(CompressionLayer::new()))
+    Ok(Router::new().fallback(handle).with_state(site))
 }
 
 /// Serves `dir` on `addr` until Ctrl-C (or SIGTERM), printing the URL to open.
@@ -114,20 +110,34 @@ async fn handle(State(site): State<Arc<Site>>, req: Request) -> Response {
         return res;
     }
     let request_path = req.uri().path().to_owned();
+    let headers = req.headers().clone();
     let Some(candidates) = candidate_files(&request_path) else {
         let mut res = (StatusCode::BAD_REQUEST, "400 Bad Request: invalid path\n").into_response();
         site.rules.apply(&[&request_path], &mut res);
         return res;
     };
     let Some(file) = site.find(&candidates).await else {
-        return site.not_found(&request_path).await;
+        return site.not_found(&request_path, &headers).await;
     };
 
     let path = site.root.join(&file);
-    let mut res = match ServeFile::new(&path).try_call(req).await {
+    let variants = site.variants(&file).await;
+    let chosen = negotiate(req.headers(), &variants);
+    let (mut parts, body) = req.into_parts();
+    // The file service picks the variant named here, and sets Content-Encoding and the
+    // original's Content-Type.
+    parts.headers.insert(
+        ACCEPT_ENCODING,
+        HeaderValue::from_static(chosen.map_or("identity", Encoding::token)),
+    );
+    let req = Request::from_parts(parts, body);
+    let mut service = ServeFile::new(&path)
+        .precompressed_br()
+        .precompressed_gzip();
+    let mut res = match service.try_call(req).await {
         Ok(res) if res.status() == StatusCode::NOT_FOUND => {
             // Removed between the lookup and the read, e.g. by a rebuild.
-            return site.not_found(&request_path).await;
+            return site.not_found(&request_path, &headers).await;
         }
         Ok(res) => res.map(Body::new),
         Err(err) => {
@@ -140,14 +150,49 @@ async fn handle(State(site): State<Arc<Site>>, req: Request) -> Response {
         }
     };
     add_utf8_charset(&mut res);
+    // The file service says Vary whenever precompression is configured; only a file with
+    // variants varies.
+    if variants.is_empty() {
+        res.headers_mut().remove(VARY);
+    } else {
+        res.headers_mut()
+            .insert(VARY, HeaderValue::from_static("accept-encoding"));
+    }
 
     let file_path = format!("/{file}");
-    let mut paths = vec![request_path.as_str(), file_path.as_str()];
-    if let Some(dir) = file_path.strip_suffix("index.html") {
-        paths.push(dir);
-    }
-    site.rules.apply(&paths, &mut res);
+    site.rules
+        .apply(&header_paths(&request_path, &file_path), &mut res);
     res
+}
+
+/// The coding to send a file in: the first of [`Encoding::PREFERRED`] that has a variant
+/// and that `Accept-Encoding` accepts (by name or `*`, with a q-value above 0); `None`
+/// means the file as it is.
+pub fn negotiate(headers: &HeaderMap, variants: &[Encoding]) -> Option<Encoding> {
+    let mut accepted: Vec<(String, bool)> = Vec::new();
+    for value in headers.get_all(ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
+            if coding.is_empty() {
+                continue;
+            }
+            let q = parts
+                .filter_map(|p| p.trim().strip_prefix("q=").or(p.trim().strip_prefix("Q=")))
+                .find_map(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            accepted.push((coding, q > 0.0));
+        }
+    }
+    let accepts = |token: &str| {
+        let named = accepted.iter().find(|(c, _)| c == token);
+        let any = accepted.iter().find(|(c, _)| c == "*");
+        named.or(any).is_some_and(|(_, ok)| *ok)
+    };
+    Encoding::PREFERRED
+        .into_iter()
+        .find(|e| variants.contains(e) && accepts(e.token()))
 }
 
 impl Site {
@@ -171,17 +216,43 @@ impl Site {
         None
     }
 
-    async fn not_found(&self, request_path: &str) -> Response {
-        let mut res = match tokio::fs::read(self.root.join("404.html")).await {
-            Ok(body) => (
-                StatusCode::NOT_FOUND,
-                [(CONTENT_TYPE, "text/html; charset=utf-8")],
-                body,
-            )
-                .into_response(),
+    /// The precompressed variants of `file` present in the directory.
+    async fn variants(&self, file: &str) -> Vec<Encoding> {
+        let mut found = Vec::new();
+        for encoding in Encoding::PREFERRED {
+            let variant = format!("{file}{}", encoding.suffix());
+            if self.find(std::slice::from_ref(&variant)).await.is_some() {
+                found.push(encoding);
+            }
+        }
+        found
+    }
+
+    async fn not_found(&self, request_path: &str, headers: &HeaderMap) -> Response {
+        let variants = self.variants(NOT_FOUND_FILE).await;
+        let chosen = negotiate(headers, &variants);
+        let file = format!("{NOT_FOUND_FILE}{}", chosen.map_or("", Encoding::suffix));
+        let mut res = match tokio::fs::read(self.root.join(file)).await {
+            Ok(body) => {
+                let mut res = (
+                    StatusCode::NOT_FOUND,
+                    [(CONTENT_TYPE, "text/html; charset=utf-8")],
+                    body,
+                )
+                    .into_response();
+                let headers = res.headers_mut();
+                if let Some(encoding) = chosen {
+                    headers.insert(CONTENT_ENCODING, HeaderValue::from_static(encoding.token()));
+                }
+                if !variants.is_empty() {
+                    headers.insert(VARY, HeaderValue::from_static("accept-encoding"));
+                }
+                res
+            }
             Err(_) => (StatusCode::NOT_FOUND, "404 Not Found\n").into_response(),
         };
-        self.rules.apply(&[request_path, "/404.html"], &mut res);
+        let not_found_path = format!("/{NOT_FOUND_FILE}");
+        self.rules.apply(&[request_path, &not_found_path], &mut res);
         res
     }
 }

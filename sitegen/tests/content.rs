@@ -67,6 +67,39 @@ fn load(fixture: Option<&str>, removed: Option<&str>) -> Result<Content, Vec<Str
     })
 }
 
+/// The real content file `file` with `from` replaced by `to`.
+fn edited(file: &str, from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(repo().join("content").join(file)).expect("read");
+    assert!(text.contains(from), "{file} does not contain {from:?}");
+    text.replacen(from, to, 1)
+}
+
+/// Loads the real content with `file`'s text replaced by `text`.
+fn errors_with(file: &str, text: &str) -> Vec<String> {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &dir);
+    std::fs::write(dir.join(file), text).expect("write content file");
+    match Content::load(&dir, &repo().join("site/public")) {
+        Ok(_) => panic!("the edited {file} should not load"),
+        Err(errors) => errors
+            .0
+            .iter()
+            .map(|e| e.to_string().replace(&dir.display().to_string(), "content"))
+            .collect(),
+    }
+}
+
+/// `line:column` (1-based) where `needle` starts in `text`.
+fn position(text: &str, needle: &str) -> String {
+    let at = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} not found"));
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+    format!("{line}:{column}")
+}
+
 fn errors_of(fixture: &str) -> Vec<String> {
     match load_with(Some(fixture)) {
         Ok(_) => panic!("fixture {fixture} should not load"),
@@ -268,6 +301,81 @@ fn every_mistake_is_reported_in_one_run() {
         ),
         "{}",
         errors[1]
+    );
+}
+
+#[test]
+fn an_error_code_without_words_in_forms_yaml_is_reported_at_the_errors_of_each_form() {
+    let text = edited(
+        "forms.yaml",
+        "      too_long: This is longer than we can take; please shorten it.\n",
+        "",
+    );
+    let errors_at = position(&text, "errors:\n");
+    // The enquiry form's messages are an alias of the contact form's.
+    let alias_at = position(&text, "messages: *messages");
+    assert_eq!(
+        errors_with("forms.yaml", &text),
+        [
+            format!(
+                "content/forms.yaml:{errors_at}: contact.messages.errors: no words for the \
+                 error codes `too_long`; each needs a line here"
+            ),
+            format!(
+                "content/forms.yaml:{alias_at}: enquiry.messages.errors: no words for the \
+                 error codes `too_long`; each needs a line here"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn an_unknown_error_code_in_forms_yaml_is_reported_with_the_known_ones() {
+    let text = edited("forms.yaml", "      too_long:", "      too_lng:");
+    let at = position(&text, "too_lng:");
+    let errors = errors_with("forms.yaml", &text);
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].starts_with(&format!(
+            "content/forms.yaml:{at}: contact.messages.errors: unknown variant `too_lng`, \
+             expected one of `required`, `too_long`,"
+        )),
+        "{}",
+        errors[0]
+    );
+}
+
+#[test]
+fn a_dropdown_answer_without_words_in_forms_yaml_is_reported_at_its_options() {
+    let text = edited("forms.yaml", "        referral: Referral\n", "");
+    let at = position(&text, "options:\n        search:");
+    assert_eq!(
+        errors_with("forms.yaml", &text),
+        [format!(
+            "content/forms.yaml:{at}: enquiry.fields.source.options: no words for the \
+             options `referral`; each needs a line here"
+        )]
+    );
+}
+
+/// The member names of `value` as JSON.
+fn keys(value: &impl serde::Serialize) -> Vec<String> {
+    let json = serde_json::to_value(value).expect("serialise");
+    json.as_object()
+        .map(|fields| fields.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_forms_words_name_exactly_the_fields_of_the_form_contract() {
+    let content = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    assert_eq!(
+        keys(&content.forms.contact.fields),
+        keys(&form_contract::CONTACT)
+    );
+    assert_eq!(
+        keys(&content.forms.enquiry.fields),
+        keys(&form_contract::ENQUIRY)
     );
 }
 

@@ -258,3 +258,83 @@ async fn serves_over_a_real_socket_until_shut_down() {
         .expect("server task")
         .expect("server shuts down cleanly");
 }
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut plain)
+        .expect("valid gzip");
+    plain
+}
+
+fn unbrotli(bytes: &[u8]) -> Vec<u8> {
+    let mut plain = Vec::new();
+    brotli::Decompressor::new(bytes, 4096)
+        .read_to_end(&mut plain)
+        .expect("valid brotli");
+    plain
+}
+
+#[tokio::test]
+async fn the_precompressed_variant_is_picked_br_then_gzip_then_identity() {
+    // index.html has .br and .gz; about/index.html only .gz; the script neither.
+    for (path, accept, expected, original) in [
+        ("/", "gzip, deflate, br, zstd", Some("br"), "index.html"),
+        ("/", "br;q=0.1, gzip;q=1", Some("br"), "index.html"),
+        ("/", "gzip", Some("gzip"), "index.html"),
+        ("/", "br;q=0, gzip", Some("gzip"), "index.html"),
+        ("/", "*", Some("br"), "index.html"),
+        ("/", "*;q=0", None, "index.html"),
+        ("/", "br;q=0, gzip;q=0", None, "index.html"),
+        ("/", "identity", None, "index.html"),
+        ("/about", "br", None, "about/index.html"),
+        ("/about", "br, gzip", Some("gzip"), "about/index.html"),
+        ("/about", "*, gzip;q=0", None, "about/index.html"),
+    ] {
+        let res = get(path, &[("accept-encoding", accept)]).await;
+        assert_eq!(res.status(), StatusCode::OK, "{path} {accept}");
+        assert_eq!(
+            header(&res, "content-encoding"),
+            expected,
+            "{path} {accept}"
+        );
+        assert_eq!(
+            header(&res, "vary"),
+            Some("accept-encoding"),
+            "{path} {accept}"
+        );
+        assert_eq!(
+            header(&res, "content-type"),
+            Some("text/html; charset=utf-8"),
+            "{path} {accept}"
+        );
+        let bytes = body(res).await;
+        let plain = match expected {
+            Some("br") => unbrotli(&bytes),
+            Some("gzip") => gunzip(&bytes),
+            _ => bytes,
+        };
+        assert_eq!(plain, fixture(original), "{path} {accept}");
+    }
+}
+
+#[tokio::test]
+async fn a_file_without_variants_is_sent_as_it_is_without_vary() {
+    let res = get("/assets/app-abc123.js", &[("accept-encoding", "br, gzip")]).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(header(&res, "content-encoding"), None);
+    assert_eq!(header(&res, "vary"), None);
+    assert_eq!(body(res).await, fixture("assets/app-abc123.js"));
+}
+
+#[tokio::test]
+async fn the_not_found_page_is_precompressed_too() {
+    let res = get("/nowhere", &[("accept-encoding", "gzip")]).await;
+    assert_eq!(res.status(), StatusCode::NOT_FOUND);
+    assert_eq!(header(&res, "content-encoding"), Some("gzip"));
+    assert_eq!(header(&res, "vary"), Some("accept-encoding"));
+    assert_eq!(gunzip(&body(res).await), fixture("404.html"));
+    let res = get("/nowhere", &[("accept-encoding", "br")]).await;
+    assert_eq!(header(&res, "content-encoding"), Some("br"));
+    assert_eq!(unbrotli(&body(res).await), fixture("404.html"));
+}

@@ -328,6 +328,20 @@ impl Drop for Process {
     }
 }
 
+/// The names the contact form's fields are sent under, from the form contract.
+pub fn contact_field_names() -> Vec<&'static str> {
+    let fields = contact_fn::contract::CONTACT.all();
+    fields.iter().map(|field| field.name).collect()
+}
+
+/// Asserts that `text` (an email body) holds the value of every contact field of `body`.
+pub fn assert_holds_every_contact_field(text: &str, body: &Value) {
+    for field in contact_field_names() {
+        let value = body[field].as_str().unwrap();
+        assert!(text.contains(value), "{field} missing: {text}");
+    }
+}
+
 /// A valid contact page submission.
 pub fn contact_body() -> Value {
     json!({
@@ -378,4 +392,42 @@ pub async fn post_json(client: &reqwest::Client, url: &str, body: &Value) -> (u1
     let status = response.status().as_u16();
     let answer = response.json::<Value>().await.unwrap_or(Value::Null);
     (status, answer)
+}
+
+/// An SMTP server in `mode` and the service delivering to it, in a fresh data folder.
+pub struct Delivering {
+    pub smtp: SmtpServer,
+    pub dir: tempfile::TempDir,
+    pub service: Service,
+    pub client: reqwest::Client,
+}
+
+impl Delivering {
+    /// Starts both; `extra` are more command-line arguments of the service.
+    pub async fn start(mode: Mode, extra: &[&str]) -> Self {
+        let smtp = SmtpServer::start(mode);
+        let dir = tempfile::tempdir().unwrap();
+        let url = smtp.url();
+        let mut args = vec!["--smtp-url", url.as_str()];
+        args.extend_from_slice(extra);
+        let service = Service::start(dir.path(), &args).await;
+        Self {
+            smtp,
+            dir,
+            service,
+            client: reqwest::Client::new(),
+        }
+    }
+
+    /// Posts `body` as JSON to `path`; asserts it was accepted and returns the message id.
+    pub async fn submit(&self, path: &str, body: &Value) -> String {
+        let (status, answer) = post_json(&self.client, &self.service.url(path), body).await;
+        assert_eq!(status, 200, "{answer}");
+        answer["id"].as_str().unwrap().to_owned()
+    }
+
+    /// The messages waiting in the outbox.
+    pub fn outbox(&self) -> Vec<PathBuf> {
+        files(&self.dir.path().join("outbox"), "json")
+    }
 }

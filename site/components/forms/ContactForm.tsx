@@ -1,5 +1,6 @@
 import type { ContactForm as ContactFormContent } from '../../schema/ContactForm'
 import type { Country } from '../../schema/Country'
+import { contract } from '../../schema/contract'
 import { CountryCodeSelect } from './CountryCodeSelect'
 import { FormField } from './FormField'
 import { FormShell } from './FormShell'
@@ -7,7 +8,7 @@ import { FormStatus } from './FormStatus'
 import { Honeypot } from './Honeypot'
 import { SubmitButton } from './SubmitButton'
 import { controlClasses } from './fieldStyles'
-import { endpointUrl } from './sendForm'
+import { endpointUrl, fieldAttributes } from './sendForm'
 import { useFormSubmission } from './useFormSubmission'
 
 export type ContactFormProps = {
@@ -19,23 +20,10 @@ export type ContactFormProps = {
   endpoint: string
 }
 
-/** The service's path for this form; the field names below are the keys it reads. */
-const PATH = 'send-contact-email'
+/** The form's path, field names and limits: the contract with the contact service. */
+const { contact } = contract
+const C = contact.fields
 const ID = 'contact-form'
-
-/** The body the service receives: exactly the contact message's fields. */
-function toBody(data: FormData) {
-  const text = (name: string) => String(data.get(name) ?? '')
-  return {
-    name: text('name'),
-    email: text('email'),
-    company: text('company'),
-    countryCode: text('countryCode'),
-    phone: text('phone'),
-    subject: text('subject'),
-    message: text('message'),
-  }
-}
 
 /**
  * The contact page's "Send us a Message" form. A real form posting to the contact service, so
@@ -46,59 +34,58 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
   const { fields, messages } = form
   const { sending, errors, notice, onSubmit, onChange } = useFormSubmission({
     endpoint,
-    path: PATH,
+    form: contact,
     messages,
-    toBody,
   })
   return (
     <FormShell
       id={ID}
-      action={endpointUrl(endpoint, PATH)}
+      action={endpointUrl(endpoint, contact.path)}
       title={form.title}
       lead={form.lead}
       onSubmit={onSubmit}
       onChange={onChange}
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id={`${ID}-name`} label={fields.name.label} error={errors.name}>
+        <FormField id={`${ID}-name`} label={fields.name.label} error={errors[C.name.name]}>
           {(control) => (
-            <input {...control} name="name" type="text" required autoComplete="name" maxLength={200}
+            <input {...control} {...fieldAttributes(C.name)} type="text" autoComplete="name"
               placeholder={fields.name.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-email`} label={fields.email.label} error={errors.email}>
+        <FormField id={`${ID}-email`} label={fields.email.label} error={errors[C.email.name]}>
           {(control) => (
-            <input {...control} name="email" type="email" required autoComplete="email" maxLength={254}
+            <input {...control} {...fieldAttributes(C.email)} type="email" autoComplete="email"
               placeholder={fields.email.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
         <FormField id={`${ID}-company`} label={fields.company.label} optional={messages.optional}
-          error={errors.company} className="sm:col-span-2">
+          error={errors[C.company.name]} className="sm:col-span-2">
           {(control) => (
-            <input {...control} name="company" type="text" autoComplete="organization" maxLength={200}
+            <input {...control} {...fieldAttributes(C.company)} type="text" autoComplete="organization"
               placeholder={fields.company.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
         <div className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-3 sm:col-span-2 sm:grid-cols-[minmax(0,12rem)_minmax(0,1fr)]">
-          <FormField id={`${ID}-country-code`} label={fields.country_code.label} error={errors.countryCode}>
-            {(control) => <CountryCodeSelect {...control} name="countryCode" countries={countries} />}
+          <FormField id={`${ID}-country-code`} label={fields.country_code.label} error={errors[C.country_code.name]}>
+            {(control) => <CountryCodeSelect {...control} name={C.country_code.name} countries={countries} />}
           </FormField>
-          <FormField id={`${ID}-phone`} label={fields.phone.label} error={errors.phone}>
+          <FormField id={`${ID}-phone`} label={fields.phone.label} error={errors[C.phone.name]}>
             {(control) => (
-              <input {...control} name="phone" type="tel" required autoComplete="tel-national" maxLength={32}
+              <input {...control} {...fieldAttributes(C.phone)} type="tel" autoComplete="tel-national"
                 placeholder={fields.phone.placeholder ?? undefined} className={controlClasses()} />
             )}
           </FormField>
         </div>
-        <FormField id={`${ID}-subject`} label={fields.subject.label} error={errors.subject} className="sm:col-span-2">
+        <FormField id={`${ID}-subject`} label={fields.subject.label} error={errors[C.subject.name]} className="sm:col-span-2">
           {(control) => (
-            <input {...control} name="subject" type="text" required maxLength={200}
+            <input {...control} {...fieldAttributes(C.subject)} type="text"
               placeholder={fields.subject.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-message`} label={fields.message.label} error={errors.message} className="sm:col-span-2">
+        <FormField id={`${ID}-message`} label={fields.message.label} error={errors[C.message.name]} className="sm:col-span-2">
           {(control) => (
-            <textarea {...control} name="message" required rows={6} maxLength={10000}
+            <textarea {...control} {...fieldAttributes(C.message)} rows={6}
               placeholder={fields.message.placeholder ?? undefined} className={controlClasses('resize-y')} />
           )}
         </FormField>

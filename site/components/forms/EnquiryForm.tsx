@@ -1,4 +1,5 @@
 import type { EnquiryForm as EnquiryFormContent } from '../../schema/EnquiryForm'
+import { contract } from '../../schema/contract'
 import { Checkbox } from './Checkbox'
 import { ChoiceSelect } from './ChoiceSelect'
 import { FormField } from './FormField'
@@ -7,7 +8,7 @@ import { FormStatus } from './FormStatus'
 import { Honeypot } from './Honeypot'
 import { SubmitButton } from './SubmitButton'
 import { controlClasses } from './fieldStyles'
-import { endpointUrl } from './sendForm'
+import { endpointUrl, fieldAttributes } from './sendForm'
 import { useFormSubmission } from './useFormSubmission'
 
 export type EnquiryFormProps = {
@@ -17,27 +18,10 @@ export type EnquiryFormProps = {
   endpoint: string
 }
 
-/** The service's path for this form; the field names below are the keys it reads. */
-const PATH = 'send-enquiry'
+/** The form's path, field names, limits and options: the contract with the contact service. */
+const { enquiry } = contract
+const C = enquiry.fields
 const ID = 'enquiry'
-
-/** The body the service receives: the enquiry's fields, the consents as booleans. */
-function toBody(data: FormData) {
-  const text = (name: string) => String(data.get(name) ?? '')
-  return {
-    firstName: text('firstName'),
-    lastName: text('lastName'),
-    email: text('email'),
-    jobTitle: text('jobTitle'),
-    company: text('company'),
-    phone: text('phone'),
-    topic: text('topic'),
-    source: text('source'),
-    role: text('role'),
-    newsletter: data.has('newsletter'),
-    privacy: data.has('privacy'),
-  }
-}
 
 /**
  * The home page's "Get in Touch" form. A real form posting to the contact service, so it
@@ -47,52 +31,51 @@ export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
   const { fields, messages } = form
   const { sending, errors, notice, onSubmit, onChange } = useFormSubmission({
     endpoint,
-    path: PATH,
+    form: enquiry,
     messages,
-    toBody,
   })
   const phoneHintId = `${ID}-phone-prefix`
   return (
     <FormShell
       id={ID}
-      action={endpointUrl(endpoint, PATH)}
+      action={endpointUrl(endpoint, enquiry.path)}
       title={form.title}
       lead={form.lead}
       onSubmit={onSubmit}
       onChange={onChange}
     >
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField id={`${ID}-first-name`} label={fields.first_name.label} error={errors.firstName}>
+        <FormField id={`${ID}-first-name`} label={fields.first_name.label} error={errors[C.first_name.name]}>
           {(control) => (
-            <input {...control} name="firstName" type="text" required autoComplete="given-name" maxLength={100}
+            <input {...control} {...fieldAttributes(C.first_name)} type="text" autoComplete="given-name"
               placeholder={fields.first_name.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-last-name`} label={fields.last_name.label} error={errors.lastName}>
+        <FormField id={`${ID}-last-name`} label={fields.last_name.label} error={errors[C.last_name.name]}>
           {(control) => (
-            <input {...control} name="lastName" type="text" required autoComplete="family-name" maxLength={100}
+            <input {...control} {...fieldAttributes(C.last_name)} type="text" autoComplete="family-name"
               placeholder={fields.last_name.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-email`} label={fields.email.label} error={errors.email}>
+        <FormField id={`${ID}-email`} label={fields.email.label} error={errors[C.email.name]}>
           {(control) => (
-            <input {...control} name="email" type="email" required autoComplete="email" maxLength={254}
+            <input {...control} {...fieldAttributes(C.email)} type="email" autoComplete="email"
               placeholder={fields.email.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-job-title`} label={fields.job_title.label} optional={messages.optional} error={errors.jobTitle}>
+        <FormField id={`${ID}-job-title`} label={fields.job_title.label} optional={messages.optional} error={errors[C.job_title.name]}>
           {(control) => (
-            <input {...control} name="jobTitle" type="text" autoComplete="organization-title" maxLength={200}
+            <input {...control} {...fieldAttributes(C.job_title)} type="text" autoComplete="organization-title"
               placeholder={fields.job_title.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-company`} label={fields.company.label} error={errors.company}>
+        <FormField id={`${ID}-company`} label={fields.company.label} error={errors[C.company.name]}>
           {(control) => (
-            <input {...control} name="company" type="text" required autoComplete="organization" maxLength={200}
+            <input {...control} {...fieldAttributes(C.company)} type="text" autoComplete="organization"
               placeholder={fields.company.placeholder ?? undefined} className={controlClasses()} />
           )}
         </FormField>
-        <FormField id={`${ID}-phone`} label={fields.phone.label} optional={messages.optional} error={errors.phone}>
+        <FormField id={`${ID}-phone`} label={fields.phone.label} optional={messages.optional} error={errors[C.phone.name]}>
           {(control) => (
             <div className="flex">
               <span
@@ -101,29 +84,29 @@ export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
               >
                 {fields.phone.prefix}
               </span>
-              <input {...control} name="phone" type="tel" autoComplete="tel-national" maxLength={32}
+              <input {...control} {...fieldAttributes(C.phone)} type="tel" autoComplete="tel-national"
                 aria-describedby={[phoneHintId, control['aria-describedby']].filter(Boolean).join(' ')}
                 placeholder={fields.phone.placeholder ?? undefined} className={controlClasses('rounded-l-none')} />
             </div>
           )}
         </FormField>
-        <FormField id={`${ID}-topic`} label={fields.topic.label} error={errors.topic} className="sm:col-span-2">
+        <FormField id={`${ID}-topic`} label={fields.topic.label} error={errors[C.topic.name]} className="sm:col-span-2">
           {(control) => (
-            <textarea {...control} name="topic" required rows={3} maxLength={10000}
+            <textarea {...control} {...fieldAttributes(C.topic)} rows={3}
               placeholder={fields.topic.placeholder ?? undefined} className={controlClasses('resize-y')} />
           )}
         </FormField>
-        <FormField id={`${ID}-source`} label={fields.source.label} error={errors.source}>
-          {(control) => <ChoiceSelect {...control} name="source" field={fields.source} />}
+        <FormField id={`${ID}-source`} label={fields.source.label} error={errors[C.source.name]}>
+          {(control) => <ChoiceSelect {...control} name={C.source.name} values={C.source.options} field={fields.source} />}
         </FormField>
-        <FormField id={`${ID}-role`} label={fields.role.label} error={errors.role}>
-          {(control) => <ChoiceSelect {...control} name="role" field={fields.role} />}
+        <FormField id={`${ID}-role`} label={fields.role.label} error={errors[C.role.name]}>
+          {(control) => <ChoiceSelect {...control} name={C.role.name} values={C.role.options} field={fields.role} />}
         </FormField>
       </div>
       <div className="flex flex-col gap-3">
         {/* The ids are the ones the specification names. */}
-        <Checkbox id="newsletter" name="newsletter" field={fields.newsletter} error={errors.newsletter} />
-        <Checkbox id="privacy" name="privacy" field={fields.privacy} error={errors.privacy} />
+        <Checkbox id="newsletter" name={C.newsletter.name} field={fields.newsletter} error={errors[C.newsletter.name]} />
+        <Checkbox id="privacy" name={C.privacy.name} field={fields.privacy} error={errors[C.privacy.name]} />
       </div>
       <Honeypot id={`${ID}-website`} label={messages.honeypot} />
       <FormStatus id={`${ID}-status`} message={notice} />

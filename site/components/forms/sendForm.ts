@@ -1,8 +1,25 @@
 // Sending a form to the contact service from script: JSON, one Idempotency-Key per
 // submission, and retries of network failures with exponential back-off.
+import { contract } from '../../schema/contract'
+import type { ErrorCode } from '../../schema/ErrorCode'
 
 /** Name of the hidden field people leave empty and bots fill in (the service drops those). */
-export const HONEYPOT_FIELD = '_gotcha'
+export const HONEYPOT_FIELD = contract.honeypot
+
+/** A form's fields as the contract describes them, keyed by the names content uses. */
+export type ContractFields = Record<string, { readonly name: string; readonly rule: string }>
+
+/** The attributes of a text field's control that the contract fixes: name, required, limit. */
+export function fieldAttributes(field: { readonly name: string; readonly required: boolean; readonly maxLength: number }) {
+  return { name: field.name, required: field.required, maxLength: field.maxLength }
+}
+
+/** The JSON body the service receives: each field under its name, checkboxes as booleans. */
+export function formBody(fields: ContractFields, data: FormData): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.values(fields).map(({ name, rule }) => [name, rule === 'boolean' ? data.has(name) : String(data.get(name) ?? '')]),
+  )
+}
 
 /** Attempts after the first when the network fails. */
 export const MAX_RETRIES = 3
@@ -17,13 +34,13 @@ export function retryDelay(retry: number): number {
 /** How a submission ended. */
 export type SendResult =
   | { kind: 'sent' }
-  /** The service rejected some fields: their messages, keyed by field name. */
-  | { kind: 'invalid'; fields: Record<string, string> }
+  /** The service rejected some fields: why, as an error code, keyed by field name. */
+  | { kind: 'invalid'; fields: Record<string, ErrorCode> }
   | { kind: 'failed'; error: Error }
 
-/** The URL of an endpoint (`send-contact-email`) below the service's base URL. */
+/** The URL of a form's endpoint (its contract `path`) below the service's base URL. */
 export function endpointUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path}`
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
 }
 
 /** A random key identifying one submission across its retries. */
@@ -69,7 +86,7 @@ export async function sendForm(url: string, body: Record<string, unknown>, optio
     if (response.ok) return { kind: 'sent' }
     const answer = await readJson(response)
     if (response.status === 422 && answer?.fields && typeof answer.fields === 'object') {
-      return { kind: 'invalid', fields: stringValues(answer.fields) }
+      return { kind: 'invalid', fields: errorCodes(answer.fields) }
     }
     lastError = new Error(
       `The contact service answered ${response.status}${typeof answer?.error === 'string' ? `: ${answer.error}` : ''}`,
@@ -88,10 +105,18 @@ async function readJson(response: Response): Promise<{ error?: unknown; fields?:
   }
 }
 
-function stringValues(fields: object): Record<string, string> {
-  const result: Record<string, string> = {}
+const knownCodes: ReadonlySet<string> = new Set(contract.errorCodes)
+
+function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && knownCodes.has(code)
+}
+
+/** The code of each field error (`{ code, message }`) the site knows words for. */
+function errorCodes(fields: object): Record<string, ErrorCode> {
+  const result: Record<string, ErrorCode> = {}
   for (const [key, value] of Object.entries(fields)) {
-    if (typeof value === 'string') result[key] = value
+    const code: unknown = typeof value === 'object' && value !== null ? (value as { code?: unknown }).code : undefined
+    if (isErrorCode(code)) result[key] = code
   }
   return result
 }

@@ -1,13 +1,14 @@
 import { type FormEvent, useState } from 'react'
 import { flushSync } from 'react-dom'
+import type { ErrorCode } from '../../schema/ErrorCode'
 import type { FormMessages } from '../../schema/FormMessages'
-import { HONEYPOT_FIELD, endpointUrl, sendForm } from './sendForm'
+import { type ContractFields, HONEYPOT_FIELD, endpointUrl, formBody, sendForm } from './sendForm'
 import { preloadToasts, showToast } from './toast'
 
 export type FormSubmission = {
   /** True while the message is on its way (the button reads "Sending..." and is disabled). */
   sending: boolean
-  /** The service's message for each rejected field, keyed by field name. */
+  /** What each rejected field says (the words content gives its error code), keyed by field name. */
   errors: Record<string, string>
   /** The notice announced when fields were rejected, else null. */
   notice: string | null
@@ -19,11 +20,9 @@ export type FormSubmission = {
 export type SubmissionOptions = {
   /** Base URL of the contact service. */
   endpoint: string
-  /** The service's path for this form (`send-contact-email`). */
-  path: string
+  /** The form's contract: its path and its fields, whose values are sent. */
+  form: { readonly path: string; readonly fields: ContractFields }
   messages: FormMessages
-  /** The JSON body: exactly the fields the service expects, read from the form. */
-  toBody: (data: FormData) => Record<string, unknown>
   /** Called after a successful send, once the form element was reset. */
   onReset?: () => void
 }
@@ -34,7 +33,7 @@ export type SubmissionOptions = {
  * Without script, the same form posts to the same URL and the service redirects. The toast
  * library loads as soon as the visitor edits a field, so the toast is ready when the answer comes.
  */
-export function useFormSubmission({ endpoint, path, messages, toBody, onReset }: SubmissionOptions): FormSubmission {
+export function useFormSubmission({ endpoint, form: contract, messages, onReset }: SubmissionOptions): FormSubmission {
   const [sending, setSending] = useState(false)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [notice, setNotice] = useState<string | null>(null)
@@ -43,10 +42,10 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
     setSending(true)
     setNotice(null)
     const data = new FormData(form)
-    const body = toBody(data)
+    const body = formBody(contract.fields, data)
     const honeypot = data.get(HONEYPOT_FIELD)
     if (typeof honeypot === 'string' && honeypot !== '') body[HONEYPOT_FIELD] = honeypot
-    const result = await sendForm(endpointUrl(endpoint, path), body)
+    const result = await sendForm(endpointUrl(endpoint, contract.path), body)
     setSending(false)
     switch (result.kind) {
       case 'sent':
@@ -58,7 +57,7 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
       case 'invalid': {
         // Rendered before the focus moves, so the field is announced with its message.
         flushSync(() => {
-          setErrors(result.fields)
+          setErrors(wordsFor(result.fields, messages))
           setNotice(messages.invalid)
         })
         void showToast('error', messages.failure.title, messages.failure.description)
@@ -97,4 +96,12 @@ export function useFormSubmission({ endpoint, path, messages, toBody, onReset }:
       }
     },
   }
+}
+
+/** The words content gives each field's error code. */
+function wordsFor(codes: Record<string, ErrorCode>, messages: FormMessages): Record<string, string> {
+  return Object.fromEntries(
+    // sitegen validate ensures every code has its words; the notice is only a safety net.
+    Object.entries(codes).map(([field, code]) => [field, messages.errors[code] ?? messages.invalid]),
+  )
 }

@@ -2,10 +2,14 @@
 //! form and the home page's Get in Touch enquiry, with their labels, states and messages, and the
 //! two pages a plain (script-less) form post ends on.
 
+use std::collections::BTreeMap;
+
+use form_contract::{ErrorCode, Role, Source};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Hero, Link, Meta};
+use crate::content::loader::Loader;
 
 /// Both forms and the pages a plain form post is redirected to.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -36,7 +40,8 @@ pub struct ContactForm {
     pub messages: FormMessages,
 }
 
-/// The fields of the contact page's form, in display order.
+/// The words of the contact page form's fields, in display order; the field names, limits and
+/// rules are those of the same members of [`form_contract::CONTACT`].
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct ContactFields {
@@ -71,7 +76,8 @@ pub struct EnquiryForm {
     pub messages: FormMessages,
 }
 
-/// The fields of the home page's form, in display order.
+/// The words of the home page form's fields, in display order; the field names, limits and
+/// rules are those of the same members of [`form_contract::ENQUIRY`].
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryFields {
@@ -90,9 +96,9 @@ pub struct EnquiryFields {
     /// What the visitor wants to discuss (required, three rows).
     pub topic: TextField,
     /// How the visitor heard of the company.
-    pub source: ChoiceField,
+    pub source: ChoiceField<Source>,
     /// The visitor's role.
-    pub role: ChoiceField,
+    pub role: ChoiceField<Role>,
     /// Newsletter consent (optional).
     pub newsletter: CheckboxField,
     /// Privacy agreement (optional).
@@ -123,26 +129,18 @@ pub struct PhoneField {
     pub prefix: String,
 }
 
-/// A dropdown of fixed answers, led by an empty choice.
+/// A dropdown of fixed answers, led by an empty choice. The answers and their order are the
+/// contract's (`T`, such as [`Source`]); content gives each its words.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
-pub struct ChoiceField {
+pub struct ChoiceField<T: Ord + TS> {
     /// The visible label, which is also the accessible name.
     pub label: String,
     /// Text of the first, empty choice (selected until the visitor picks one).
     pub placeholder: String,
-    /// The answers, in display order.
-    pub options: Vec<ChoiceOption>,
-}
-
-/// One answer of a [`ChoiceField`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
-#[serde(deny_unknown_fields)]
-pub struct ChoiceOption {
-    /// The value sent to the contact service (one it accepts, such as `search`).
-    pub value: String,
-    /// What the visitor reads.
-    pub label: String,
+    /// What the visitor reads for each answer, keyed by the value sent (`search: Search Engine`).
+    #[ts(type = "Record<T & string, string>")]
+    pub options: BTreeMap<T, String>,
 }
 
 /// A labelled checkbox.
@@ -170,6 +168,8 @@ pub struct FormMessages {
     pub honeypot: String,
     /// Announced when the service rejects some fields; each field shows its own message.
     pub invalid: String,
+    /// What a rejected field says under it, for each error code of the contact service.
+    pub errors: BTreeMap<ErrorCode, String>,
     /// The toast after the message was sent.
     pub success: Toast,
     /// The destructive toast when the message could not be sent.
@@ -195,3 +195,45 @@ pub struct ResultPage {
     /// The page's content: the outcome and where to go next.
     pub hero: Hero,
 }
+
+impl Forms {
+    /// Reports every answer and error code of the contract that has no words here.
+    pub(crate) fn check(&self, loader: &mut Loader) {
+        let mut missing = |path: &str, what: &str, keys: Vec<String>| {
+            if !keys.is_empty() {
+                let message = format!(
+                    "{path}: no words for {what} {}; each needs a line here",
+                    keys.join(", ")
+                );
+                loader.error(FILE, Some(path), message);
+            }
+        };
+        for (form, messages) in [
+            ("contact", &self.contact.messages),
+            ("enquiry", &self.enquiry.messages),
+        ] {
+            let path = format!("{form}.messages.errors");
+            missing(
+                &path,
+                "the error codes",
+                lacking(ErrorCode::ALL, &messages.errors),
+            );
+        }
+        let fields = &self.enquiry.fields;
+        let sources = lacking(Source::ALL, &fields.source.options);
+        missing("enquiry.fields.source.options", "the options", sources);
+        let roles = lacking(Role::ALL, &fields.role.options);
+        missing("enquiry.fields.role.options", "the options", roles);
+    }
+}
+
+/// The members of `all` that `words` has nothing for, quoted for a message.
+fn lacking<T: Ord + std::fmt::Display>(all: &[T], words: &BTreeMap<T, String>) -> Vec<String> {
+    all.iter()
+        .filter(|key| !words.contains_key(key))
+        .map(|key| format!("`{key}`"))
+        .collect()
+}
+
+/// The file this model is read from.
+const FILE: &str = "forms.yaml";

@@ -34,6 +34,7 @@ pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path
         walker.walk(&value, "", None);
     }
     check_slugs(loader, content);
+    content.forms.check(loader);
 }
 
 /// Each content file with the JSON form of the model read from it.

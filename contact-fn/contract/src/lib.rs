@@ -1,0 +1,397 @@
+//! What the contact service (`contact-fn`), `sitegen` and the site agree on about the two forms:
+//! the endpoint paths, the fields with their names on the wire and their limits, the options of
+//! the dropdowns, the honeypot's name and the codes of validation errors.
+//!
+//! Every one of these facts is written here once. contact-fn validates against it; sitegen checks
+//! that `content/forms.yaml` has words for every option and error code, and `sitegen schema`
+//! exports it to the site: the types through ts-rs, the values as `site/schema/contract.ts`
+//! ([`typescript`]), from which the form components read names, limits and paths.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Hidden field that people leave empty and form-filling bots do not.
+pub const HONEYPOT: &str = "_gotcha";
+
+/// The prefix under which each endpoint is served again, for clients written against a
+/// Supabase Edge Function (`/functions/v1/<name>`).
+pub const FUNCTIONS_PREFIX: &str = "/functions/v1";
+
+/// Longest single-line field, in characters.
+pub const MAX_LINE: usize = 200;
+/// Longest name part (first or last name), in characters.
+pub const MAX_NAME_PART: usize = 100;
+/// Longest email address, in characters (RFC 5321 path limit).
+pub const MAX_EMAIL: usize = 254;
+/// Longest multi-line field, in characters.
+pub const MAX_TEXT: usize = 10_000;
+/// Longest phone number, in characters.
+pub const MAX_PHONE: usize = 32;
+/// Fewest digits in a phone number.
+pub const MIN_PHONE_DIGITS: usize = 4;
+/// Most digits in a phone number.
+pub const MAX_PHONE_DIGITS: usize = 20;
+/// Dialling code used when the client sends none.
+pub const DEFAULT_COUNTRY_CODE: &str = "+49";
+
+/// Defines an enum whose variants travel as fixed strings, with the list of all of them. A
+/// variant may carry a label for the company's inbox (`Variant = "wire" => "Label"`); without
+/// one the label is the wire value.
+macro_rules! wire_enum {
+    (@label $wire:tt) => { $wire };
+    (@label $wire:tt $label:tt) => { $label };
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $wire:tt $(=> $label:tt)?, )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+        pub enum $name {
+            $( $(#[$vmeta])* #[serde(rename = $wire)] $variant, )*
+        }
+
+        impl $name {
+            /// Every variant, in declaration (and display) order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+            /// The wire value of every variant, in declaration order.
+            pub const VALUES: &'static [&'static str] = &[$($wire,)*];
+
+            /// The value on the wire.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire,)* }
+            }
+
+            /// The variant sent as `value`.
+            pub fn parse(value: &str) -> Option<$name> {
+                match value { $($wire => Some($name::$variant),)* _ => None }
+            }
+
+            /// How the company's inbox names it (the visitor's words live in content/).
+            pub fn inbox_label(self) -> &'static str {
+                match self { $($name::$variant => wire_enum!(@label $wire $($label)?),)* }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+wire_enum! {
+    /// How the visitor heard of the company: the enquiry form's `source` dropdown.
+    pub enum Source {
+        Search = "search" => "Search Engine",
+        Social = "social" => "Social Media",
+        Referral = "referral" => "Referral",
+        Event = "event" => "Event/Conference",
+        Other = "other" => "Other",
+    }
+}
+
+wire_enum! {
+    /// The visitor's role: the enquiry form's `role` dropdown.
+    pub enum Role {
+        Cto = "cto" => "CTO",
+        Ceo = "ceo" => "CEO",
+        Developer = "developer" => "Developer",
+        Manager = "manager" => "Manager",
+        Other = "other" => "Other",
+    }
+}
+
+wire_enum! {
+    /// Why the service rejected a field's value. The site shows the words `content/forms.yaml`
+    /// gives each code; API callers get a readable message beside it.
+    pub enum ErrorCode {
+        /// A required field is absent or blank.
+        Required = "required",
+        /// The value is longer than the field's limit.
+        TooLong = "too_long",
+        /// Text was expected (a number, a list, true or false came).
+        NotText = "not_text",
+        /// The field was given more than once.
+        Repeated = "repeated",
+        /// Not an email address.
+        InvalidEmail = "invalid_email",
+        /// Not a dialling code like +49.
+        InvalidCountryCode = "invalid_country_code",
+        /// A phone number with characters other than digits, spaces and `( ) + - .`.
+        InvalidPhone = "invalid_phone",
+        /// A phone number with too few or too many digits.
+        PhoneDigits = "phone_digits",
+        /// Not one of the dropdown's options.
+        NotAnOption = "not_an_option",
+        /// A checkbox value that is not true or false.
+        NotBoolean = "not_boolean",
+        /// The form has no field of this name.
+        UnknownField = "unknown_field",
+    }
+}
+
+wire_enum! {
+    /// Which form a submission comes from.
+    pub enum FormKind {
+        /// The contact page's "Send us a Message" form.
+        Contact = "contact",
+        /// The home page's "Get in Touch" form.
+        Enquiry = "enquiry",
+    }
+}
+
+impl FormKind {
+    /// The path the form posts to.
+    pub fn path(self) -> &'static str {
+        match self {
+            FormKind::Contact => "/send-contact-email",
+            FormKind::Enquiry => "/send-enquiry",
+        }
+    }
+
+    /// The same endpoint below [`FUNCTIONS_PREFIX`].
+    pub fn functions_path(self) -> String {
+        format!("{FUNCTIONS_PREFIX}{}", self.path())
+    }
+}
+
+/// How a field's value is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// One line of text; line breaks become spaces.
+    Line,
+    /// Several lines of text.
+    Text,
+    /// An email address.
+    Email,
+    /// A dialling code like `+49` or `+1-684`.
+    CountryCode,
+    /// A phone number.
+    Phone,
+    /// One of the [`Field::options`].
+    Choice,
+    /// A checkbox: true or false.
+    Boolean,
+}
+
+/// One field of a form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Field {
+    /// The name the field is sent under (the HTML `name`, the JSON key).
+    pub name: &'static str,
+    /// How the field is named in the service's default messages, for API callers.
+    #[serde(skip)]
+    pub label: &'static str,
+    /// How the value is checked.
+    pub rule: Rule,
+    /// Whether the form is refused without it.
+    pub required: bool,
+    /// Most characters accepted (0 for a checkbox).
+    pub max_length: usize,
+    /// The accepted values of a [`Rule::Choice`], in display order.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub options: &'static [&'static str],
+}
+
+impl Field {
+    const fn new(name: &'static str, label: &'static str, rule: Rule, max_length: usize) -> Self {
+        Field {
+            name,
+            label,
+            rule,
+            required: false,
+            max_length,
+            options: &[],
+        }
+    }
+
+    const fn required(mut self) -> Self {
+        self.required = true;
+        self
+    }
+
+    const fn choice(
+        name: &'static str,
+        label: &'static str,
+        options: &'static [&'static str],
+    ) -> Self {
+        let mut field = Field::new(name, label, Rule::Choice, MAX_LINE);
+        field.options = options;
+        field
+    }
+}
+
+/// Defines a form's field set: one [`Field`] per member, and the list of them all.
+macro_rules! form_fields {
+    ($(#[$meta:meta])* pub struct $name:ident { $($field:ident,)* }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Serialize)]
+        #[allow(missing_docs)]
+        pub struct $name {
+            $(pub $field: Field,)*
+        }
+
+        impl $name {
+            /// Every field, in display order.
+            pub fn all(&self) -> Vec<Field> {
+                vec![$(self.$field,)*]
+            }
+        }
+    };
+}
+
+form_fields! {
+    /// The contact page form's fields, in display order. The member names are the keys of their
+    /// words in `content/forms.yaml` and of the fields in the site's code.
+    pub struct ContactFields {
+        name,
+        email,
+        company,
+        country_code,
+        phone,
+        subject,
+        message,
+    }
+}
+
+form_fields! {
+    /// The home page enquiry form's fields, in display order; member names as in
+    /// [`ContactFields`].
+    pub struct EnquiryFields {
+        first_name,
+        last_name,
+        email,
+        job_title,
+        company,
+        phone,
+        topic,
+        source,
+        role,
+        newsletter,
+        privacy,
+    }
+}
+
+/// The contact page form.
+pub const CONTACT: ContactFields = ContactFields {
+    name: Field::new("name", "Name", Rule::Line, MAX_LINE).required(),
+    email: Field::new("email", "Email address", Rule::Email, MAX_EMAIL).required(),
+    company: Field::new("company", "Company name", Rule::Line, MAX_LINE),
+    country_code: Field::new("countryCode", "Country code", Rule::CountryCode, MAX_LINE),
+    phone: Field::new("phone", "Phone number", Rule::Phone, MAX_PHONE).required(),
+    subject: Field::new("subject", "Subject", Rule::Line, MAX_LINE).required(),
+    message: Field::new("message", "Message", Rule::Text, MAX_TEXT).required(),
+};
+
+/// The home page "Get in Touch" form.
+pub const ENQUIRY: EnquiryFields = EnquiryFields {
+    first_name: Field::new("firstName", "First name", Rule::Line, MAX_NAME_PART).required(),
+    last_name: Field::new("lastName", "Last name", Rule::Line, MAX_NAME_PART).required(),
+    email: Field::new("email", "Email address", Rule::Email, MAX_EMAIL).required(),
+    job_title: Field::new("jobTitle", "Job title", Rule::Line, MAX_LINE),
+    company: Field::new("company", "Company", Rule::Line, MAX_LINE).required(),
+    phone: Field::new("phone", "Phone number", Rule::Phone, MAX_PHONE),
+    topic: Field::new("topic", "Discussion topic", Rule::Text, MAX_TEXT).required(),
+    source: Field::choice("source", "How you heard of us", Source::VALUES),
+    role: Field::choice("role", "Role", Role::VALUES),
+    newsletter: Field::new("newsletter", "Newsletter consent", Rule::Boolean, 0),
+    privacy: Field::new("privacy", "Privacy agreement", Rule::Boolean, 0),
+};
+
+/// What the service says about one rejected field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct FieldError {
+    /// Why, for programs: the site shows the words `content/forms.yaml` gives this code.
+    pub code: ErrorCode,
+    /// Why, in English, for people calling the API directly.
+    pub message: String,
+}
+
+/// The JSON body of every answer that is not a success.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ErrorBody {
+    /// A readable summary.
+    pub error: String,
+    /// With 422 only: what is wrong with each field, keyed by the name it was sent under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fields: Option<BTreeMap<String, FieldError>>,
+}
+
+/// The values the site needs at run time, as exported to `contract.ts`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Exported {
+    honeypot: &'static str,
+    error_codes: &'static [&'static str],
+    contact: ExportedForm<ContactFields>,
+    enquiry: ExportedForm<EnquiryFields>,
+}
+
+#[derive(Debug, Serialize)]
+struct ExportedForm<F> {
+    path: &'static str,
+    fields: F,
+}
+
+/// The text of `site/schema/contract.ts`: the contract's values as `as const` objects, so the
+/// site's code is type-checked against the names, limits and options of this crate.
+pub fn typescript() -> String {
+    let exported = Exported {
+        honeypot: HONEYPOT,
+        error_codes: ErrorCode::VALUES,
+        contact: ExportedForm {
+            path: FormKind::Contact.path(),
+            fields: CONTACT,
+        },
+        enquiry: ExportedForm {
+            path: FormKind::Enquiry.path(),
+            fields: ENQUIRY,
+        },
+    };
+    // Plain data of strings, numbers and booleans: serialising cannot fail.
+    let json = serde_json::to_string_pretty(&exported).unwrap_or_default();
+    format!(
+        "// Generated by `sitegen schema` from contact-fn/contract (the form contract). Do not edit.\n\
+         \n\
+         /** What the site and the contact service agree on: paths, field names, limits, options. */\n\
+         export const contract = {json} as const\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_values_round_trip() {
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::parse(code.as_str()), Some(*code));
+            assert_eq!(
+                serde_json::to_value(code).ok(),
+                Some(serde_json::Value::from(code.as_str()))
+            );
+        }
+        assert_eq!(Source::Event.inbox_label(), "Event/Conference");
+        assert_eq!(ErrorCode::TooLong.inbox_label(), "too_long");
+    }
+
+    #[test]
+    fn the_typescript_carries_every_field_name() {
+        let ts = typescript();
+        for field in [CONTACT.country_code, ENQUIRY.first_name] {
+            assert!(
+                ts.contains(&format!("\"name\": \"{}\"", field.name)),
+                "{ts}"
+            );
+        }
+        assert!(ts.contains(HONEYPOT));
+    }
+}

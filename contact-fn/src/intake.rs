@@ -1,0 +1,91 @@
+//! Takes a validated submission to a stored outbox message: the idempotency check, the email,
+//! the outbox record. Knows nothing of HTTP; the routes translate requests to it and back.
+
+use anyhow::{Context as _, anyhow};
+use uuid::Uuid;
+
+use crate::Shared;
+use crate::durable::now_ms;
+use crate::idempotency::{self, Seen};
+use crate::outbox::{EnqueueError, Record};
+use crate::submission::Submission;
+
+/// Why a submission was not stored.
+#[derive(Debug, thiserror::Error)]
+pub enum IntakeError {
+    /// The Idempotency-Key was used for another submission.
+    #[error("the Idempotency-Key was already used for a different submission")]
+    IdempotencyConflict,
+    /// The outbox is full or cannot be written.
+    #[error("the message could not be stored")]
+    Unavailable(#[source] anyhow::Error),
+    /// Anything else.
+    #[error("the message could not be prepared")]
+    Internal(#[source] anyhow::Error),
+}
+
+/// Stores `submission` for delivery and returns its message id. With an idempotency `key`, a
+/// repeat of a stored submission returns the first one's id and stores nothing.
+pub(crate) async fn store(
+    shared: &Shared,
+    submission: Submission,
+    key: Option<String>,
+) -> Result<String, IntakeError> {
+    let kind = submission.kind();
+    let mut remembered = None;
+    let mut _guard = None;
+    let id = match key {
+        Some(key) => {
+            let id = idempotency::message_id(kind, &key);
+            _guard = Some(shared.idempotency.lock(&id).await);
+            let fingerprint =
+                idempotency::fingerprint(&submission).map_err(IntakeError::Internal)?;
+            match shared.idempotency.seen(&id, &fingerprint) {
+                Seen::Same => {
+                    tracing::info!(id, "repeated submission answered from its Idempotency-Key");
+                    return Ok(id);
+                }
+                Seen::Different => return Err(IntakeError::IdempotencyConflict),
+                Seen::New => remembered = Some(fingerprint),
+            }
+            id
+        }
+        None => Uuid::now_v7().to_string(),
+    };
+
+    let record = record(shared, &id, &submission).map_err(IntakeError::Internal)?;
+    shared.outbox.enqueue(record).await.map_err(|e| match e {
+        EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
+        EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
+    })?;
+    if let Some(fingerprint) = remembered
+        && let Err(error) = shared.idempotency.remember(&id, fingerprint).await
+    {
+        // The message is stored; only a retry of it could now produce a second email.
+        tracing::warn!(
+            id,
+            "message stored, but its Idempotency-Key was not: {error:#}"
+        );
+    }
+    tracing::info!(id, kind = kind.as_str(), "accepted");
+    Ok(id)
+}
+
+/// The outbox record of a new message: the composed email and its envelope, due now.
+fn record(shared: &Shared, id: &str, submission: &Submission) -> anyhow::Result<Record> {
+    let composer = &shared.composer;
+    let message = composer.compose(id, submission)?;
+    let now = now_ms();
+    Ok(Record {
+        id: id.to_owned(),
+        kind: submission.kind(),
+        created_ms: now,
+        attempts: 0,
+        next_attempt_ms: now,
+        last_error: None,
+        envelope_from: composer.from().email.to_string(),
+        envelope_to: vec![composer.to().email.to_string()],
+        message: String::from_utf8(message.formatted())
+            .context("the formatted email is not UTF-8")?,
+    })
+}

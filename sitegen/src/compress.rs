@@ -1,0 +1,193 @@
+//! Precompressed output: a `.br` and a `.gz` beside every text file over
+//! [`MIN_BYTES`], so the CDN and `sitegen serve` send compressed bytes without compressing
+//! on each request. Files are compressed in parallel; each variant decompresses byte for byte
+//! to its original.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use rayon::prelude::*;
+
+use crate::output_dir::Files;
+
+/// Files at or below this size are sent as they are: compressing them saves too little.
+pub const MIN_BYTES: u64 = 1024;
+
+/// The extensions of the text files that get compressed variants.
+pub const TEXT_EXTENSIONS: [&str; 8] = [
+    "html",
+    "css",
+    "js",
+    "svg",
+    "xml",
+    "json",
+    "txt",
+    "webmanifest",
+];
+
+/// A compressed variant of a file: its content coding and file suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// Brotli, `file.br`.
+    Brotli,
+    /// Gzip, `file.gz`.
+    Gzip,
+}
+
+impl Encoding {
+    /// Every variant, in the order a client that accepts several is served them.
+    pub const PREFERRED: [Encoding; 2] = [Encoding::Brotli, Encoding::Gzip];
+
+    /// The `Content-Encoding` token (`br`, `gzip`).
+    pub fn token(self) -> &'static str {
+        match self {
+            Encoding::Brotli => "br",
+            Encoding::Gzip => "gzip",
+        }
+    }
+
+    /// The suffix of the variant file, with its dot (`.br`, `.gz`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Encoding::Brotli => ".br",
+            Encoding::Gzip => ".gz",
+        }
+    }
+
+    /// `bytes` compressed with this coding.
+    pub fn compress(self, bytes: &[u8]) -> Vec<u8> {
+        match self {
+            Encoding::Brotli => brotli_bytes(bytes),
+            Encoding::Gzip => gzip_bytes(bytes),
+        }
+    }
+}
+
+/// Brotli quality. Measured on this site's output (2 MB of HTML, JS, CSS and SVG): 5 comes
+/// within 1% of 9 in a ninth of the time (70 ms against 650 ms), and 11 saves 9% more at 55
+/// times the cost; a site of thousands of pages compresses every new page on every build.
+const BROTLI_QUALITY: u32 = 5;
+const BROTLI_WINDOW: u32 = 22;
+
+/// Gzip as the size report measures it and `.gz` files are written: the default level.
+pub fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::with_capacity(bytes.len() / 3), Compression::default());
+    // Writing into a Vec cannot fail.
+    let _ = encoder.write_all(bytes);
+    encoder.finish().unwrap_or_default()
+}
+
+fn brotli_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() / 3);
+    let params = brotli::enc::BrotliEncoderParams {
+        quality: BROTLI_QUALITY as i32,
+        lgwin: BROTLI_WINDOW as i32,
+        size_hint: bytes.len(),
+        ..Default::default()
+    };
+    // Reading from a slice into a Vec cannot fail.
+    let _ = brotli::BrotliCompress(&mut &bytes[..], &mut out, &params);
+    out
+}
+
+/// Whether `file` (a path relative to the output directory) gets compressed variants.
+pub fn is_compressible(file: &str, len: u64) -> bool {
+    len > MIN_BYTES
+        && file
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| TEXT_EXTENSIONS.contains(&ext))
+}
+
+/// The gzipped size of each file that got variants, by file, for the size report.
+pub type GzipSizes = HashMap<String, u64>;
+
+/// Writes `file.br` and `file.gz` beside every compressible file of `dir`, in parallel.
+///
+/// When `previous` (the output being replaced) has the same file byte for byte with both
+/// variants, they are linked (or copied) instead of compressed again: most files of a
+/// rebuild are unchanged, and hashed assets never change under their name.
+pub fn compress_dir(dir: &Path, previous: Option<&Path>) -> Result<GzipSizes> {
+    let files = Files::list(dir)?;
+    let todo: Vec<&String> = files
+        .iter()
+        .filter(|f| !f.ends_with(".br") && !f.ends_with(".gz"))
+        .collect();
+    let done: Vec<Option<(String, u64)>> = todo
+        .into_par_iter()
+        .map(|file| compress_file(dir, file, previous))
+        .collect::<Result<_>>()?;
+    Ok(done.into_iter().flatten().collect())
+}
+
+fn variant_path(path: &Path, encoding: Encoding) -> std::path::PathBuf {
+    let mut variant = path.as_os_str().to_owned();
+    variant.push(encoding.suffix());
+    variant.into()
+}
+
+/// Links the variants of an identical `file` from `previous` into `dir`; the gzip length
+/// when both were there.
+fn reuse(dir: &Path, file: &str, bytes: &[u8], previous: &Path) -> Option<u64> {
+    let old = previous.join(file);
+    let old_variants = Encoding::PREFERRED.map(|e| variant_path(&old, e));
+    if !old_variants.iter().all(|v| v.is_file()) || std::fs::read(&old).ok()? != bytes {
+        return None;
+    }
+    let new = dir.join(file);
+    let mut gzip_len = None;
+    for (encoding, from) in Encoding::PREFERRED.into_iter().zip(old_variants) {
+        let to = variant_path(&new, encoding);
+        if std::fs::hard_link(&from, &to).is_err() {
+            std::fs::copy(&from, &to).ok()?;
+        }
+        if encoding == Encoding::Gzip {
+            gzip_len = Some(std::fs::metadata(&to).ok()?.len());
+        }
+    }
+    gzip_len
+}
+
+fn compress_file(dir: &Path, file: &str, previous: Option<&Path>) -> Result<Option<(String, u64)>> {
+    let path = dir.join(file);
+    let len = std::fs::metadata(&path)
+        .with_context(|| format!("reading {}", path.display()))?
+        .len();
+    if !is_compressible(file, len) {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+    if let Some(gzip_len) = previous.and_then(|previous| reuse(dir, file, &bytes, previous)) {
+        return Ok(Some((file.to_owned(), gzip_len)));
+    }
+    let mut gzip_len = 0;
+    for encoding in Encoding::PREFERRED {
+        let compressed = encoding.compress(&bytes);
+        if encoding == Encoding::Gzip {
+            gzip_len = compressed.len() as u64;
+        }
+        let variant = variant_path(&path, encoding);
+        // A variant linked from an earlier output must not be written through.
+        let _ = std::fs::remove_file(&variant);
+        std::fs::write(&variant, compressed)
+            .with_context(|| format!("writing {}", variant.display()))?;
+    }
+    Ok(Some((file.to_owned(), gzip_len)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_text_files_over_the_threshold_are_compressed() {
+        assert!(is_compressible("about/index.html", 2000));
+        assert!(is_compressible("site.webmanifest", 2000));
+        assert!(!is_compressible("about/index.html", MIN_BYTES));
+        assert!(!is_compressible("img/photo.webp", 50_000));
+        assert!(!is_compressible("_headers", 50_000));
+    }
+}

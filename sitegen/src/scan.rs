@@ -1,0 +1,214 @@
+//! One pass over the pages of an output directory: every HTML file is read and parsed once,
+//! in parallel, and everything later steps need is taken from that single parse: the links
+//! and fragment targets the verification checks, and the scripts and stylesheets the size
+//! report weighs.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use html5gum::{DefaultEmitter, Token, Tokenizer};
+use rayon::prelude::*;
+
+use crate::output_dir::Files;
+
+/// The files of an output directory and what each of its HTML pages references.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Every file of the directory.
+    pub files: Files,
+    /// Every `.html` file (`about/index.html`), by name.
+    pub pages: BTreeMap<String, Page>,
+}
+
+/// What one HTML page references and defines.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// Size of the HTML file in bytes.
+    pub bytes: u64,
+    /// Every URL the page references (`href` other than `<base>`'s, `src`, `srcset`,
+    /// `imagesrcset`, `poster`), in document order.
+    pub links: Vec<String>,
+    /// Every fragment target: `id` attributes and `<a name>`.
+    pub ids: HashSet<String>,
+    /// The page's `<base href>`, if any.
+    pub base_href: Option<String>,
+    /// The scripts the page loads as it opens: `<script src>`, `modulepreload` and
+    /// `preload as=script`, as written, in document order.
+    pub scripts: Vec<String>,
+    /// The stylesheets it loads: `rel=stylesheet` and `preload as=style`, as written.
+    pub styles: Vec<String>,
+}
+
+impl Scan {
+    /// Lists `dir` and parses every HTML file in it, in parallel.
+    pub fn dir(dir: &Path) -> Result<Self> {
+        let files = Files::list(dir)?;
+        let html: Vec<&String> = files.iter().filter(|f| f.ends_with(".html")).collect();
+        let pages = html
+            .into_par_iter()
+            .map(|file| {
+                let path = dir.join(file);
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("reading {}", path.display()))?;
+                Ok((file.clone(), Page::parse(&text)))
+            })
+            .collect::<Result<BTreeMap<_, _>>>()?;
+        Ok(Self { files, pages })
+    }
+}
+
+impl Page {
+    /// Tokenizes one HTML document, visiting each start tag once. A tokenizer is enough:
+    /// only attributes matter here, never the tree, and it is several times faster than
+    /// building the document (tree construction's state switches for `<script>`, `<style>`,
+    /// `<textarea>` and `<title>` are followed).
+    pub fn parse(html: &str) -> Self {
+        let mut emitter = DefaultEmitter::default();
+        emitter.naively_switch_states(true);
+        let mut page = Page {
+            bytes: html.len() as u64,
+            ..Page::default()
+        };
+        for token in Tokenizer::new_with_emitter(html, emitter).flatten() {
+            let Token::StartTag(tag) = token else {
+                continue;
+            };
+            let attr = |name: &str| {
+                tag.attributes
+                    .get(name.as_bytes())
+                    .map(|v| String::from_utf8_lossy(&v.value).into_owned())
+            };
+            page.element(&String::from_utf8_lossy(&tag.name), attr);
+        }
+        page.links.retain(|link| !link.is_empty());
+        page
+    }
+
+    /// Takes what the checks and the report need from one element.
+    fn element(&mut self, name: &str, attr: impl Fn(&str) -> Option<String>) {
+        if name == "base" {
+            if self.base_href.is_none() {
+                self.base_href = attr("href");
+            }
+        } else if let Some(url) = attr("href") {
+            self.links.push(url.trim().to_owned());
+        }
+        for name in ["src", "poster"] {
+            if let Some(url) = attr(name) {
+                self.links.push(url.trim().to_owned());
+            }
+        }
+        for name in ["srcset", "imagesrcset"] {
+            if let Some(set) = attr(name) {
+                self.links
+                    .extend(srcset_urls(&set).into_iter().map(str::to_owned));
+            }
+        }
+        if let Some(id) = attr("id") {
+            self.ids.insert(id);
+        }
+        if name == "a"
+            && let Some(anchor) = attr("name")
+        {
+            self.ids.insert(anchor);
+        }
+        match name {
+            "script" => self.scripts.extend(attr("src")),
+            "link" => {
+                let Some(href) = attr("href") else { return };
+                let rel = attr("rel").unwrap_or_default().to_ascii_lowercase();
+                let has = |token: &str| rel.split_ascii_whitespace().any(|t| t == token);
+                let preload_as = attr("as").unwrap_or_default();
+                if has("modulepreload") || has("preload") && preload_as == "script" {
+                    self.scripts.push(href);
+                } else if has("stylesheet") || has("preload") && preload_as == "style" {
+                    self.styles.push(href);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The URLs of a `srcset` (`a.png 1x, b.png 2x`), following the HTML parsing rules: a URL
+/// runs to the next whitespace and may itself contain commas (`data:` URLs do); a trailing
+/// comma ends a candidate; descriptors run to the next comma outside parentheses.
+pub fn srcset_urls(srcset: &str) -> Vec<&str> {
+    let mut urls = Vec::new();
+    let mut rest = srcset;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == ',');
+        if rest.is_empty() {
+            return urls;
+        }
+        let end = rest
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let (url, after) = rest.split_at(end);
+        let trimmed = url.trim_end_matches(',');
+        urls.push(trimmed);
+        if trimmed.len() < url.len() {
+            rest = after;
+            continue;
+        }
+        // Skip the descriptors up to the next comma that is not inside parentheses.
+        let mut depth = 0usize;
+        let mut next = after.len();
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                ',' if depth == 0 => {
+                    next = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &after[next..];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn srcset_urls_follow_the_html_rules() {
+        assert_eq!(
+            srcset_urls("a.png 1x, /b.png 2x,c.png"),
+            ["a.png", "/b.png", "c.png"]
+        );
+        assert_eq!(srcset_urls(" x.png,  y.png 100w "), ["x.png", "y.png"]);
+        assert_eq!(
+            srcset_urls("data:image/png;base64,AAA= 1x, z.png 2x"),
+            ["data:image/png;base64,AAA=", "z.png"]
+        );
+        assert_eq!(srcset_urls("q.png (a, b) 1x, r.png"), ["q.png", "r.png"]);
+        assert!(srcset_urls(" , ").is_empty());
+    }
+
+    #[test]
+    fn one_parse_yields_links_targets_and_loaded_assets() {
+        let page = Page::parse(
+            r##"<!doctype html><html><head><base href="/docs/">
+            <link rel="stylesheet" href="/a.css"><link rel="modulepreload" href="/m.js">
+            <link rel="preload" as="style" href="/p.css"><link rel="icon" href="/i.svg">
+            <script type="module" src="/e.js"></script></head>
+            <body><a id="top" href="#top">x</a><a name="old"></a>
+            <img src="/x.png" srcset="/x1.png 1x, /x2.png 2x"></body></html>"##,
+        );
+        assert_eq!(page.base_href.as_deref(), Some("/docs/"));
+        assert_eq!(
+            page.links,
+            [
+                "/a.css", "/m.js", "/p.css", "/i.svg", "/e.js", "#top", "/x.png", "/x1.png",
+                "/x2.png"
+            ]
+        );
+        assert_eq!(page.scripts, ["/m.js", "/e.js"]);
+        assert_eq!(page.styles, ["/a.css", "/p.css"]);
+        assert!(page.ids.contains("top") && page.ids.contains("old"));
+    }
+}
