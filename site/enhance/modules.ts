@@ -14,6 +14,10 @@ export const modules = {
   reveal: () => import('./Reveal'),
   /** A React island (a form), hydrated once the visitor reaches for it. */
   island: () => import('./IslandLoader'),
+  /** The Insights search box: results as the visitor types, index fetched on first focus. */
+  'article-search': () => import('./ArticleSearch'),
+  /** The Insights filter: narrows the cards and keeps the choice in the URL. */
+  'article-filter': () => import('./ArticleFilter'),
   /** The not-found page logs the missing path. */
   'log-missing-page': () => import('./LogMissingPage'),
 } satisfies Record<string, () => Promise<Enhancement>>

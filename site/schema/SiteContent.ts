@@ -43,4 +43,12 @@ authors: { [key in string]: Author },
 /**
  * Every article, newest first.
  */
-articles: Array<Article>, };
+articles: Array<Article>, 
+/**
+ * Where the Atom feed of the articles is published (`/feed.xml`).
+ */
+feed_path: string, 
+/**
+ * Where the search index of the articles is published (`/search-index.json`).
+ */
+search_index_path: string, };

@@ -202,6 +202,7 @@ fn write_site_files(dir: &Path, content: &Content) -> Result<(), BuildError> {
         &entries,
     )
     .and_then(|()| crate::feed::write(dir, content))
+    .and_then(|()| crate::search::write(dir, content))
     .map_err(BuildError::during(Stage::SiteFiles))
 }
 

@@ -10,8 +10,7 @@ use crate::content::Content;
 use crate::content::FixedPage;
 use crate::outputs;
 
-/// Where the feed is published, relative to the site root.
-pub const FEED_FILE: &str = "feed.xml";
+pub use crate::content::articles::FEED_FILE;
 
 /// An ISO date as an Atom timestamp (midnight UTC).
 fn timestamp(date: &str) -> String {

@@ -17,4 +17,5 @@ pub mod publish;
 pub mod report;
 pub mod scan;
 pub mod schema;
+pub mod search;
 pub mod serve;

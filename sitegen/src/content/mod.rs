@@ -48,6 +48,10 @@ pub struct Content {
     pub authors: BTreeMap<String, articles::Author>,
     /// Every article, newest first.
     pub articles: Vec<articles::Article>,
+    /// Where the Atom feed of the articles is published (`/feed.xml`).
+    pub feed_path: String,
+    /// Where the search index of the articles is published (`/search-index.json`).
+    pub search_index_path: String,
 }
 
 /// YAML files directly under the content directory, besides `pages/` and `services/`.
@@ -94,6 +98,8 @@ impl Content {
             forms,
             authors,
             articles: loaded.articles,
+            feed_path: format!("/{}", articles::FEED_FILE),
+            search_index_path: format!("/{}", articles::SEARCH_INDEX_FILE),
         };
         content.routes = routes::derive(&content);
         validate::validate(&mut loader, &content, public_dir);
