@@ -27,7 +27,7 @@ export default function Page() {
                 {article.type_label}
               </span>
             </p>
-            <h1 id="article-title" className="mt-5 text-display text-balance text-ink-950">
+            <h1 id="article-title" className="mt-5 text-title text-balance text-ink-950">
               {article.title}
             </h1>
             <p className="mt-5 text-pretty text-lead text-ink-600">{article.excerpt}</p>
