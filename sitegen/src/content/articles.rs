@@ -424,6 +424,17 @@ pub fn render_markdown(body: &str) -> Rendered {
                 };
                 code = Some((lang, String::new()));
             }
+            // A wide table scrolls inside its own box; focusable so keyboards can scroll it.
+            Event::Start(Tag::Table(_)) => {
+                events.push(Event::Html(
+                    "<div class=\"table-scroll\" tabindex=\"0\">".into(),
+                ));
+                events.push(event);
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(event);
+                events.push(Event::Html("</div>\n".into()));
+            }
             Event::Start(Tag::Link { ref dest_url, .. }) => {
                 out.links.push((dest_url.to_string(), range.start));
                 events.push(event);
@@ -545,7 +556,10 @@ mod tests {
                 .contains("<h2 id=\"why-it-matters\">Why it matters</h2>")
         );
         assert!(out.html.contains("<h2 id=\"why-it-matters-2\">"));
-        assert!(out.html.contains("<table>"));
+        assert!(
+            out.html
+                .contains("<div class=\"table-scroll\" tabindex=\"0\"><table>")
+        );
         assert!(out.html.contains("<td>1</td>"));
         assert!(out.html.contains("class=\"footnote-definition\""));
         assert_eq!(out.headings.len(), 2);
