@@ -84,7 +84,10 @@ bench: deps bench-site bench-lighthouse bench-contact ## Benchmarks: build speed
 # the form island, on its own line) and the time of each step. Last, the scale scenario: a
 # temporary copy of content/ as it is and with 1,000 and 5,000 generated sub-service pages,
 # each built once: the time of each step, sitegen's share of the build, ms per extra page.
+# Then the same with 1,000 and 5,000 generated articles, adding the search index's size and
+# what a one-word search fetches.
 BENCH_EXTRA_PAGES ?= 1000 5000
+BENCH_EXTRA_ARTICLES ?= 1000 5000
 bench-site: deps ## Time site builds (also at 1,000 and 5,000 extra pages) and print the page weights
 	$(CARGO) build --release -p sitegen --bins --example scale
 	@for i in 1 2 3; do \
@@ -92,6 +95,7 @@ bench-site: deps ## Time site builds (also at 1,000 and 5,000 extra pages) and p
 	  echo "site build $$i: $$(( ($$(date +%s%N) - start) / 1000000 )) ms"; done
 	target/release/sitegen build --out target/bench/dist 2>/dev/null
 	target/release/examples/scale target/release/sitegen $(BENCH_EXTRA_PAGES)
+	target/release/examples/scale target/release/sitegen --articles $(BENCH_EXTRA_ARTICLES)
 
 # Lighthouse (npm `lighthouse`, mobile defaults, Debian Chromium) on a release build served by
 # `sitegen serve`: performance score, FCP, LCP, TBT and CLS of each page below (median of
