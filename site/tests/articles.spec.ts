@@ -81,13 +81,17 @@ test.describe('Articles', () => {
     const fetched: string[] = []
     page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
     await visit(page, '/insights')
-    expect(fetched.filter((p) => p === content.search_index_path || /SearchBox/.test(p))).toEqual([])
+    await page.waitForLoadState('networkidle')
+    expect(fetched).not.toContain(content.search_index_path)
+    // From here on, whatever loads is loaded for the search.
+    fetched.length = 0
     const box = page.getByRole('searchbox', { name: insights.search.label })
     await box.focus()
+    await expect.poll(() => fetched).toContain(content.search_index_path)
+    expect(fetched.some((p) => p.endsWith('.js')), 'the search code loads on focus').toBe(true)
     await box.pressSequentially(word)
     const results = page.locator('[data-search-list] a')
     await expect(results.first()).toHaveAttribute('href', `/insights/${slug}`)
-    expect(fetched).toContain(content.search_index_path)
     await expect(page.getByRole('status')).toHaveText(insights.search.results_label.replace('{count}', '1'))
     // Keyboard: down from the box into the results, Enter opens the article.
     await box.press('ArrowDown')
