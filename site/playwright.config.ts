@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test'
+import { chromiumArgs, chromiumPath } from './chromium.mjs'
 
 // Browser tests run against the real build served by `sitegen serve`, the way a CDN serves it.
 // `make test-browser` builds the site into ../target/e2e/dist and exports the content JSON the
@@ -23,18 +24,7 @@ export default defineConfig({
     browserName: 'chromium',
     viewport: { width: 1440, height: 900 },
     // Debian's Chromium; Playwright never downloads a browser for these tests.
-    launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     trace: 'retain-on-failure',
   },
   webServer: {

@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
 import { defineConfig } from 'vite'
 import { contentFile as resolveContentFile } from './lib/contentFile.ts'
+import { reloadOnContent } from './lib/devContent.ts'
 import { sonnerStylesAsFile } from './lib/sonnerStyles.ts'
 
 const siteDir = import.meta.dirname
@@ -20,7 +21,7 @@ if (!existsSync(contentFile)) {
 }
 
 export default defineConfig({
-  plugins: [react(), vike(), tailwindcss(), sonnerStylesAsFile()],
+  plugins: [react(), vike(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile)],
   resolve: {
     // `import { settings } from 'sitegen:content'` — see lib/settings.ts and lib/content.server.ts.
     alias: { 'sitegen:content': contentFile },

@@ -9,6 +9,7 @@
 // Lighthouse advises: single runs vary with the load of the machine.
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
+import { chromiumArgs, chromiumPath } from '../chromium.mjs'
 
 const [origin, ...paths] = process.argv.slice(2)
 if (!origin || paths.length === 0) {
@@ -16,18 +17,7 @@ if (!origin || paths.length === 0) {
   process.exit(2)
 }
 
-const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-  chromeFlags: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-})
+const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: chromiumArgs })
 
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS || 3))
 

@@ -70,11 +70,40 @@ enum Cmd {
         #[command(flatten)]
         dirs: Dirs,
     },
-    /// Regenerate the site's TypeScript types from the content model.
+    /// Serve the site for editing: reload open pages on every content save, show mistakes.
+    Dev {
+        /// Port of the dev server (0: any free port).
+        #[arg(long, short, default_value_t = 5173)]
+        port: u16,
+        /// Open the site in the default browser.
+        #[arg(long)]
+        open: bool,
+        #[command(flatten)]
+        dirs: Dirs,
+    },
+    /// Start a new piece of content from a skeleton that validates and builds.
+    New {
+        #[command(subcommand)]
+        what: New,
+    },
+    /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
-        /// Directory of the generated `.ts` files.
+        /// Directory of the generated `.ts` files; the schemas go into its `json/`.
         #[arg(long, default_value = "site/schema")]
         out: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum New {
+    /// A sub-service page: an entry appended to `sub_services` in `content/services/CATEGORY.yaml`.
+    SubService {
+        /// The category: a file name in content/services/ without `.yaml` (`cloud-services`).
+        category: String,
+        /// The new page's URL segment (`finops`).
+        slug: String,
+        #[command(flatten)]
+        dirs: Dirs,
     },
 }
 
@@ -161,9 +190,39 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             println!("wrote {}", out.display());
             Ok(())
         }
+        Cmd::Dev { port, open, dirs } => sitegen::dev::run(&sitegen::dev::DevOptions {
+            content_dir: dirs.content,
+            site_dir: dirs.site,
+            host: IpAddr::from([127, 0, 0, 1]),
+            port,
+            open,
+        }),
+        Cmd::New {
+            what:
+                New::SubService {
+                    category,
+                    slug,
+                    dirs,
+                },
+        } => {
+            let (file, path) = sitegen::new::sub_service(
+                &dirs.content,
+                &dirs.site.join("public"),
+                &category,
+                &slug,
+            )?;
+            println!("added sub-service `{slug}` to {}: {path}", file.display());
+            Ok(())
+        }
         Cmd::Schema { out } => {
             sitegen::schema::write_typescript(&out)?;
-            println!("wrote TypeScript types into {}", out.display());
+            let json = out.join(sitegen::schema::JSON_DIR);
+            sitegen::schema::write_json_schemas(&json)?;
+            println!(
+                "wrote TypeScript types into {} and JSON Schemas into {}",
+                out.display(),
+                json.display()
+            );
             Ok(())
         }
     }

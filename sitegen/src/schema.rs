@@ -1,15 +1,18 @@
-//! TypeScript types for `site/`, generated from the content model so the two cannot drift.
+//! TypeScript types for `site/` and JSON Schemas for the editors of `content/`, generated from
+//! the content model so none of them can drift.
 //!
 //! `sitegen schema` (or `make schema`) rewrites `site/schema/`: the content model's types, the
-//! form contract's types (the contact service's error answer) and its values (`contract.ts`). A
-//! test fails when the checked-in files differ from what the Rust code generates.
+//! form contract's types (the contact service's error answer) and its values (`contract.ts`); and
+//! `site/schema/json/`: one JSON Schema per kind of content file, which each YAML file names on its
+//! first line. Tests fail when the checked-in files differ from what the Rust code generates.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use schemars::JsonSchema;
 use ts_rs::{Config, TS};
 
-use crate::content::{Content, RouteKind};
+use crate::content::{self, Content, FixedPage, RouteKind, countries, forms, services, settings};
 
 /// The file holding the form contract's values.
 const CONTRACT_FILE: &str = "contract.ts";
@@ -34,4 +37,104 @@ pub fn write_typescript(dir: &Path) -> Result<()> {
     let contract = dir.join(CONTRACT_FILE);
     std::fs::write(&contract, form_contract::typescript())
         .with_context(|| format!("writing {}", contract.display()))
+}
+
+/// Where the JSON Schemas go, under the directory of the TypeScript types.
+pub const JSON_DIR: &str = "json";
+
+/// The JSON Schema of `T`, as editors and validators read it: every field's `///` doc is its
+/// description, and a struct that denies unknown fields allows no other properties.
+pub fn json_schema_of<T: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// One kind of content file and its schema.
+#[derive(Debug, Clone)]
+pub struct FileSchema {
+    /// The schema's name, which is also its path under [`JSON_DIR`] without `.schema.json`
+    /// (`site`, `pages/home`, `service-category`).
+    pub name: String,
+    /// The schema itself.
+    pub schema: schemars::Schema,
+}
+
+/// The schema of every kind of content file: the top-level files, each fixed page, and a
+/// service category.
+pub fn file_schemas() -> Vec<FileSchema> {
+    let mut schemas = vec![
+        file_schema(content::SITE_FILE, json_schema_of::<settings::Settings>()),
+        file_schema(
+            content::COUNTRIES_FILE,
+            json_schema_of::<Vec<countries::Country>>(),
+        ),
+        file_schema(content::FORMS_FILE, json_schema_of::<forms::Forms>()),
+        file_schema(
+            content::articles::AUTHORS_FILE,
+            json_schema_of::<std::collections::BTreeMap<String, content::articles::Author>>(),
+        ),
+    ];
+    schemas.extend(
+        FixedPage::ALL
+            .iter()
+            .map(|page| file_schema(&page.file(), page.json_schema())),
+    );
+    schemas.push(FileSchema {
+        name: SERVICE_CATEGORY.into(),
+        schema: json_schema_of::<services::ServiceCategory>(),
+    });
+    schemas
+}
+
+/// The schema name of every file under `services/`.
+const SERVICE_CATEGORY: &str = "service-category";
+
+fn file_schema(rel: &str, schema: schemars::Schema) -> FileSchema {
+    FileSchema {
+        name: rel.trim_end_matches(".yaml").into(),
+        schema,
+    }
+}
+
+/// The name of the schema the content file `rel` (relative to the content directory, with `/`
+/// separators) follows, if it is a content file.
+pub fn schema_name(rel: &str) -> Option<String> {
+    let stem = rel.strip_suffix(".yaml")?;
+    if let Some(file) = stem.strip_prefix(&format!("{}/", content::SERVICES_DIR)) {
+        return (!file.contains('/')).then(|| SERVICE_CATEGORY.into());
+    }
+    file_schemas()
+        .into_iter()
+        .map(|s| s.name)
+        .find(|name| name == stem)
+}
+
+/// The first line of the content file `rel`: the schema comment the YAML language server reads,
+/// with the schema's path relative to the file (content/ and site/ side by side).
+pub fn schema_comment(rel: &str) -> Option<String> {
+    let name = schema_name(rel)?;
+    let up = "../".repeat(rel.matches('/').count() + 1);
+    Some(format!(
+        "# yaml-language-server: $schema={up}site/schema/{JSON_DIR}/{name}.schema.json"
+    ))
+}
+
+/// Writes every content file's JSON Schema into `dir` (`site/schema/json`), replacing the
+/// directory's previous contents.
+pub fn write_json_schemas(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).with_context(|| format!("removing {}", dir.display()))?;
+    }
+    for FileSchema { name, schema } in file_schemas() {
+        let path = dir.join(format!("{name}.schema.json"));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let mut json = serde_json::to_string_pretty(&schema)?;
+        json.push('\n');
+        std::fs::write(&path, json).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }

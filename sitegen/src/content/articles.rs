@@ -35,7 +35,7 @@ pub const TOC_MIN_HEADINGS: usize = 3;
 pub const HIGHLIGHT_CLASS_PREFIX: &str = "hl-";
 
 /// Someone who writes articles, keyed by a slug in `content/authors.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Author {
     /// Full name.

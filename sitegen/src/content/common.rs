@@ -1,10 +1,11 @@
 //! Building blocks shared by every page: metadata, heroes, links, icons.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// What search engines and browser tabs show for a page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Meta {
     /// The `<title>` of the page.
@@ -14,7 +15,7 @@ pub struct Meta {
 }
 
 /// The opening block of a page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Hero {
     /// Small label above the title.
@@ -33,7 +34,7 @@ pub struct Hero {
 }
 
 /// A link styled as a button.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Action {
     /// The visible text, which is also the accessible name.
@@ -46,7 +47,7 @@ pub struct Action {
 }
 
 /// Visual weight of an [`Action`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ActionStyle {
     /// The filled, accent-coloured button.
@@ -57,7 +58,7 @@ pub enum ActionStyle {
 }
 
 /// A plain text link.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Link {
     /// The visible text, which is also the accessible name.
@@ -67,7 +68,7 @@ pub struct Link {
 }
 
 /// A figure with its caption, such as `5K+` experts.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Statistic {
     /// The figure as displayed (`99.9%`).
@@ -77,7 +78,7 @@ pub struct Statistic {
 }
 
 /// One question of an FAQ accordion.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FaqItem {
     /// The question, shown on the accordion trigger.
@@ -89,7 +90,7 @@ pub struct FaqItem {
 /// Icons the site can draw, named as in the Lucide icon set (kebab-case).
 ///
 /// A closed list so a typo fails validation instead of rendering nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Icon {
     /// LinkedIn brand mark.
@@ -197,7 +198,7 @@ pub enum Icon {
 }
 
 /// The heading block that opens a section.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SectionIntro {
     /// Small label above the heading.
@@ -211,7 +212,7 @@ pub struct SectionIntro {
 }
 
 /// A tile with an icon, a title and a sentence.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Feature {
     /// The tile's icon.
@@ -223,7 +224,7 @@ pub struct Feature {
 }
 
 /// A client story: the challenge, what was built and what it achieved.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseStudy {
     /// The kind of client, never a real name (`A healthcare technology platform`).
@@ -241,7 +242,7 @@ pub struct CaseStudy {
 }
 
 /// A closing band that asks the visitor to act.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CallToAction {
     /// The band's heading.
@@ -253,7 +254,7 @@ pub struct CallToAction {
 }
 
 /// An FAQ section: a heading and an accordion of questions.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Faq {
     /// The section's heading block.
@@ -263,7 +264,7 @@ pub struct Faq {
 }
 
 /// One step of a numbered process.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProcessStep {
     /// The step's number as displayed (`01`).
@@ -275,7 +276,7 @@ pub struct ProcessStep {
 }
 
 /// A client's words about working with the company.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Testimonial {
     /// The quotation, without quote marks.
@@ -291,7 +292,7 @@ pub struct Testimonial {
 }
 
 /// A partner or technology logo.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Logo {
     /// The brand's name, used as the image's alternative text.
@@ -301,7 +302,7 @@ pub struct Logo {
 }
 
 /// The headings inside each case-study card, so every card of a section reads alike.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseStudyLabels {
     /// Heading of the problem (`Challenge`).
@@ -313,7 +314,7 @@ pub struct CaseStudyLabels {
 }
 
 /// A section of case-study cards: a heading, the card headings and the stories.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseStudySection {
     /// The section's heading block.

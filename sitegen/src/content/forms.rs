@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use form_contract::{ErrorCode, Role, Source};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -12,7 +13,7 @@ use crate::content::common::{Hero, Link, Meta};
 use crate::content::loader::Loader;
 
 /// Both forms and the pages a plain form post is redirected to.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Forms {
     /// The contact page's form.
@@ -26,7 +27,7 @@ pub struct Forms {
 }
 
 /// The contact page's "Send us a Message" form.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactForm {
     /// The form's heading.
@@ -42,7 +43,7 @@ pub struct ContactForm {
 
 /// The words of the contact page form's fields, in display order; the field names, limits and
 /// rules are those of the same members of [`form_contract::CONTACT`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactFields {
     /// Full name (required).
@@ -62,7 +63,7 @@ pub struct ContactFields {
 }
 
 /// The home page's "Get in Touch" form.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryForm {
     /// The form's heading.
@@ -78,7 +79,7 @@ pub struct EnquiryForm {
 
 /// The words of the home page form's fields, in display order; the field names, limits and
 /// rules are those of the same members of [`form_contract::ENQUIRY`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnquiryFields {
     /// First name (required).
@@ -106,7 +107,7 @@ pub struct EnquiryFields {
 }
 
 /// A labelled text input or text area.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextField {
     /// The visible label, which is also the accessible name.
@@ -117,7 +118,7 @@ pub struct TextField {
 }
 
 /// A phone input with a fixed dialling code in front of it.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhoneField {
     /// The visible label, which is also the accessible name.
@@ -131,8 +132,10 @@ pub struct PhoneField {
 
 /// A dropdown of fixed answers, led by an empty choice. The answers and their order are the
 /// contract's (`T`, such as [`Source`]); content gives each its words.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// Inlined wherever used: its schema depends on `T`, which has no schema name of its own.
+#[schemars(inline, rename = "ChoiceField", bound = "T: ContractValues")]
 pub struct ChoiceField<T: Ord + TS> {
     /// The visible label, which is also the accessible name.
     pub label: String,
@@ -140,11 +143,12 @@ pub struct ChoiceField<T: Ord + TS> {
     pub placeholder: String,
     /// What the visitor reads for each answer, keyed by the value sent (`search: Search Engine`).
     #[ts(type = "Record<T & string, string>")]
+    #[schemars(schema_with = "words_for::<T>")]
     pub options: BTreeMap<T, String>,
 }
 
 /// A labelled checkbox.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CheckboxField {
     /// The visible label, which is also the accessible name.
@@ -155,7 +159,7 @@ pub struct CheckboxField {
 }
 
 /// The words a form shows around sending.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FormMessages {
     /// The submit button's label.
@@ -169,6 +173,7 @@ pub struct FormMessages {
     /// Announced when the service rejects some fields; each field shows its own message.
     pub invalid: String,
     /// What a rejected field says under it, for each error code of the contact service.
+    #[schemars(schema_with = "words_for::<ErrorCode>")]
     pub errors: BTreeMap<ErrorCode, String>,
     /// The toast after the message was sent.
     pub success: Toast,
@@ -177,7 +182,7 @@ pub struct FormMessages {
 }
 
 /// A short notice shown over the page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Toast {
     /// The toast's first line.
@@ -187,7 +192,7 @@ pub struct Toast {
 }
 
 /// A page a plain form post ends on.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResultPage {
     /// Title and description for the browser tab.
@@ -236,4 +241,37 @@ fn lacking<T: Ord + std::fmt::Display>(all: &[T], words: &BTreeMap<T, String>) -
 }
 
 /// The file this model is read from.
-const FILE: &str = "forms.yaml";
+const FILE: &str = super::FORMS_FILE;
+
+/// The wire values of one of the contract's lists of answers or codes.
+pub trait ContractValues {
+    /// Every value, in the contract's order.
+    const VALUES: &'static [&'static str];
+}
+
+impl ContractValues for Source {
+    const VALUES: &'static [&'static str] = Source::VALUES;
+}
+
+impl ContractValues for Role {
+    const VALUES: &'static [&'static str] = Role::VALUES;
+}
+
+impl ContractValues for ErrorCode {
+    const VALUES: &'static [&'static str] = ErrorCode::VALUES;
+}
+
+/// The schema of words keyed by the contract's values: one string for each value, no other key
+/// (what [`Forms::check`] requires of the content).
+fn words_for<T: ContractValues>(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let properties: serde_json::Map<String, serde_json::Value> = T::VALUES
+        .iter()
+        .map(|value| ((*value).to_owned(), serde_json::json!({ "type": "string" })))
+        .collect();
+    schemars::json_schema!({
+        "type": "object",
+        "properties": properties,
+        "required": T::VALUES,
+        "additionalProperties": false,
+    })
+}

@@ -54,11 +54,20 @@ pub struct Content {
     pub search_index_path: String,
 }
 
-/// YAML files directly under the content directory, besides `pages/` and `services/`.
+/// Site-wide settings: [`settings::Settings`].
+pub const SITE_FILE: &str = "site.yaml";
+/// Dialling codes: a list of [`countries::Country`].
+pub const COUNTRIES_FILE: &str = "countries.yaml";
+/// The contact forms: [`forms::Forms`].
+pub const FORMS_FILE: &str = "forms.yaml";
+/// The folder of the service categories, one [`services::ServiceCategory`] per file.
+pub const SERVICES_DIR: &str = "services";
+
+/// Files directly under the content directory, besides `pages/` and `services/`.
 const TOP_LEVEL_FILES: &[&str] = &[
-    "site.yaml",
-    "countries.yaml",
-    "forms.yaml",
+    SITE_FILE,
+    COUNTRIES_FILE,
+    FORMS_FILE,
     articles::AUTHORS_FILE,
 ];
 
@@ -66,9 +75,9 @@ impl Content {
     /// Reads and validates the content directory. Images are looked up under `public_dir`.
     pub fn load(content_dir: &Path, public_dir: &Path) -> Result<Self, ContentErrors> {
         let mut loader = Loader::new(content_dir);
-        let settings = loader.file::<settings::Settings>("site.yaml");
-        let countries = loader.file::<Vec<countries::Country>>("countries.yaml");
-        let forms = loader.file::<forms::Forms>("forms.yaml");
+        let settings = loader.file::<settings::Settings>(SITE_FILE);
+        let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
+        let forms = loader.file::<forms::Forms>(FORMS_FILE);
         let pages = pages::Pages::load(&mut loader);
         let services = load_services(&mut loader);
         let loaded = articles::load(&mut loader);
@@ -114,7 +123,7 @@ impl Content {
 
 /// Reads `services/*.yaml`, one category per file, ordered by their `order` field.
 fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
-    let dir = loader.root().join("services");
+    let dir = loader.root().join(SERVICES_DIR);
     let mut files: Vec<String> = walkdir::WalkDir::new(&dir)
         .min_depth(1)
         .max_depth(1)
@@ -135,7 +144,7 @@ fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
     let mut categories: Vec<services::ServiceCategory> = files
         .iter()
         .filter_map(|name| {
-            let rel = format!("services/{name}");
+            let rel = format!("{SERVICES_DIR}/{name}");
             let mut category: services::ServiceCategory = loader.file(&rel)?;
             if !category.slug.is_empty() {
                 loader.error(
@@ -178,7 +187,7 @@ fn report_unexpected_files(loader: &mut Loader) {
         let rel = rel.to_string_lossy().replace('\\', "/");
         let known = TOP_LEVEL_FILES.contains(&rel.as_str())
             || expected_pages.contains(&rel)
-            || (rel.starts_with("services/") && rel.matches('/').count() == 1);
+            || (rel.starts_with(&format!("{SERVICES_DIR}/")) && rel.matches('/').count() == 1);
         if !known {
             loader.error(
                 &rel,

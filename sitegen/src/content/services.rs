@@ -3,17 +3,19 @@
 //! `content/services/cloud-services.yaml` publishes `/services/cloud-services` and one page per
 //! entry of its `sub_services` list.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::common::{CaseStudySection, Feature, Hero, Icon, Meta, SectionIntro};
 
 /// A service category such as Cloud Services.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServiceCategory {
     /// URL segment, taken from the file name (`cloud-services`); the file must not set it.
     #[serde(default)]
+    #[schemars(skip)]
     pub slug: String,
     /// Position among the categories, lowest first.
     pub order: u32,
@@ -38,7 +40,7 @@ pub struct ServiceCategory {
 }
 
 /// A sub-service page such as `/services/cloud-services/devops`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubService {
     /// URL segment under the category (`devops`).
@@ -61,7 +63,7 @@ pub struct SubService {
 }
 
 /// A short text section of a sub-service page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Blurb {
     /// The section's heading.
@@ -74,7 +76,7 @@ pub struct Blurb {
 }
 
 /// A titled grid of tiles on a sub-service page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Tiles {
     /// The section's heading block.

@@ -1,12 +1,13 @@
 //! Site-wide settings from `content/site.yaml`: brand, contact details, navigation, footer.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::common::{Icon, Link, Meta};
 
 /// Everything every page shares.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     /// The company's names.
@@ -31,7 +32,7 @@ pub struct Settings {
 }
 
 /// The company's names.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Brand {
     /// Short name, shown in the logo and titles.
@@ -41,7 +42,7 @@ pub struct Brand {
 }
 
 /// Email, phone and office.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactDetails {
     /// General enquiries address.
@@ -53,7 +54,7 @@ pub struct ContactDetails {
 }
 
 /// A postal address.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Office {
     /// Heading of the address card (`Tallinn office`).
@@ -63,7 +64,7 @@ pub struct Office {
 }
 
 /// The fixed navigation bar.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Navigation {
     /// Accessible name of the logo link to the home page.
@@ -79,7 +80,7 @@ pub struct Navigation {
 }
 
 /// The Services dropdown of the navigation bar.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServicesMenu {
     /// Text of the button that opens it.
@@ -91,7 +92,7 @@ pub struct ServicesMenu {
 }
 
 /// The footer under every page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Footer {
     /// The paragraph under the logo.
@@ -107,7 +108,7 @@ pub struct Footer {
 }
 
 /// One titled column of footer links.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FooterColumn {
     /// Column heading.
@@ -117,7 +118,7 @@ pub struct FooterColumn {
 }
 
 /// A social profile. Profiles have no address yet, so they render as labelled icons, not links.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SocialLink {
     /// Network name, used as the accessible name.
@@ -127,7 +128,7 @@ pub struct SocialLink {
 }
 
 /// The not-found page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NotFound {
     /// Title and description of `404.html`.
@@ -147,7 +148,7 @@ pub struct NotFound {
 }
 
 /// Interface words that belong to no single page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UiStrings {
     /// The skip link at the top of every page.

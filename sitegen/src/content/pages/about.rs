@@ -1,5 +1,6 @@
 //! The About page (`/about`), from `content/pages/about.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -8,7 +9,7 @@ use crate::content::common::{
 };
 
 /// The About page (`/about`), from `content/pages/about.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AboutPage {
     /// Title and description for search engines.
@@ -32,7 +33,7 @@ pub struct AboutPage {
 }
 
 /// A heading and a few feature cards side by side.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PurposeSection {
     /// The section's heading block.
@@ -42,7 +43,7 @@ pub struct PurposeSection {
 }
 
 /// A heading, paragraphs, figures and the strengths behind them.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LeadershipSection {
     /// The section's heading block.
@@ -54,7 +55,7 @@ pub struct LeadershipSection {
 }
 
 /// A heading and running text.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StorySection {
     /// The section's heading block.
@@ -66,7 +67,7 @@ pub struct StorySection {
 }
 
 /// A heading and dated milestones.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TimelineSection {
     /// The section's heading block.
@@ -76,7 +77,7 @@ pub struct TimelineSection {
 }
 
 /// One milestone of the timeline.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TimelineEntry {
     /// The year as displayed (`2019`).
@@ -90,7 +91,7 @@ pub struct TimelineEntry {
 }
 
 /// Technology logo groups and the delivery cases that used them.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AboutStackSection {
     /// The section's heading block.
@@ -104,7 +105,7 @@ pub struct AboutStackSection {
 }
 
 /// A titled group of logos.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LogoGroup {
     /// The group's heading.
@@ -114,7 +115,7 @@ pub struct LogoGroup {
 }
 
 /// The labels shown before a case's challenge, solution and result.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseLabels {
     /// Label of the challenge (`Challenge`).
@@ -126,7 +127,7 @@ pub struct CaseLabels {
 }
 
 /// One engineering area with a challenge, how it was met and the outcome.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StackCase {
     /// The area's icon.
@@ -144,7 +145,7 @@ pub struct StackCase {
 }
 
 /// A heading and the people cards.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TeamSection {
     /// The section's heading block.
@@ -154,7 +155,7 @@ pub struct TeamSection {
 }
 
 /// A member of the leadership team.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Person {
     /// Full name.
@@ -168,7 +169,7 @@ pub struct Person {
 }
 
 /// A call to action with an anchor id, so links such as `/about#join-our-mission` reach it.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnchoredCallToAction {
     /// The section's `id`, the anchor links lead to (lowercase letters, digits and hyphens).

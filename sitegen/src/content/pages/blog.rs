@@ -1,12 +1,13 @@
 //! The blog list (`/blog`), from `content/pages/blog.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Hero, Meta, SectionIntro};
 
 /// The blog list (`/blog`), from `content/pages/blog.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BlogPage {
     /// Title and description for search engines.
@@ -18,7 +19,7 @@ pub struct BlogPage {
 }
 
 /// A heading and the articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BlogListSection {
     /// The section's heading block.

@@ -1,12 +1,13 @@
 //! The Success Stories page (`/case-studies`), from `content/pages/case-studies.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{CallToAction, CaseStudySection, Hero, Meta, Statistic};
 
 /// The Success Stories page (`/case-studies`), from `content/pages/case-studies.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CaseStudiesPage {
     /// Title and description for search engines.

@@ -3,13 +3,14 @@
 //! The form's own words are in `content/forms.yaml` and the email address, phone number and
 //! office address in `content/site.yaml`; this file holds the words around them.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Faq, Hero, Icon, Meta};
 
 /// The Contact page (`/contact`), from `content/pages/contact.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactPage {
     /// Title and description for search engines.
@@ -23,7 +24,7 @@ pub struct ContactPage {
 }
 
 /// The contact cards: how to reach the company besides the form.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactCards {
     /// Heading above the cards.
@@ -37,7 +38,7 @@ pub struct ContactCards {
 }
 
 /// One contact card; its address, number or link comes from the site's contact details.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContactCard {
     /// The card's icon.

@@ -1,5 +1,6 @@
 //! The home page (`/`), from `content/pages/home.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -8,7 +9,7 @@ use crate::content::common::{
 };
 
 /// The home page (`/`), from `content/pages/home.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct HomePage {
     /// Title and description for search engines.
@@ -32,7 +33,7 @@ pub struct HomePage {
 }
 
 /// A heading and a grid of cards that each lead to a service category.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TechStackSection {
     /// The section's heading block.
@@ -42,7 +43,7 @@ pub struct TechStackSection {
 }
 
 /// A card for one service category with the technologies it works with.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TechStackCard {
     /// The card's icon.
@@ -58,7 +59,7 @@ pub struct TechStackCard {
 }
 
 /// A heading and a row of logos.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LogoSection {
     /// The section's heading block.
@@ -68,7 +69,7 @@ pub struct LogoSection {
 }
 
 /// A heading and a grid of feature tiles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FeatureSection {
     /// The section's heading block.
@@ -78,7 +79,7 @@ pub struct FeatureSection {
 }
 
 /// A heading and a row of figures.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatsSection {
     /// The section's heading block.
@@ -88,7 +89,7 @@ pub struct StatsSection {
 }
 
 /// The text beside the Get in Touch form (the form's own heading and fields are in `forms.yaml`).
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnquirySection {
     /// Small label above the form's heading.

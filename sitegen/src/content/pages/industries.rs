@@ -1,5 +1,6 @@
 //! The Industries page (`/industries`), from `content/pages/industries.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -8,7 +9,7 @@ use crate::content::common::{
 };
 
 /// The Industries page (`/industries`), from `content/pages/industries.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IndustriesPage {
     /// Title and description for search engines.
@@ -26,7 +27,7 @@ pub struct IndustriesPage {
 }
 
 /// The industry blocks, with the words they share.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IndustryList {
     /// The section's heading block.
@@ -40,7 +41,7 @@ pub struct IndustryList {
 }
 
 /// One industry served.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Industry {
     /// The industry's icon.
@@ -58,7 +59,7 @@ pub struct Industry {
 }
 
 /// The technology tiles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TechnologyGrid {
     /// The section's heading block.

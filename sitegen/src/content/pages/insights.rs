@@ -1,13 +1,14 @@
 //! The Insights page (`/insights`), from `content/pages/insights.yaml`: the words around the
 //! articles, which come from `content/articles/`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{CallToAction, Hero, Icon, Meta, SectionIntro};
 
 /// The Insights page (`/insights`), from `content/pages/insights.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InsightsPage {
     /// Title and description for search engines.
@@ -29,7 +30,7 @@ pub struct InsightsPage {
 }
 
 /// The words around an article (`/insights/<slug>`) and on the category pages.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArticleWords {
     /// After the number of minutes (`min read`).
@@ -49,7 +50,7 @@ pub struct ArticleWords {
 }
 
 /// The words of the search box and the Filter button.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct InsightsSearch {
     /// Accessible name of the search region and its box.
@@ -71,7 +72,7 @@ pub struct InsightsSearch {
 }
 
 /// A heading and the featured articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FeaturedSection {
     /// The section's heading block.
@@ -81,7 +82,7 @@ pub struct FeaturedSection {
 }
 
 /// A heading and the grid of latest articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LatestSection {
     /// The section's heading block.
@@ -91,7 +92,7 @@ pub struct LatestSection {
 }
 
 /// The badge text of each [`ArticleType`].
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ArticleTypeLabels {
     /// For `article`.
@@ -105,7 +106,7 @@ pub struct ArticleTypeLabels {
 }
 
 /// A heading and the free resources.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResourcesSection {
     /// The section's heading block.
@@ -117,7 +118,7 @@ pub struct ResourcesSection {
 }
 
 /// A free resource such as a whitepaper or a webinar recording.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Resource {
     /// The card's icon.
@@ -136,7 +137,7 @@ pub struct Resource {
 }
 
 /// The newsletter sign-up block.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewsletterSection {
     /// The block's heading block.

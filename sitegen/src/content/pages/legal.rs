@@ -1,12 +1,13 @@
 //! A legal page (`/privacy`, `/terms`), from `content/pages/privacy.yaml` and `terms.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{Hero, Link, Meta};
 
 /// A legal page (`/privacy`, `/terms`), from `content/pages/privacy.yaml` and `terms.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LegalPage {
     /// Title and description for search engines.
@@ -22,7 +23,7 @@ pub struct LegalPage {
 }
 
 /// One numbered section of a legal text.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LegalSection {
     /// Anchor of the section (`information-we-collect`), linked from the table of contents.

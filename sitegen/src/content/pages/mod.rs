@@ -61,6 +61,13 @@ macro_rules! fixed_pages {
                     $(FixedPage::$kind => $path,)+
                 }
             }
+
+            /// The JSON Schema of the page's file, for editors and the schema test.
+            pub fn json_schema(self) -> schemars::Schema {
+                match self {
+                    $(FixedPage::$kind => crate::schema::json_schema_of::<$ty>(),)+
+                }
+            }
         }
 
         /// Every fixed page of the site.

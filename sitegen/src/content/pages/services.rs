@@ -3,13 +3,14 @@
 //! The service cards themselves come from the categories in `content/services/`; this file holds
 //! only the words around them.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use crate::content::common::{CallToAction, Hero, Meta, ProcessStep, SectionIntro};
 
 /// The services overview (`/services`), from `content/pages/services.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ServicesPage {
     /// Title and description for search engines.
@@ -25,7 +26,7 @@ pub struct ServicesPage {
 }
 
 /// The words around the service category cards.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CategoriesSection {
     /// The section's heading block.
@@ -35,7 +36,7 @@ pub struct CategoriesSection {
 }
 
 /// A heading and a numbered process.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ProcessSection {
     /// The section's heading block.

@@ -1,5 +1,6 @@
 //! The Solutions page (`/solutions`), from `content/pages/solutions.yaml`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -7,7 +8,7 @@ use super::services::ProcessSection;
 use crate::content::common::{CallToAction, Hero, Icon, Link, Meta, SectionIntro, Testimonial};
 
 /// The Solutions page (`/solutions`), from `content/pages/solutions.yaml`.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SolutionsPage {
     /// Title and description for search engines.
@@ -27,7 +28,7 @@ pub struct SolutionsPage {
 }
 
 /// A heading and one large card per core solution.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SolutionsSection {
     /// The section's heading block.
@@ -41,7 +42,7 @@ pub struct SolutionsSection {
 }
 
 /// A core solution such as AI-Powered Solutions.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Solution {
     /// The card's icon.
@@ -59,7 +60,7 @@ pub struct Solution {
 }
 
 /// A heading and one card per enterprise platform.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PlatformsSection {
     /// The section's heading block.
@@ -69,7 +70,7 @@ pub struct PlatformsSection {
 }
 
 /// An enterprise platform such as Digital Workplace.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Platform {
     /// The card's icon.
@@ -83,7 +84,7 @@ pub struct Platform {
 }
 
 /// A heading and client quotes.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TestimonialsSection {
     /// The section's heading block.

@@ -1,0 +1,110 @@
+// The dev server's side of `sitegen dev`: reload open pages when the content changes, and show
+// content mistakes in Vite's error overlay.
+//
+// `sitegen dev` watches content/, validates every save and then writes, in this order, a status
+// file (`$SITEGEN_DEV_STATUS`: `{"errors": [...]}`) and, when the content is valid, the content
+// JSON (`$SITEGEN_CONTENT`). A new content JSON reloads every open page; a status with errors
+// shows them in the overlay (also to pages opened later) while the last good content keeps
+// rendering. Without `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { type ErrorPayload, isRunnableDevEnvironment, type Plugin, type ViteDevServer } from 'vite'
+
+/** One content mistake, as `sitegen dev` writes it into the status file. */
+interface ContentMistake {
+  /** `content/pages/home.yaml:12:5: hero: unknown field ...` */
+  text: string
+  file: string
+  line?: number
+  column?: number
+}
+
+function readMistakes(statusFile: string | undefined): ContentMistake[] {
+  if (!statusFile) return []
+  try {
+    const status = JSON.parse(readFileSync(statusFile, 'utf8')) as { errors?: ContentMistake[] }
+    return status.errors ?? []
+  } catch {
+    // Missing (not written yet) or being replaced: no news.
+    return []
+  }
+}
+
+function overlay(mistakes: ContentMistake[]): ErrorPayload {
+  const first = mistakes[0]
+  return {
+    type: 'error',
+    err: {
+      plugin: 'sitegen',
+      message: mistakes.map((m) => m.text).join('\n'),
+      stack: '',
+      ...(first && {
+        id: first.file,
+        loc: { file: first.file, line: first.line ?? 1, column: first.column ?? 1 },
+      }),
+    },
+  }
+}
+
+/**
+ * Makes the server-side renderer read `contentFile` again: drops its transformed module and, in
+ * the module runner, it and every module importing it (directly or not). The rest of the runner's
+ * modules stay evaluated, which keeps the next render fast (a `full-reload` of the runner would
+ * evaluate every module again).
+ */
+function forgetContent(server: ViteDevServer, contentFile: string) {
+  for (const environment of Object.values(server.environments)) {
+    for (const mod of environment.moduleGraph.getModulesByFile(contentFile) ?? []) {
+      environment.moduleGraph.invalidateModule(mod)
+    }
+    if (!isRunnableDevEnvironment(environment)) continue
+    const evaluated = environment.runner.evaluatedModules
+    const stale = [...(evaluated.getModulesByFile(contentFile) ?? [])]
+    const seen = new Set(stale)
+    for (let node = stale.pop(); node; node = stale.pop()) {
+      evaluated.invalidateModule(node)
+      for (const id of node.importers) {
+        const importer = evaluated.getModuleById(id)
+        if (importer && !seen.has(importer)) {
+          seen.add(importer)
+          stale.push(importer)
+        }
+      }
+    }
+  }
+}
+
+/** Reloads the open pages on a new content JSON and shows content mistakes as Vite's overlay. */
+export function reloadOnContent(contentFile: string, statusFile = process.env.SITEGEN_DEV_STATUS): Plugin {
+  const watched = new Set([contentFile, statusFile].filter((f): f is string => Boolean(f)))
+  let mistakes = readMistakes(statusFile)
+  return {
+    name: 'sitegen:reload-on-content',
+    apply: 'serve',
+    configureServer(server) {
+      for (const file of watched) server.watcher.add(path.dirname(file))
+      const onFile = (file: string) => {
+        if (!watched.has(file)) return
+        mistakes = readMistakes(statusFile)
+        if (file === contentFile) {
+          // The next render reads the new JSON; then every open page reloads (which also clears
+          // an overlay the fixed mistake left).
+          forgetContent(server, contentFile)
+          server.ws.send({ type: 'full-reload', path: '*' })
+        } else if (mistakes.length > 0) {
+          server.ws.send(overlay(mistakes))
+        }
+      }
+      server.watcher.on('add', onFile)
+      server.watcher.on('change', onFile)
+      // A page opened (or reloaded) while the content is broken shows the mistakes too.
+      server.ws.on('connection', (socket) => {
+        if (mistakes.length > 0) socket.send(JSON.stringify(overlay(mistakes)))
+      })
+    },
+    // The content JSON is handled above: no module-level HMR for it.
+    hotUpdate({ file }) {
+      if (file === contentFile) return []
+    },
+  }
+}

@@ -1,0 +1,115 @@
+// Starts `sitegen dev` against a temporary copy of content/ and stops it again, for the dev tests
+// and the reload benchmark.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+const repo = path.resolve(import.meta.dirname, '../..')
+
+export interface DevServer {
+  /** The URL `sitegen dev` printed. */
+  url: string
+  /** The temporary content directory it serves. */
+  contentDir: string
+  /** Everything it printed so far. */
+  output(): string
+  /** Rewrites `rel` (under the content directory) with `edit` applied to its text. */
+  edit(rel: string, edit: (text: string) => string): void
+  /** `LINE:COL` (1-based) of the first occurrence of `needle` in `rel`. */
+  position(rel: string, needle: string): string
+  /** The ids of every process it started, alive now. */
+  processes(): number[]
+  /** Sends SIGTERM and waits for it to exit. */
+  stop(): Promise<void>
+}
+
+/** Starts `sitegen dev --port 0` (the binary is `$SITEGEN_BIN`, else target/debug/sitegen). */
+export async function startDev(): Promise<DevServer> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'sitegen-dev-test-'))
+  const contentDir = path.join(scratch, 'content')
+  cpSync(path.join(repo, 'content'), contentDir, { recursive: true })
+  const bin = process.env.SITEGEN_BIN || path.join(repo, 'target/debug/sitegen')
+  const child = spawn(bin, ['dev', '--port', '0', '--content', contentDir, '--site', path.join(repo, 'site')], {
+    cwd: repo,
+    // contact-fn keeps its outbox and mail in the scratch directory, not in var/.
+    env: { ...process.env, CONTACT_DATA_DIR: path.join(scratch, 'contact-fn') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sitegen dev printed no URL:\n${output}`)), 120_000)
+    const look = () => {
+      const match = /sitegen dev: (http:\/\/\S+)/.exec(output)
+      if (match?.[1]) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    }
+    child.stdout.on('data', look)
+    child.once('exit', (code) => reject(new Error(`sitegen dev exited (${code}):\n${output}`)))
+  })
+
+  return {
+    url,
+    contentDir,
+    output: () => output,
+    edit(rel, edit) {
+      const file = path.join(contentDir, rel)
+      writeFileSync(file, edit(readFileSync(file, 'utf8')))
+    },
+    position(rel, needle) {
+      const text = readFileSync(path.join(contentDir, rel), 'utf8')
+      const before = text.slice(0, text.indexOf(needle)).split('\n')
+      return `${before.length}:${(before.at(-1)?.length ?? 0) + 1}`
+    },
+    processes: () => descendants(child),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+      rmSync(scratch, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Every live process below `child` (its children, theirs, ...), from /proc. */
+function descendants(child: ChildProcess): number[] {
+  const parents = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // /proc/PID/stat: `pid (comm) state ppid ...`; comm may hold spaces, so split after `)`.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      parents.set(Number(entry), ppid)
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: number[] = []
+  const queue = child.pid ? [child.pid] : []
+  while (queue.length > 0) {
+    const pid = queue.shift() as number
+    for (const [candidate, parent] of parents) {
+      if (parent === pid) {
+        found.push(candidate)
+        queue.push(candidate)
+      }
+    }
+  }
+  return found
+}
+
+/** Whether process `pid` still runs (a zombie waiting to be reaped does not). */
+export function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z'
+  } catch {
+    return false
+  }
+}

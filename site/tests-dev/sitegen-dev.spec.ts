@@ -1,0 +1,43 @@
+// `sitegen dev` end to end: a content save shows in the open page without a manual reload, a
+// content mistake shows in Vite's error overlay with its file:line:col while the page keeps its
+// last good content, the fix clears it, and SIGTERM leaves no process behind.
+import { expect, test } from '@playwright/test'
+import { alive, startDev } from './devServer'
+
+test('sitegen dev reloads on save, shows content mistakes and stops cleanly', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    await page.goto(new URL('/about/', dev.url).href)
+    const heading = page.getByRole('heading', { level: 1 })
+    await expect(heading).toHaveText('Engineering the future of business since 2019')
+
+    // A saved title shows without reloading by hand.
+    dev.edit('pages/about.yaml', (text) =>
+      text.replace('title: Engineering the future of business since 2019', 'title: Engineering the future of business, edited'),
+    )
+    await expect(heading).toHaveText('Engineering the future of business, edited')
+
+    // A misspelt field: the overlay names the file, line and column; the page keeps the last
+    // good content underneath.
+    dev.edit('pages/about.yaml', (text) => text.replace('title: Engineering the future of business, edited', 'titel: Engineering the future of business, edited'))
+    const overlay = page.locator('vite-error-overlay')
+    await expect(overlay).toBeVisible()
+    const where = `pages/about.yaml:${dev.position('pages/about.yaml', 'titel:')}`
+    await expect(overlay.locator('.message-body')).toContainText(`${where}: hero: unknown field \`titel\``)
+    await expect(heading).toHaveText('Engineering the future of business, edited')
+    expect(dev.output()).toContain(`${where}: hero: unknown field \`titel\``)
+
+    // Saving the fix clears the overlay and shows the page again.
+    dev.edit('pages/about.yaml', (text) => text.replace('titel: Engineering the future of business, edited', 'title: Engineering the future of business, fixed'))
+    await expect(heading).toHaveText('Engineering the future of business, fixed')
+    await expect(overlay).toHaveCount(0)
+
+    // SIGTERM stops every process it started.
+    const started = dev.processes()
+    expect(started.length).toBeGreaterThanOrEqual(2)
+    await dev.stop()
+    await expect.poll(() => started.filter(alive)).toEqual([])
+  } finally {
+    await dev.stop()
+  }
+})

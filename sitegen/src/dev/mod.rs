@@ -1,0 +1,316 @@
+//! `sitegen dev`: one command for working on the site.
+//!
+//! It validates content/, writes the model as JSON into a private directory, and starts two
+//! children it owns: the Vite dev server with Vike (`vike dev` in site/, pointed at that JSON) and
+//! contact-fn (on a free port, which the exported model names as the contact endpoint, so both
+//! forms work). Then it watches content/ and site/public: every save is validated again; valid
+//! content is exported again and the site's dev plugin (`site/lib/devContent.ts`) reloads the
+//! open pages; mistakes are printed as `file:line:col: message` and written to the status file
+//! the plugin shows as Vite's error overlay, while the last good content keeps rendering.
+//! Ctrl-C or SIGTERM stops both children's process groups before it exits.
+
+mod children;
+mod watch;
+
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context as _, bail};
+use serde::Serialize;
+use tokio::process::Command;
+use tokio::signal::unix::{SignalKind, signal};
+
+use crate::content::{Content, ContentErrors, RouteKind};
+use children::Owned;
+
+/// What `sitegen dev` serves and where.
+#[derive(Debug, Clone)]
+pub struct DevOptions {
+    /// The YAML content directory.
+    pub content_dir: PathBuf,
+    /// The Vike project (its `public/` is watched too).
+    pub site_dir: PathBuf,
+    /// Address of the dev server.
+    pub host: IpAddr,
+    /// Port of the dev server; 0 picks a free one.
+    pub port: u16,
+    /// Open the site in the default browser once it is up.
+    pub open: bool,
+}
+
+/// Runs the dev server until Ctrl-C or SIGTERM.
+pub fn run(options: &DevOptions) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the runtime")?
+        .block_on(serve(options))
+}
+
+/// The files the site's dev plugin reads, in a directory removed on exit.
+///
+/// The directory is `site/.sitegen/dev-PORT/`: one per running dev server, and the same path on
+/// every start, so Vite's dependency cache (keyed on the config, which names the content file)
+/// stays valid between runs.
+#[derive(Debug)]
+struct Exported {
+    dir: PathBuf,
+    contact_endpoint: Option<String>,
+}
+
+impl Drop for Exported {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The status file's shape: `{"errors": [...]}` (see `site/lib/devContent.ts`).
+#[derive(Debug, Serialize)]
+struct Status<'a> {
+    errors: Vec<Mistake<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct Mistake<'a> {
+    text: String,
+    file: &'a Path,
+    line: Option<usize>,
+    column: Option<usize>,
+}
+
+impl Exported {
+    fn content_file(&self) -> PathBuf {
+        self.dir.join("content.json")
+    }
+
+    fn status_file(&self) -> PathBuf {
+        self.dir.join("status.json")
+    }
+
+    /// Publishes a new state: the status first, then (when valid) the content JSON, whose change
+    /// reloads the pages. Both are replaced by rename, so the plugin never reads half a file.
+    fn publish(&self, loaded: &Result<Content, ContentErrors>) -> anyhow::Result<()> {
+        let status = Status {
+            errors: match loaded {
+                Ok(_) => Vec::new(),
+                Err(errors) => errors
+                    .0
+                    .iter()
+                    .map(|e| Mistake {
+                        text: e.to_string(),
+                        file: &e.file,
+                        line: e.line,
+                        column: e.column,
+                    })
+                    .collect(),
+            },
+        };
+        replace(&self.status_file(), &serde_json::to_vec(&status)?)?;
+        if let Ok(content) = loaded {
+            let mut content = content.clone();
+            if let Some(endpoint) = &self.contact_endpoint {
+                content.settings.contact_endpoint.clone_from(endpoint);
+            }
+            replace(&self.content_file(), &serde_json::to_vec(&content)?)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+fn replace(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+}
+
+/// Binds `host:port` to learn whether it is free (and which port 0 means), then lets it go for
+/// the child that will listen there.
+fn free_port(host: IpAddr, port: u16, what: &str) -> anyhow::Result<u16> {
+    match TcpListener::bind(SocketAddr::new(host, port)) {
+        Ok(listener) => Ok(listener.local_addr()?.port()),
+        Err(err) if err.kind() == std::io::ErrorKind::AddrInUse => bail!(
+            "port {port} on {host} is already in use: stop what uses it, or start {what} with --port N"
+        ),
+        Err(err) => Err(err).with_context(|| format!("listening on {host}:{port}")),
+    }
+}
+
+async fn serve(options: &DevOptions) -> anyhow::Result<()> {
+    let public = options.site_dir.join("public");
+    let port = free_port(options.host, options.port, "`sitegen dev`")?;
+    let url = format!("http://{}:{port}/", options.host);
+    let vike = std::path::absolute(options.site_dir.join("node_modules/vike/bin.js"))?;
+    if !vike.is_file() {
+        bail!(
+            "{} is missing: install the site's packages with `make deps`",
+            vike.display()
+        );
+    }
+
+    let loaded = Content::load(&options.content_dir, &public)?;
+    let contact_fn = contact_fn_binary();
+    let contact_port = match &contact_fn {
+        Some(_) => Some(free_port(options.host, 0, "contact-fn")?),
+        None => None,
+    };
+    let dir = std::path::absolute(options.site_dir.join(format!(".sitegen/dev-{port}")))?;
+    // A directory left by a killed run on this port holds nothing worth keeping.
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let exported = Exported {
+        dir,
+        contact_endpoint: contact_port.map(|p| format!("http://{}:{p}", options.host)),
+    };
+    exported.publish(&Ok(loaded))?;
+
+    let mut contact = match (&contact_fn, contact_port) {
+        (Some(binary), Some(contact_port)) => {
+            let origin = format!("http://{}:{port}", options.host);
+            let mut command = Command::new(binary);
+            command
+                .arg("--bind")
+                .arg(format!("{}:{contact_port}", options.host))
+                .arg("--allowed-origins")
+                .arg(format!("{origin},http://localhost:{port}"))
+                .arg("--success-url")
+                .arg(format!("{origin}{}/", RouteKind::ContactSent.path()))
+                .arg("--failure-url")
+                .arg(format!("{origin}{}/", RouteKind::ContactError.path()))
+                .env(
+                    "RUST_LOG",
+                    std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),
+                );
+            Some(Owned::spawn("contact-fn", command, |_| true)?)
+        }
+        _ => {
+            eprintln!(
+                "warning: contact-fn was not found beside sitegen (`cargo build -p contact-fn`): the forms will not send"
+            );
+            None
+        }
+    };
+
+    let mut command = Command::new("node");
+    command
+        .arg(&vike)
+        .arg("dev")
+        .current_dir(&options.site_dir)
+        .env("SITEGEN_CONTENT", exported.content_file())
+        .env("SITEGEN_DEV_STATUS", exported.status_file())
+        .env(
+            "VITE_CONFIG",
+            serde_json::json!({
+                "server": { "host": options.host.to_string(), "port": port, "strictPort": true }
+            })
+            .to_string(),
+        );
+    let mut vite = match Owned::spawn("the Vite dev server", command, keep_vite_line) {
+        Ok(vite) => vite,
+        Err(err) => {
+            if let Some(contact) = contact {
+                contact.stop().await;
+            }
+            return Err(err.context("is Node.js 20+ installed and on PATH?"));
+        }
+    };
+
+    let mut watch = watch::Watch::start(&options.content_dir, &public)?;
+    let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
+    let mut ready = Box::pin(wait_for_port(options.host, port));
+    let mut shown_url = false;
+
+    let outcome: anyhow::Result<()> = loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => break Ok(()),
+            _ = terminate.recv() => break Ok(()),
+            err = vite.exited() => break Err(err),
+            err = async { match contact.as_mut() { Some(c) => c.exited().await, None => std::future::pending().await } } => break Err(err),
+            () = &mut ready, if !shown_url => {
+                shown_url = true;
+                println!("sitegen dev: {url}  (forms deliver to contact-fn; Ctrl-C stops)");
+                if options.open {
+                    open_browser(&url);
+                }
+            }
+            save = watch.next_save() => {
+                let Some(changed) = save else { break Err(anyhow::anyhow!("the file watcher stopped")) };
+                let started = Instant::now();
+                let loaded = Content::load(&options.content_dir, &public);
+                match &loaded {
+                    Ok(content) => println!(
+                        "{} changed: content valid ({} pages), reloading ({} ms)",
+                        describe_changes(&changed),
+                        content.routes.len(),
+                        started.elapsed().as_millis()
+                    ),
+                    Err(errors) => eprintln!(
+                        "{errors}\n{} problem{} in the content; the browser keeps the last good content",
+                        errors.0.len(),
+                        if errors.0.len() == 1 { "" } else { "s" }
+                    ),
+                }
+                if let Err(err) = exported.publish(&loaded) {
+                    break Err(err);
+                }
+            }
+        }
+    };
+
+    vite.stop().await;
+    if let Some(contact) = contact {
+        contact.stop().await;
+    }
+    drop(exported);
+    outcome
+}
+
+/// The path of contact-fn built beside this binary (`target/debug/contact-fn`).
+fn contact_fn_binary() -> Option<PathBuf> {
+    let path = std::env::current_exe()
+        .ok()?
+        .with_file_name(format!("contact-fn{}", std::env::consts::EXE_SUFFIX));
+    path.is_file().then_some(path)
+}
+
+/// Resolves once something accepts connections on `host:port`.
+async fn wait_for_port(host: IpAddr, port: u16) {
+    while tokio::net::TcpStream::connect((host, port)).await.is_err() {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// Vite's and Vike's own start-up banner and per-request lines repeat what `sitegen dev` says
+/// (its one URL); everything else (warnings, errors, HMR updates) passes through.
+fn keep_vite_line(line: &str) -> bool {
+    let trimmed = line.trim();
+    !(trimmed.is_empty()
+        || trimmed.contains("➜")
+        || trimmed.contains(" ready in ")
+        || trimmed.contains("[vike][request-")
+        || trimmed.ends_with("[vite] connected."))
+}
+
+fn describe_changes(changed: &[PathBuf]) -> String {
+    match changed {
+        [one] => one.display().to_string(),
+        many => format!("{} files", many.len()),
+    }
+}
+
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Err(err) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("warning: could not open a browser ({opener}: {err}); open {url}");
+    }
+}
