@@ -95,7 +95,10 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact ## Benchmarks: b
 # each built once: the time of each step, sitegen's share of the build, ms per extra page.
 # Between the two, Chromium loads every route (served on INITIAL_JS_PORT) and the JavaScript it
 # fetches before a form is touched is set beside the report's figure (bench/initial-js.mjs).
+# Then the same with 1,000 and 5,000 generated articles, adding the search index's size and
+# what a one-word search fetches.
 BENCH_EXTRA_PAGES ?= 1000 5000
+BENCH_EXTRA_ARTICLES ?= 1000 5000
 INITIAL_JS_PORT   ?= 8092
 bench-site: deps chromium ## Time site builds (also at 1,000 and 5,000 extra pages) and print the page weights
 	$(CARGO) build --release -p sitegen --bins --example scale
@@ -109,6 +112,7 @@ bench-site: deps chromium ## Time site builds (also at 1,000 and 5,000 extra pag
 	  cd site && CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} \
 	    node bench/initial-js.mjs http://$(HOST):$(INITIAL_JS_PORT) ../target/bench/report.json
 	target/release/examples/scale target/release/sitegen $(BENCH_EXTRA_PAGES)
+	target/release/examples/scale target/release/sitegen --articles $(BENCH_EXTRA_ARTICLES)
 
 # Lighthouse (npm `lighthouse`, mobile defaults, Debian Chromium) on a release build served by
 # `sitegen serve`: performance score, FCP, LCP, TBT and CLS of each page below (median of

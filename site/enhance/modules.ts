@@ -16,6 +16,10 @@ export const sources = {
   reveal: 'Reveal.ts',
   /** A React island (a form), hydrated once the visitor reaches for it. */
   island: 'IslandLoader.ts',
+  /** The Insights search box: results as the visitor types, index fetched on first focus. */
+  'article-search': 'ArticleSearch.ts',
+  /** The Insights filter: narrows the cards and keeps the choice in the URL. */
+  'article-filter': 'ArticleFilter.ts',
   /** The not-found page logs the missing path. */
   'log-missing-page': 'LogMissingPage.ts',
 } as const

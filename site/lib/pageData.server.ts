@@ -10,6 +10,17 @@ import type { SubServiceTeaser } from '../components/services/SubServiceGrid'
 import type { Meta } from '../schema/Meta'
 import { type PageKind, type RouteOf, loadContent, pathOf, routeAt } from './content.server'
 import type { PageDataBase } from './pageMeta'
+import { canonicalUrl } from './paths'
+import {
+  allArticles,
+  blogArticles,
+  cardOf,
+  featuredArticles,
+  filterChoices,
+  LATEST_COUNT,
+  latestArticles,
+  relatedArticles,
+} from './articles.server'
 
 /** A page's content without its `meta`, which travels once, as `data.meta`. */
 function withoutMeta<T extends { meta: Meta }>({ meta: _, ...page }: T): Omit<T, 'meta'> {
@@ -47,9 +58,20 @@ const pageData = {
   },
   industries: () => ({ page: withoutMeta(loadContent().pages.industries) }),
   solutions: () => ({ page: withoutMeta(loadContent().pages.solutions) }),
-  insights: () => ({ page: withoutMeta(loadContent().pages.insights) }),
+  insights: () => {
+    const { article: _, ...page } = withoutMeta(loadContent().pages.insights)
+    return {
+      page,
+      featured: featuredArticles().map(cardOf),
+      latest: latestArticles().map(cardOf),
+      latestCount: LATEST_COUNT,
+      filter: filterChoices(),
+      insightsHref: pathOf('insights', {}),
+      searchIndex: loadContent().search_index_path,
+    }
+  },
   'case-studies': () => ({ page: withoutMeta(loadContent().pages.case_studies) }),
-  blog: () => ({ page: withoutMeta(loadContent().pages.blog) }),
+  blog: () => ({ page: withoutMeta(loadContent().pages.blog), articles: blogArticles().map(cardOf) }),
   contact: () => {
     const { pages, forms, countries, settings } = loadContent()
     return { page: withoutMeta(pages.contact), form: forms.contact, countries, endpoint: settings.contact_endpoint }
@@ -69,6 +91,52 @@ const pageData = {
       lead: hero.lead,
     }))
     return { page: { hero, services_intro, case_studies }, sub_services: teasers }
+  },
+  article: ({ params, path }: RouteOf<'article'>) => {
+    const { pages, settings } = loadContent()
+    const article = allArticles().find((a) => a.slug === params.slug)
+    if (!article) throw new Error(`The content has no article ${params.slug}`)
+    const { html, toc } = article
+    const card = cardOf(article)
+    const url = canonicalUrl(settings.base_url, path)
+    const image = new URL(article.image, `${settings.base_url}/`).href
+    return {
+      page: { ...card, html, toc, words: pages.insights.article },
+      related: relatedArticles(article).map(cardOf),
+      categoryHref: pathOf('insights-category', { category: article.category }),
+      og: { type: 'article', image, image_alt: article.image_alt },
+      jsonLd: {
+        '@context': 'https://schema.org',
+        '@type': 'Article',
+        headline: article.title,
+        description: article.excerpt,
+        image,
+        datePublished: article.date,
+        dateModified: article.date,
+        author: { '@type': 'Person', name: card.author, jobTitle: card.role },
+        publisher: { '@type': 'Organization', name: settings.brand.name },
+        mainEntityOfPage: url,
+        articleSection: card.category,
+      },
+    }
+  },
+  'insights-category': ({ params }: RouteOf<'insights-category'>) => {
+    const { pages } = loadContent()
+    const found = category(params.category)
+    const words = pages.insights.article
+    return {
+      page: {
+        hero: { eyebrow: words.category_eyebrow, title: found.name, highlight: null, lead: found.summary, actions: [] },
+        list_title: words.category_list_title,
+        all_label: words.all_insights_label,
+      },
+      articles: allArticles()
+        .filter((a) => a.category === params.category)
+        .map(cardOf),
+      filter: filterChoices(),
+      current: params.category,
+      insightsHref: pathOf('insights', {}),
+    }
   },
   'sub-service': ({ params }: RouteOf<'sub-service'>) => {
     const service = category(params.category).sub_services.find((s) => s.slug === params.service)

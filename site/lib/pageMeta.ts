@@ -6,4 +6,12 @@ import type { Meta } from '../schema/Meta'
  * description (+title.ts, +description.ts); `noindex` is set on the pages the model keeps out of
  * the sitemap (+Head.tsx).
  */
-export type PageDataBase = { meta: Meta; noindex: boolean; page: unknown }
+export type PageDataBase = {
+  meta: Meta
+  noindex: boolean
+  page: unknown
+  /** Open Graph type and picture, for pages that are more than a `website` (articles). */
+  og?: { type: 'article'; image: string; image_alt: string }
+  /** schema.org data of the page, written as `<script type="application/ld+json">`. */
+  jsonLd?: Record<string, unknown>
+}

@@ -2,7 +2,7 @@ import { useData } from 'vike-react/useData'
 import { usePageContext } from 'vike-react/usePageContext'
 import type { PageDataBase } from '../lib/pageMeta'
 import { canonicalUrl } from '../lib/paths'
-import { settings } from '../lib/settings'
+import { feed_path, settings } from '../lib/settings'
 
 /**
  * Speculation rules (https://developer.chrome.com/docs/web-platform/prerender-pages): the
@@ -14,17 +14,28 @@ const SPECULATION_RULES = JSON.stringify({
   prerender: [{ source: 'document', where: { href_matches: '/*' }, eagerness: 'moderate' }],
 })
 
-// Tags shared by every page's <head>. Title, description, lang and favicon are vike-react
+// Tags shared by every page's <head> (vike-react writes og:title and og:description from the
+// title and description). Title, description, lang and favicon are vike-react
 // settings (+title.ts, +description.ts, +lang.ts, +config.ts); whether search engines skip the
 // page comes with its data (lib/pageData.server.ts).
 export default function Head() {
   const { urlPathname, is404 } = usePageContext()
-  const { noindex } = useData<PageDataBase>()
+  const { noindex, og, jsonLd } = useData<PageDataBase>()
+  const url = canonicalUrl(settings.base_url, urlPathname)
   return (
     <>
       {/* The not-found page is served at whatever path was missing: it has no canonical URL. */}
-      {!is404 && <link rel="canonical" href={canonicalUrl(settings.base_url, urlPathname)} />}
+      {!is404 && <link rel="canonical" href={url} />}
+      <link rel="alternate" type="application/atom+xml" title={settings.brand.name} href={feed_path} />
       <meta property="og:site_name" content={settings.brand.name} />
+      <meta property="og:type" content={og?.type ?? 'website'} />
+      {!is404 && <meta property="og:url" content={url} />}
+      {og && <meta property="og:image" content={og.image} />}
+      {og && <meta property="og:image:alt" content={og.image_alt} />}
+      {/* Data, not a script: the CSP does not apply to a block the browser never executes. */}
+      {jsonLd && (
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, '\\u003c') }} />
+      )}
       <meta name="theme-color" content="#ffffff" />
       {noindex && <meta name="robots" content="noindex" />}
       <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />

@@ -15,4 +15,24 @@ placeholder: string,
 /**
  * The Filter button's text.
  */
-filter_label: string, };
+filter_label: string, 
+/**
+ * The heading of the filter's categories.
+ */
+categories_label: string, 
+/**
+ * The heading of the filter's types.
+ */
+types_label: string, 
+/**
+ * The choice that removes a filter (`All`).
+ */
+all_label: string, 
+/**
+ * The live count of search results; `{count}` is replaced (`{count} results`).
+ */
+results_label: string, 
+/**
+ * Said when nothing matches.
+ */
+no_results: string, };

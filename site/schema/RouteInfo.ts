@@ -32,4 +32,12 @@ category: string,
 /**
  * The sub-service's slug within its category (`devops`).
  */
-service: string, } } | FixedPage);
+service: string, } } | { "kind": "article", "params": { 
+/**
+ * The article's slug (`generative-ai-enterprise`).
+ */
+slug: string, } } | { "kind": "insights-category", "params": { 
+/**
+ * The category's slug (`cloud-services`).
+ */
+category: string, } } | FixedPage);

@@ -31,12 +31,32 @@ const NOT_COPY = new Set([
   'id',
   'path',
   'kind',
+  'feed_path',
+  'search_index_path',
 ])
 /** Keys whose whole value is identifiers: a route's parameters (slugs). */
 const IDENTIFIERS = new Set(['params'])
 
+/** An article's fields that are identifiers (slugs, an ISO date, a type) rather than words. */
+const ARTICLE_IDENTIFIERS = new Set(['author', 'category', 'type', 'date'])
+
+/** Rendered Markdown: each run of text between tags is marked, so every text node is. */
+function markHtml(html: string): string {
+  return html.replace(/>([^<]*\p{L}[^<]*)</gu, (_, text: string) => `>${OPEN}${text}${CLOSE}<`)
+}
+
+function markArticle(article: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(article).map(([k, v]) => [
+      k,
+      ARTICLE_IDENTIFIERS.has(k) ? v : k === 'html' && typeof v === 'string' ? markHtml(`>${v}<`).slice(1, -1) : mark(v, k),
+    ]),
+  )
+}
+
 function mark(value: unknown, key?: string): unknown {
   if (IDENTIFIERS.has(key ?? '')) return value
+  if (key === 'articles' && Array.isArray(value)) return value.map((a) => markArticle(a as Record<string, unknown>))
   if (typeof value === 'string') return NOT_COPY.has(key ?? '') ? value : `${OPEN}${value}${CLOSE}`
   if (Array.isArray(value)) return value.map((item) => mark(item, key))
   if (value && typeof value === 'object') {

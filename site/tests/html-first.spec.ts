@@ -39,7 +39,8 @@ test.describe('every route', () => {
       expect(html, path).not.toMatch(/\sstyle="/)
       const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map(([, attributes]) => attributes ?? '')
       for (const attributes of scripts) {
-        expect(attributes, path).toMatch(/\bsrc="|type="(application\/json|speculationrules)"/)
+        // Data blocks (JSON, schema.org JSON-LD) are never executed.
+        expect(attributes, path).toMatch(/\bsrc="|type="(application\/json|application\/ld\+json|speculationrules)"/)
       }
     }
   })

@@ -6,6 +6,7 @@ declare module 'sitegen:content' {
   import type { SiteContent } from '../schema/SiteContent'
 
   export const settings: Settings
+  export const feed_path: string
   const content: SiteContent
   export default content
 }

@@ -1,9 +1,12 @@
 //! The scale scenario of `make bench`: builds a temporary copy of `content/` as it is and
-//! with extra generated sub-service pages, and prints the wall time of each build step and
-//! the cost of each extra page.
+//! with extra generated sub-service pages (or, with `--articles`, extra generated articles),
+//! and prints the wall time of each build step and the cost of each extra page. With
+//! `--articles` it also prints the search index's size and what a one-word search fetches
+//! (the search code and the index, gzipped).
 //!
 //! ```sh
 //! cargo run --release -p sitegen --example scale -- target/release/sitegen 1000 5000
+//! cargo run --release -p sitegen --example scale -- target/release/sitegen --articles 1000 5000
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -19,6 +22,8 @@ fn main() -> Result<()> {
         args.next()
             .context("usage: scale SITEGEN [EXTRA_PAGES...]")?,
     );
+    let mut args = args.peekable();
+    let articles = args.next_if(|a| a == "--articles").is_some();
     let extras: Vec<usize> = args
         .map(|a| {
             a.parse()
@@ -30,15 +35,23 @@ fn main() -> Result<()> {
         .tempdir()?;
 
     let mut runs = Vec::new();
+    let mut search_sizes = Vec::new();
     for extra in std::iter::once(0).chain(extras) {
         let dir = work.path().join(format!("extra-{extra}"));
         let content = dir.join("content");
         copy_dir(Path::new("content"), &content)?;
-        add_sub_services(&content, extra)?;
+        if articles {
+            add_articles(&content, extra)?;
+        } else {
+            add_sub_services(&content, extra)?;
+        }
         // A first build into an empty directory, then a rebuild of the same content over it.
         for kind in ["first", "rebuild"] {
             let (pages, wall, stages) = build(&sitegen, &content, &dir)?;
             runs.push((extra, kind, pages, wall, stages));
+        }
+        if articles {
+            search_sizes.push((extra, search_weight(&dir.join("dist"))?));
         }
         std::fs::remove_dir_all(&dir)?;
     }
@@ -77,7 +90,82 @@ fn main() -> Result<()> {
         "(stage columns in ms; the sitegen share counts every stage but the prerender; \
          ms/extra page compares with the build of the same kind without extra pages)"
     );
+    if articles {
+        println!(
+            "{:>6} {:>15} {:>14} {:>26}",
+            "extra", "index raw kB", "index gz kB", "one-word search gz kB"
+        );
+        for (extra, (raw, gz, code_gz)) in &search_sizes {
+            println!(
+                "{extra:>6} {:>15.1} {:>14.1} {:>26.1}",
+                *raw as f64 / 1e3,
+                *gz as f64 / 1e3,
+                (*gz + *code_gz) as f64 / 1e3
+            );
+        }
+        println!(
+            "(a search fetches the search code and the whole index once, on the box's first focus)"
+        );
+    }
     Ok(())
+}
+
+/// Adds `extra` articles, copies of the existing ones under new slugs and titles.
+fn add_articles(content: &Path, extra: usize) -> Result<()> {
+    let dir = content.join("articles");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    sources.sort();
+    ensure!(!sources.is_empty(), "no articles in {}", dir.display());
+    let texts: Vec<String> = sources
+        .iter()
+        .map(std::fs::read_to_string)
+        .collect::<Result<_, _>>()?;
+    for n in 0..extra {
+        let text = &texts[n % texts.len()];
+        let copy: Vec<String> = text
+            .lines()
+            .map(|line| {
+                if line.starts_with("title:") {
+                    format!("title: Generated article {n}")
+                } else if line.starts_with("featured:") {
+                    "featured: false".to_owned()
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect();
+        let copy = copy.join("\n") + "\n";
+        std::fs::write(dir.join(format!("generated-{n}.md")), copy)?;
+    }
+    Ok(())
+}
+
+/// The search index's raw and gzipped sizes and the gzipped size of the search code.
+fn search_weight(dist: &Path) -> Result<(u64, u64, u64)> {
+    let index = dist.join(sitegen::search::INDEX_FILE);
+    let raw = std::fs::metadata(&index)?.len();
+    let gz = gzip_len(&std::fs::read(&index)?)?;
+    let mut code = 0;
+    for entry in walkdir::WalkDir::new(dist.join("assets")) {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy();
+        if (name.starts_with("SearchBox") || name.starts_with("ArticleSearch"))
+            && name.ends_with(".js")
+        {
+            code += gzip_len(&std::fs::read(entry.path())?)?;
+        }
+    }
+    Ok((raw, gz, code))
+}
+
+fn gzip_len(bytes: &[u8]) -> Result<u64> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes)?;
+    Ok(encoder.finish()?.len() as u64)
 }
 
 type Stages = Vec<(String, f64)>;

@@ -210,6 +210,8 @@ fn write_site_files(dir: &Path, content: &Content) -> Result<(), BuildError> {
         &content.settings.contact_endpoint,
         &entries,
     )
+    .and_then(|()| crate::feed::write(dir, content))
+    .and_then(|()| crate::search::write(dir, content))
     .map_err(BuildError::during(Stage::SiteFiles))
 }
 

@@ -39,13 +39,14 @@ impl SitemapEntry {
 /// one rule per page, so the file stays the same size however many pages the site has.
 const PAGE_PATTERNS: [&str; 2] = ["/", "/*/"];
 
-const TEMPLATES: [(&str, &str); 3] = [
+const TEMPLATES: [(&str, &str); 4] = [
     (
         "sitemap.xml.j2",
         include_str!("../templates/sitemap.xml.j2"),
     ),
     ("robots.txt.j2", include_str!("../templates/robots.txt.j2")),
     ("_headers.j2", include_str!("../templates/_headers.j2")),
+    ("feed.xml.j2", include_str!("../templates/feed.xml.j2")),
 ];
 
 /// Writes `sitemap.xml`, `robots.txt` and `_headers` into `dir`.
@@ -98,7 +99,7 @@ pub fn write_site_files(
     Ok(())
 }
 
-fn environment() -> Result<Environment<'static>> {
+pub(crate) fn environment() -> Result<Environment<'static>> {
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.set_syntax(
@@ -135,7 +136,7 @@ fn environment() -> Result<Environment<'static>> {
     Ok(env)
 }
 
-fn render(env: &Environment<'_>, name: &str, ctx: Value) -> Result<String> {
+pub(crate) fn render(env: &Environment<'_>, name: &str, ctx: Value) -> Result<String> {
     env.get_template(name)
         .and_then(|template| template.render(ctx))
         .with_context(|| format!("rendering template {name}"))
@@ -157,7 +158,7 @@ fn escape_xml(text: &str) -> String {
 }
 
 /// Parses the site's base URL; the result ends with `/` so routes join below it.
-fn parse_base_url(base_url: &str) -> Result<Url> {
+pub(crate) fn parse_base_url(base_url: &str) -> Result<Url> {
     let mut base =
         Url::parse(base_url).with_context(|| format!("base URL {base_url:?} is not a URL"))?;
     ensure!(

@@ -70,6 +70,10 @@ pub fn file_schemas() -> Vec<FileSchema> {
             json_schema_of::<Vec<countries::Country>>(),
         ),
         file_schema(content::FORMS_FILE, json_schema_of::<forms::Forms>()),
+        file_schema(
+            content::articles::AUTHORS_FILE,
+            json_schema_of::<std::collections::BTreeMap<String, content::articles::Author>>(),
+        ),
     ];
     schemas.extend(
         FixedPage::ALL

@@ -25,7 +25,8 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Loads the real content with `fixture` laid over it; errors are rendered with the
+/// Loads the real content with `fixture` laid over it (an `article*` fixture replaces the
+/// articles); errors are rendered with the
 /// content directory shown as `content`.
 fn load_with(fixture: Option<&str>) -> Result<Content, Vec<String>> {
     load(fixture, None)
@@ -40,6 +41,10 @@ fn load(fixture: Option<&str>, removed: Option<&str>) -> Result<Content, Vec<Str
     let tmp = tempfile::tempdir().expect("tempdir");
     let dir = tmp.path().join("content");
     copy_dir(&repo().join("content"), &dir);
+    // An article fixture is the whole set of articles, whatever content/articles/ holds.
+    if fixture.is_some_and(|name| name.starts_with("article")) {
+        std::fs::remove_dir_all(dir.join("articles")).ok();
+    }
     if let Some(name) = fixture {
         copy_dir(
             &Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -55,7 +60,14 @@ fn load(fixture: Option<&str>, removed: Option<&str>) -> Result<Content, Vec<Str
         errors
             .0
             .iter()
-            .map(|e| e.to_string().replace(&dir.display().to_string(), "content"))
+            .map(|e| {
+                e.to_string()
+                    .replace(&dir.display().to_string(), "content")
+                    .replace(
+                        &repo().join("site/public").display().to_string(),
+                        "SITE_PUBLIC",
+                    )
+            })
             .collect()
     })
 }
@@ -104,8 +116,9 @@ fn errors_of(fixture: &str) -> Vec<String> {
 fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
     let content = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
     let paths: Vec<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
-    // The 39 pages of the site, plus the two pages a form sent without JavaScript ends on.
-    assert_eq!(paths.len(), 41, "{paths:#?}");
+    // The 39 pages of the site, the two pages a form sent without JavaScript ends on, the
+    // article listing of each of the 4 categories, and one page per article.
+    assert_eq!(paths.len(), 41 + 4 + content.articles.len(), "{paths:#?}");
     for path in [
         "/",
         "/services/data-analytics/data-strategy",
@@ -369,4 +382,97 @@ fn the_forms_words_name_exactly_the_fields_of_the_form_contract() {
         keys(&content.forms.enquiry.fields),
         keys(&form_contract::ENQUIRY)
     );
+}
+
+#[test]
+fn articles_load_newest_first_with_rendered_bodies_and_routes() {
+    let content = load_with(Some("articles")).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let slugs: Vec<&str> = content.articles.iter().map(|a| a.slug.as_str()).collect();
+    assert_eq!(
+        slugs,
+        [
+            "generative-ai-in-the-enterprise",
+            "data-governance",
+            "modern-data-stack"
+        ]
+    );
+    let first = &content.articles[0];
+    assert_eq!(first.date_display, "March 14, 2024");
+    assert!(first.html.contains("<h2 id=\"where-pilots-stall\">"));
+    assert!(first.html.contains("hl-keyword"));
+    assert_eq!(first.toc.len(), 4, "three `##` and one `###` heading");
+    assert!(first.text.contains("zanzibarite"));
+    // Written read times win; absent ones come from the body.
+    assert_eq!(content.articles[2].read_time, 9);
+    assert_eq!(content.articles[1].read_time, 1);
+    assert!(
+        content.articles[1].toc.is_empty(),
+        "a short article has no contents"
+    );
+    for article in &content.articles {
+        let route = content
+            .routes
+            .iter()
+            .find(|r| {
+                r.kind
+                    == RouteKind::Article {
+                        slug: article.slug.clone(),
+                    }
+            })
+            .expect("every article has a page");
+        assert_eq!(route.path, format!("/insights/{}", article.slug));
+        assert_eq!(route.description, article.excerpt);
+        assert!(route.in_sitemap);
+    }
+    for category in &content.services {
+        assert!(
+            content
+                .routes
+                .iter()
+                .any(|r| r.path == format!("/insights/category/{}", category.slug)),
+            "no listing for {}",
+            category.slug
+        );
+    }
+}
+
+#[test]
+fn front_matter_mistakes_point_at_lines_of_the_markdown_file() {
+    let real = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let authors: Vec<&str> = real.authors.keys().map(String::as_str).collect();
+    assert_eq!(
+        errors_of("article-errors"),
+        [
+            "content/articles/bad-front-matter.md:5:1: date `2024-14-03` has no month 14".to_owned(),
+            format!(
+                "content/articles/bad-front-matter.md:4:1: unknown author `nobody-at-all`; authors.yaml declares: {}",
+                authors.join(", ")
+            ),
+            "content/articles/bad-front-matter.md:6:1: unknown category `quantum-computing`; expected one of: data-analytics, artificial-intelligence, cloud-services, software-engineering".to_owned(),
+            "content/articles/bad-front-matter.md:8:1: `image` `/images/insights/missing.svg` does not exist: expected the file SITE_PUBLIC/images/insights/missing.svg".to_owned(),
+        ]
+    );
+    assert_eq!(
+        errors_of("article-unknown-field"),
+        [
+            "content/articles/unknown-field.md:6:1: unknown field `categroy`, expected one of `title`, `excerpt`, `author`, `date`, `category`, `type`, `image`, `image_alt`, `featured`, `read_time`"
+        ]
+    );
+}
+
+#[test]
+fn a_broken_link_in_an_article_body_is_reported_where_it_is_written() {
+    assert_eq!(
+        errors_of("article-broken-link"),
+        [
+            "content/articles/broken-link.md:14:12: link `/services/cloud-services/devop` leads to no page; did you mean `/services/cloud-services/devops`?"
+        ]
+    );
+}
+
+#[test]
+fn the_feed_lists_every_article_with_absolute_urls_summary_and_content() {
+    let content = load_with(Some("articles")).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let feed = sitegen::feed::render(&content).expect("renders");
+    insta::assert_snapshot!("feed.xml", feed);
 }

@@ -69,7 +69,11 @@ fn violations(schema: &serde_json::Value, yaml: &str) -> Vec<String> {
 #[test]
 fn every_content_file_names_its_schema_and_validates_against_it() {
     let content = repo().join("content");
-    let all = files(&content);
+    // Every YAML file; articles are Markdown, whose front matter sitegen checks itself.
+    let all: BTreeMap<String, String> = files(&content)
+        .into_iter()
+        .filter(|(rel, _)| rel.ends_with(".yaml"))
+        .collect();
     assert!(all.len() > 10, "{:?}", all.keys());
     for (rel, text) in &all {
         let expected = sitegen::schema::schema_comment(rel)

@@ -1,17 +1,17 @@
 import { ArrowRight, Calendar, Clock } from 'lucide-react'
 import { useId } from 'react'
-import type { BlogArticle } from '../../schema/BlogArticle'
-import { Button } from '../ui/Button'
+import { buttonClasses } from '../ui/buttonStyles'
+import type { ArticleCardData } from '../insights/articleCard'
 
 export type BlogArticleCardProps = {
-  article: BlogArticle
+  article: ArticleCardData
   /** The button's text (`Read More`); its accessible name adds the article's title. */
   readMore: string
 }
 
 /**
- * An article of the blog list. Articles cannot be opened yet: Read More is a real button that
- * does nothing, named after its article so each one is distinct for assistive technology.
+ * An article of the blog list. Read More links to the article, named after it so each link is
+ * distinct for assistive technology.
  */
 export function BlogArticleCard({ article, readMore }: BlogArticleCardProps) {
   const id = useId()
@@ -35,15 +35,19 @@ export function BlogArticleCard({ article, readMore }: BlogArticleCardProps) {
         </h3>
         <p className="inline-flex items-center gap-1.5 text-sm text-ink-500">
           <Calendar aria-hidden="true" className="size-4" />
-          {article.date}
+          <time dateTime={article.iso_date}>{article.date}</time>
         </p>
       </div>
       <p className="text-pretty text-ink-600">{article.excerpt}</p>
       <div className="mt-auto pt-2">
-        <Button variant="secondary" aria-labelledby={`${buttonTextId} ${titleId}`}>
+        <a
+          href={article.href}
+          className={buttonClasses('secondary', 'md')}
+          aria-labelledby={`${buttonTextId} ${titleId}`}
+        >
           <span id={buttonTextId}>{readMore}</span>
           <ArrowRight aria-hidden="true" />
-        </Button>
+        </a>
       </div>
     </article>
   )

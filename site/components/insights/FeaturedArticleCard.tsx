@@ -1,10 +1,10 @@
 import { Sparkles } from 'lucide-react'
-import type { FeaturedArticle } from '../../schema/FeaturedArticle'
 import { ArticleImage } from './ArticleImage'
 import { ArticleMeta } from './ArticleMeta'
+import type { ArticleCardData } from './articleCard'
 
 export type FeaturedArticleCardProps = {
-  article: FeaturedArticle
+  article: ArticleCardData
   /** The badge shown when the article's `featured` flag is set. */
   featuredLabel: string
 }
@@ -26,7 +26,11 @@ export function FeaturedArticleCard({ article, featuredLabel }: FeaturedArticleC
             {article.category}
           </span>
         </div>
-        <h3 className="text-subtitle text-balance text-ink-950 lg:text-2xl">{article.title}</h3>
+        <h3 className="text-subtitle text-balance text-ink-950 lg:text-2xl">
+          <a href={article.href} className="rounded-sm hover:text-brand-700 hover:underline">
+            {article.title}
+          </a>
+        </h3>
         <p className="text-pretty text-ink-600">{article.excerpt}</p>
         <footer className="mt-auto flex flex-wrap items-center justify-between gap-4 border-t border-ink-100 pt-5">
           <div className="flex items-center gap-3">
@@ -44,7 +48,7 @@ export function FeaturedArticleCard({ article, featuredLabel }: FeaturedArticleC
               <span className="text-sm text-ink-500">{article.role}</span>
             </p>
           </div>
-          <ArticleMeta date={article.date} readTime={article.read_time} />
+          <ArticleMeta date={article.date} isoDate={article.iso_date} readTime={article.read_time} />
         </footer>
       </div>
     </article>

@@ -1,12 +1,12 @@
 import type { ArticleType } from '../../schema/ArticleType'
-import type { LatestArticle } from '../../schema/LatestArticle'
 import { cx } from '../../lib/cx'
 import { ArticleImage } from './ArticleImage'
 import { ArticleMeta } from './ArticleMeta'
+import type { ArticleCardData } from './articleCard'
 import { Card } from '../ui/Card'
 
 export type LatestArticleCardProps = {
-  article: LatestArticle
+  article: ArticleCardData
   /** The badge text of the article's type. */
   typeLabel: string
 }
@@ -35,7 +35,11 @@ export function LatestArticleCard({ article, typeLabel }: LatestArticleCardProps
           </span>
           <span className="text-sm font-medium text-brand-700">{article.category}</span>
         </div>
-        <h3 className="text-lg leading-snug font-semibold tracking-tight text-balance text-ink-950">{article.title}</h3>
+        <h3 className="text-lg leading-snug font-semibold tracking-tight text-balance text-ink-950">
+          <a href={article.href} className="rounded-sm hover:text-brand-700 hover:underline">
+            {article.title}
+          </a>
+        </h3>
         <p className="text-pretty text-sm leading-relaxed text-ink-600">{article.excerpt}</p>
         <footer className="mt-auto flex flex-col gap-3 border-t border-ink-100 pt-4">
           <p className="text-sm">
@@ -43,7 +47,7 @@ export function LatestArticleCard({ article, typeLabel }: LatestArticleCardProps
             <span aria-hidden="true" className="mx-2 inline-block size-1 rounded-full bg-ink-300 align-middle" />
             <span className="text-ink-500">{article.role}</span>
           </p>
-          <ArticleMeta date={article.date} readTime={article.read_time} />
+          <ArticleMeta date={article.date} isoDate={article.iso_date} readTime={article.read_time} />
         </footer>
       </div>
     </Card>

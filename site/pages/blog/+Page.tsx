@@ -6,14 +6,15 @@ import { SectionHeading } from '../../components/ui/SectionHeading'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { hero, articles } = useData<Data>().page
+  const { page, articles: cards } = useData<Data>()
+  const { hero, articles } = page
   return (
     <>
       <Hero hero={hero} />
       <Section labelledBy="articles-title">
         <SectionHeading id="articles-title" align="left" {...articles.intro} />
         <ul role="list" className="mt-12 grid gap-6 md:grid-cols-2 lg:gap-8">
-          {articles.items.map((article) => (
+          {cards.map((article) => (
             <li key={article.title}>
               <BlogArticleCard article={article} readMore={articles.read_more} />
             </li>

@@ -10,23 +10,17 @@ import { Hero } from '../../components/ui/Hero'
 import { Reveal } from '../../components/ui/Reveal'
 import { Section } from '../../components/ui/Section'
 import { SectionHeading } from '../../components/ui/SectionHeading'
-import type { ArticleType } from '../../schema/ArticleType'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { hero, search, featured, latest, resources, newsletter } = useData<Data>().page
-  const typeLabels: Record<ArticleType, string> = {
-    article: latest.type_labels.article,
-    'case-study': latest.type_labels.case_study,
-    technical: latest.type_labels.technical,
-    whitepaper: latest.type_labels.whitepaper,
-  }
+  const data = useData<Data>()
+  const { hero, search, featured, latest, resources, newsletter } = data.page
   return (
     <>
       {/* The search comes first under the lead; the hero's own actions follow it. */}
       <Hero hero={{ ...hero, actions: [] }}>
         <div className="flex w-full flex-col items-center gap-5 pt-2">
-          <InsightsSearchBar search={search} />
+          <InsightsSearchBar search={search} filter={data.filter} indexPath={data.searchIndex} insightsHref={data.insightsHref} />
           <ActionGroup actions={hero.actions} size="md" align="center" />
         </div>
       </Hero>
@@ -34,8 +28,8 @@ export default function Page() {
       <Section labelledBy="featured-title">
         <SectionHeading id="featured-title" align="left" {...featured.intro} />
         <ul role="list" className="mt-12 grid gap-6 lg:grid-cols-2 lg:gap-8">
-          {featured.items.map((article) => (
-            <li key={article.title}>
+          {data.featured.map((article) => (
+            <li key={article.slug} data-article-card data-category={article.category_slug} data-type={article.type}>
               <FeaturedArticleCard article={article} featuredLabel={featured.featured_label} />
             </li>
           ))}
@@ -45,10 +39,19 @@ export default function Page() {
       <Section tone="muted" labelledBy="latest-title">
         <SectionHeading id="latest-title" align="left" {...latest.intro} />
         <ul role="list" className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {latest.items.map((article, i) => (
-            <Reveal as="li" key={article.title} delay={(i % 3) * 100}>
-              <LatestArticleCard article={article} typeLabel={typeLabels[article.type]} />
-            </Reveal>
+          {data.latest.map((article, i) => (
+            <li
+              key={article.slug}
+              data-article-card
+              data-category={article.category_slug}
+              data-type={article.type}
+              data-extra={i >= data.latestCount ? '' : undefined}
+              hidden={i >= data.latestCount}
+            >
+              <Reveal className="h-full" delay={(i % 3) * 100}>
+                <LatestArticleCard article={article} typeLabel={article.type_label} />
+              </Reveal>
+            </li>
           ))}
         </ul>
       </Section>

@@ -14,6 +14,8 @@ use super::yaml;
 pub(crate) struct Loader {
     root: PathBuf,
     sources: BTreeMap<String, String>,
+    /// Lines before a file's YAML (an article's front matter starts on line 2).
+    line_offsets: BTreeMap<String, usize>,
     pub(crate) errors: Vec<ContentError>,
 }
 
@@ -22,6 +24,7 @@ impl Loader {
         Self {
             root: root.to_owned(),
             sources: BTreeMap::new(),
+            line_offsets: BTreeMap::new(),
             errors: Vec::new(),
         }
     }
@@ -53,15 +56,42 @@ impl Loader {
         match parsed {
             Ok(value) => Some(value),
             Err(err) => {
+                let offset = self.offset(rel);
                 self.errors.push(ContentError {
                     file: self.root.join(rel),
-                    line: err.line,
+                    line: err.line.map(|line| line + offset),
                     column: err.column,
                     message: err.message,
                 });
                 None
             }
         }
+    }
+
+    /// Parses `text`, which starts after `lines_before` lines of the file `rel` (an article's
+    /// front matter), so its errors point at lines of the whole file.
+    pub(crate) fn parse_at<T: DeserializeOwned>(
+        &mut self,
+        rel: &str,
+        text: String,
+        lines_before: usize,
+    ) -> Option<T> {
+        self.line_offsets.insert(rel.to_owned(), lines_before);
+        self.parse(rel, text)
+    }
+
+    /// Records an error at line `line`, column `column` of the whole file `rel`.
+    pub(crate) fn error_at(&mut self, rel: &str, line: usize, column: usize, message: String) {
+        self.errors.push(ContentError {
+            file: self.root.join(rel),
+            line: Some(line),
+            column: Some(column),
+            message,
+        });
+    }
+
+    fn offset(&self, rel: &str) -> usize {
+        self.line_offsets.get(rel).copied().unwrap_or(0)
     }
 
     /// Records an error at `field` (a path like `hero.actions[0].href`) of file `rel`.
@@ -71,9 +101,10 @@ impl Loader {
                 .get(rel)
                 .and_then(|text| Positions::index(text).find(field))
         });
+        let offset = self.offset(rel);
         self.errors.push(ContentError {
             file: self.root.join(rel),
-            line: position.map(|p| p.0),
+            line: position.map(|p| p.0 + offset),
             column: position.map(|p| p.1),
             message,
         });

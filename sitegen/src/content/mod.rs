@@ -3,6 +3,7 @@
 //! `load` reads every file, collects every mistake (syntax, unknown or missing fields, links to
 //! no page, missing images, duplicate slugs) and only then fails, so one run shows them all.
 
+pub mod articles;
 pub mod common;
 pub mod countries;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod settings;
 mod validate;
 pub mod yaml;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +44,14 @@ pub struct Content {
     pub countries: Vec<countries::Country>,
     /// The forms that post to the contact service.
     pub forms: forms::Forms,
+    /// Who writes the articles, by slug.
+    pub authors: BTreeMap<String, articles::Author>,
+    /// Every article, newest first.
+    pub articles: Vec<articles::Article>,
+    /// Where the Atom feed of the articles is published (`/feed.xml`).
+    pub feed_path: String,
+    /// Where the search index of the articles is published (`/search-index.json`).
+    pub search_index_path: String,
 }
 
 /// Site-wide settings: [`settings::Settings`].
@@ -54,7 +64,12 @@ pub const FORMS_FILE: &str = "forms.yaml";
 pub const SERVICES_DIR: &str = "services";
 
 /// Files directly under the content directory, besides `pages/` and `services/`.
-const TOP_LEVEL_FILES: &[&str] = &[SITE_FILE, COUNTRIES_FILE, FORMS_FILE];
+const TOP_LEVEL_FILES: &[&str] = &[
+    SITE_FILE,
+    COUNTRIES_FILE,
+    FORMS_FILE,
+    articles::AUTHORS_FILE,
+];
 
 impl Content {
     /// Reads and validates the content directory. Images are looked up under `public_dir`.
@@ -65,10 +80,18 @@ impl Content {
         let forms = loader.file::<forms::Forms>(FORMS_FILE);
         let pages = pages::Pages::load(&mut loader);
         let services = load_services(&mut loader);
+        let loaded = articles::load(&mut loader);
+        // Authors are needed once there are articles; a site without articles may omit the file.
+        let authors =
+            if loaded.articles.is_empty() && !content_dir.join(articles::AUTHORS_FILE).exists() {
+                Some(BTreeMap::new())
+            } else {
+                articles::load_authors(&mut loader)
+            };
         report_unexpected_files(&mut loader);
 
-        let (Some(settings), Some(countries), Some(pages), Some(forms)) =
-            (settings, countries, pages, forms)
+        let (Some(settings), Some(countries), Some(pages), Some(forms), Some(authors)) =
+            (settings, countries, pages, forms, authors)
         else {
             return Err(ContentErrors(loader.errors));
         };
@@ -82,9 +105,14 @@ impl Content {
             services,
             countries,
             forms,
+            authors,
+            articles: loaded.articles,
+            feed_path: format!("/{}", articles::FEED_FILE),
+            search_index_path: format!("/{}", articles::SEARCH_INDEX_FILE),
         };
         content.routes = routes::derive(&content);
         validate::validate(&mut loader, &content, public_dir);
+        validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
         if loader.errors.is_empty() {
             Ok(content)
         } else {

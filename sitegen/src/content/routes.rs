@@ -49,6 +49,16 @@ pub enum RouteKind {
         /// The sub-service's slug within its category (`devops`).
         service: String,
     },
+    /// An article's page.
+    Article {
+        /// The article's slug (`generative-ai-enterprise`).
+        slug: String,
+    },
+    /// The articles of one service category.
+    InsightsCategory {
+        /// The category's slug (`cloud-services`).
+        category: String,
+    },
     /// A fixed page of `content/pages/`; its kind is the page's name.
     #[serde(untagged)]
     Fixed(FixedPage),
@@ -59,12 +69,15 @@ impl RouteKind {
     pub fn path(&self) -> String {
         let services = FixedPage::Services.path();
         let contact = FixedPage::Contact.path();
+        let insights = FixedPage::Insights.path();
         match self {
             Self::Fixed(page) => page.path().to_owned(),
             Self::ContactSent => format!("{contact}/sent"),
             Self::ContactError => format!("{contact}/error"),
             Self::ServiceCategory { category } => format!("{services}/{category}"),
             Self::SubService { category, service } => format!("{services}/{category}/{service}"),
+            Self::Article { slug } => format!("{insights}/{slug}"),
+            Self::InsightsCategory { category } => format!("{insights}/category/{category}"),
         }
     }
 
@@ -75,22 +88,22 @@ impl RouteKind {
     }
 }
 
-/// Every page: the fixed ones, the pages a form post ends on, then each category followed by
-/// its sub-services.
+/// Every page: the fixed ones, the pages a form post ends on, each category followed by its
+/// sub-services, then the articles (newest first) and the article listing of each category.
 pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
-    let mut pages: Vec<(RouteKind, &Meta)> = FixedPage::ALL
+    let mut pages: Vec<(RouteKind, Meta)> = FixedPage::ALL
         .iter()
-        .map(|page| (RouteKind::Fixed(*page), content.pages.meta(*page)))
+        .map(|page| (RouteKind::Fixed(*page), content.pages.meta(*page).clone()))
         .collect();
-    pages.push((RouteKind::ContactSent, &content.forms.sent.meta));
-    pages.push((RouteKind::ContactError, &content.forms.error.meta));
+    pages.push((RouteKind::ContactSent, content.forms.sent.meta.clone()));
+    pages.push((RouteKind::ContactError, content.forms.error.meta.clone()));
     for category in &content.services {
         let slug = &category.slug;
         pages.push((
             RouteKind::ServiceCategory {
                 category: slug.clone(),
             },
-            &category.meta,
+            category.meta.clone(),
         ));
         for sub in &category.sub_services {
             pages.push((
@@ -98,9 +111,33 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
                     category: slug.clone(),
                     service: sub.slug.clone(),
                 },
-                &sub.meta,
+                sub.meta.clone(),
             ));
         }
+    }
+    let brand = &content.settings.brand.name;
+    for article in &content.articles {
+        pages.push((
+            RouteKind::Article {
+                slug: article.slug.clone(),
+            },
+            Meta {
+                title: format!("{} | {brand}", article.title),
+                description: article.excerpt.clone(),
+            },
+        ));
+    }
+    let insights = &content.pages.insights.meta.title;
+    for category in &content.services {
+        pages.push((
+            RouteKind::InsightsCategory {
+                category: category.slug.clone(),
+            },
+            Meta {
+                title: format!("{} | {insights}", category.name),
+                description: category.summary.clone(),
+            },
+        ));
     }
     pages
         .into_iter()
@@ -108,8 +145,8 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             path: kind.path(),
             in_sitemap: kind.in_sitemap(),
             kind,
-            title: meta.title.clone(),
-            description: meta.description.clone(),
+            title: meta.title,
+            description: meta.description,
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::Content;
+use super::articles::{ARTICLES_DIR, AUTHORS_FILE, BodyLink, display_date};
 use super::loader::Loader;
 use super::locate::join;
 use super::pages::FixedPage;
@@ -45,6 +46,9 @@ fn files(content: &Content) -> Vec<(String, Value)> {
     ];
     for page in FixedPage::ALL {
         files.push((page.file(), content.pages.to_json(*page)));
+    }
+    if !content.authors.is_empty() {
+        files.push((AUTHORS_FILE.to_owned(), to_value(&content.authors)));
     }
     for category in &content.services {
         files.push((
@@ -107,27 +111,8 @@ impl Walker<'_> {
     }
 
     fn link(&mut self, href: &str, path: &str) {
-        if let Some(internal) = href.strip_prefix('/') {
-            let route = internal.split(['#', '?']).next().unwrap_or_default();
-            let route = format!("/{}", route.trim_end_matches('/'));
-            if !self.routes.contains(route.as_str()) {
-                let hint = closest(&route, self.routes)
-                    .map(|r| format!("; did you mean `{r}`?"))
-                    .unwrap_or_default();
-                self.error(path, format!("link `{href}` leads to no page{hint}"));
-            }
-        } else if !(href.starts_with('#')
-            || href.starts_with("https://")
-            || href.starts_with("http://")
-            || href.starts_with("mailto:")
-            || href.starts_with("tel:"))
-        {
-            self.error(
-                path,
-                format!(
-                    "link `{href}` is neither a site path starting with `/` nor an absolute URL"
-                ),
-            );
+        if let Some(problem) = link_problem(href, self.routes) {
+            self.error(path, problem);
         }
     }
 
@@ -152,6 +137,101 @@ impl Walker<'_> {
 
     fn error(&mut self, path: &str, message: String) {
         self.loader.error(self.file, Some(path), message);
+    }
+}
+
+/// What is wrong with a link, if anything: an internal path must be a route.
+fn link_problem(href: &str, routes: &BTreeSet<&str>) -> Option<String> {
+    if let Some(internal) = href.strip_prefix('/') {
+        let route = internal.split(['#', '?']).next().unwrap_or_default();
+        let route = format!("/{}", route.trim_end_matches('/'));
+        if !routes.contains(route.as_str()) {
+            let hint = closest(&route, routes)
+                .map(|r| format!("; did you mean `{r}`?"))
+                .unwrap_or_default();
+            return Some(format!("link `{href}` leads to no page{hint}"));
+        }
+    } else if !(href.starts_with('#')
+        || href.starts_with("https://")
+        || href.starts_with("http://")
+        || href.starts_with("mailto:")
+        || href.starts_with("tel:"))
+    {
+        return Some(format!(
+            "link `{href}` is neither a site path starting with `/` nor an absolute URL"
+        ));
+    }
+    None
+}
+
+/// Checks what only the whole model can tell of each article: its author and category exist,
+/// its image exists, the links of its body lead to pages. Errors point into the article file.
+pub(crate) fn validate_articles(
+    loader: &mut Loader,
+    content: &Content,
+    links: &[(String, Vec<BodyLink>)],
+    public_dir: &Path,
+) {
+    let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
+    let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
+    for article in &content.articles {
+        let file = format!("{ARTICLES_DIR}/{}.md", article.slug);
+        if !is_slug(&article.slug) {
+            loader.error(
+                &file,
+                None,
+                format!(
+                    "file name `{}` is not a valid slug: use lowercase letters, digits and single hyphens",
+                    article.slug
+                ),
+            );
+        }
+        if let Err(message) = display_date(&article.date) {
+            loader.error(&file, Some("date"), message);
+        }
+        if !content.authors.contains_key(&article.author) {
+            let known: Vec<&str> = content.authors.keys().map(String::as_str).collect();
+            loader.error(
+                &file,
+                Some("author"),
+                format!(
+                    "unknown author `{}`; authors.yaml declares: {}",
+                    article.author,
+                    known.join(", ")
+                ),
+            );
+        }
+        if !categories.contains(&article.category.as_str()) {
+            loader.error(
+                &file,
+                Some("category"),
+                format!(
+                    "unknown category `{}`; expected one of: {}",
+                    article.category,
+                    categories.join(", ")
+                ),
+            );
+        }
+        let fields = serde_json::json!({
+            "title": article.title,
+            "excerpt": article.excerpt,
+            "image": article.image,
+            "image_alt": article.image_alt,
+        });
+        Walker {
+            loader: &mut *loader,
+            file: &file,
+            routes: &routes,
+            public_dir,
+        }
+        .walk(&fields, "", None);
+    }
+    for (file, body_links) in links {
+        for link in body_links {
+            if let Some(problem) = link_problem(&link.href, &routes) {
+                loader.error_at(file, link.line, link.column, problem);
+            }
+        }
     }
 }
 

@@ -26,22 +26,4 @@ pub struct BlogListSection {
     pub intro: SectionIntro,
     /// The text of each article's button; its accessible name adds the article's title.
     pub read_more: String,
-    /// The articles, newest first.
-    pub items: Vec<BlogArticle>,
-}
-
-/// An article of the blog list.
-#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct BlogArticle {
-    /// The article's heading.
-    pub title: String,
-    /// Two or three sentences.
-    pub excerpt: String,
-    /// Publication date as displayed (`March 12, 2024`).
-    pub date: String,
-    /// Reading time as displayed (`6 min read`).
-    pub read_time: String,
-    /// The service area it belongs to, shown as a badge (`Cloud Services`).
-    pub category: String,
 }

@@ -1,10 +1,11 @@
-//! The Insights page (`/insights`), from `content/pages/insights.yaml`.
+//! The Insights page (`/insights`), from `content/pages/insights.yaml`: the words around the
+//! articles, which come from `content/articles/`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use crate::content::common::{Hero, Icon, Meta, SectionIntro};
+use crate::content::common::{CallToAction, Hero, Icon, Meta, SectionIntro};
 
 /// The Insights page (`/insights`), from `content/pages/insights.yaml`.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
@@ -24,6 +25,28 @@ pub struct InsightsPage {
     pub resources: ResourcesSection,
     /// The newsletter sign-up block.
     pub newsletter: NewsletterSection,
+    /// The words of every article page and category page.
+    pub article: ArticleWords,
+}
+
+/// The words around an article (`/insights/<slug>`) and on the category pages.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArticleWords {
+    /// After the number of minutes (`min read`).
+    pub read_time_suffix: String,
+    /// The heading of the table of contents.
+    pub toc_label: String,
+    /// The heading of the related articles.
+    pub related_title: String,
+    /// The call to action closing every article.
+    pub cta: CallToAction,
+    /// The eyebrow of a category page's hero (`Insights`).
+    pub category_eyebrow: String,
+    /// The heading of the list on a category page (`All articles`).
+    pub category_list_title: String,
+    /// The link back to every article (`All insights`).
+    pub all_insights_label: String,
 }
 
 /// The words of the search box and the Filter button.
@@ -36,6 +59,16 @@ pub struct InsightsSearch {
     pub placeholder: String,
     /// The Filter button's text.
     pub filter_label: String,
+    /// The heading of the filter's categories.
+    pub categories_label: String,
+    /// The heading of the filter's types.
+    pub types_label: String,
+    /// The choice that removes a filter (`All`).
+    pub all_label: String,
+    /// The live count of search results; `{count}` is replaced (`{count} results`).
+    pub results_label: String,
+    /// Said when nothing matches.
+    pub no_results: String,
 }
 
 /// A heading and the featured articles.
@@ -46,36 +79,6 @@ pub struct FeaturedSection {
     pub intro: SectionIntro,
     /// The badge on articles whose `featured` flag is set (`Featured`).
     pub featured_label: String,
-    /// The articles, in order.
-    pub items: Vec<FeaturedArticle>,
-}
-
-/// An article shown large, with its author's picture.
-#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FeaturedArticle {
-    /// The article's heading.
-    pub title: String,
-    /// Two or three sentences.
-    pub excerpt: String,
-    /// Who wrote it.
-    pub author: String,
-    /// The author's role.
-    pub role: String,
-    /// Publication date as displayed (`March 12, 2024`).
-    pub date: String,
-    /// Reading time as displayed (`8 min read`).
-    pub read_time: String,
-    /// The topic shown as a badge.
-    pub category: String,
-    /// The illustration under `site/public`.
-    pub image: String,
-    /// The illustration's alternative text.
-    pub image_alt: String,
-    /// The author's picture under `site/public` (decorative: the name is shown beside it).
-    pub avatar: String,
-    /// Whether the article carries the Featured badge.
-    pub featured: bool,
 }
 
 /// A heading and the grid of latest articles.
@@ -86,49 +89,6 @@ pub struct LatestSection {
     pub intro: SectionIntro,
     /// The badge text of each kind of article.
     pub type_labels: ArticleTypeLabels,
-    /// The articles, newest first.
-    pub items: Vec<LatestArticle>,
-}
-
-/// An article in the grid of latest articles.
-#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LatestArticle {
-    /// The article's heading.
-    pub title: String,
-    /// One or two sentences.
-    pub excerpt: String,
-    /// Who wrote it.
-    pub author: String,
-    /// The author's role.
-    pub role: String,
-    /// Publication date as displayed (`March 12, 2024`).
-    pub date: String,
-    /// Reading time as displayed (`8 min read`).
-    pub read_time: String,
-    /// The topic.
-    pub category: String,
-    /// What kind of piece it is.
-    #[serde(rename = "type")]
-    pub kind: ArticleType,
-    /// The illustration under `site/public`.
-    pub image: String,
-    /// The illustration's alternative text.
-    pub image_alt: String,
-}
-
-/// What kind of piece an article is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum ArticleType {
-    /// An opinion or how-to article.
-    Article,
-    /// A client story.
-    CaseStudy,
-    /// A technical deep dive.
-    Technical,
-    /// A long-form research paper.
-    Whitepaper,
 }
 
 /// The badge text of each [`ArticleType`].

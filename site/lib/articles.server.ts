@@ -1,0 +1,106 @@
+// The articles as the pages show them: cards for the lists, and the rules that pick which
+// articles each list shows. Every list reads the one collection (content/articles/).
+import type { ArticleCardData } from '../components/insights/articleCard'
+import type { Article } from '../schema/Article'
+import { loadContent, pathOf } from './content.server'
+
+/** How many articles the Insights page shows among the featured and the latest. */
+export const FEATURED_COUNT = 2
+export const LATEST_COUNT = 6
+
+function authorOf(article: Article) {
+  const author = loadContent().authors[article.author]
+  if (!author) throw new Error(`The content has no author ${article.author}`)
+  return author
+}
+
+function categoryName(slug: string): string {
+  const found = loadContent().services.find((c) => c.slug === slug)
+  if (!found) throw new Error(`The content has no service category ${slug}`)
+  return found.name
+}
+
+/** `6 min read`, with the suffix from insights.yaml. */
+export function readTime(minutes: number): string {
+  return `${minutes} ${loadContent().pages.insights.article.read_time_suffix}`
+}
+
+/** The badge text of an article type, from insights.yaml. */
+export function typeLabel(type: Article['type']): string {
+  const labels = loadContent().pages.insights.latest.type_labels
+  const byType: Record<Article['type'], string> = {
+    article: labels.article,
+    'case-study': labels.case_study,
+    technical: labels.technical,
+    whitepaper: labels.whitepaper,
+  }
+  return byType[type]
+}
+
+export function cardOf(article: Article): ArticleCardData {
+  const author = authorOf(article)
+  return {
+    slug: article.slug,
+    href: pathOf('article', { slug: article.slug }),
+    title: article.title,
+    excerpt: article.excerpt,
+    date: article.date_display,
+    iso_date: article.date,
+    read_time: readTime(article.read_time),
+    category: categoryName(article.category),
+    category_slug: article.category,
+    type: article.type,
+    type_label: typeLabel(article.type),
+    image: article.image,
+    image_alt: article.image_alt,
+    author: author.name,
+    role: author.role,
+    avatar: author.avatar,
+    featured: article.featured,
+  }
+}
+
+/** Every article, newest first. */
+export function allArticles(): Article[] {
+  return loadContent().articles
+}
+
+/** Insights: the newest articles flagged `featured`. */
+export function featuredArticles(): Article[] {
+  return allArticles().filter((a) => a.featured).slice(0, FEATURED_COUNT)
+}
+
+/**
+ * Insights: every article not among the featured ones, newest first. The page shows the first
+ * LATEST_COUNT; the others appear only while the filter narrows the list.
+ */
+export function latestArticles(): Article[] {
+  const featured = new Set(featuredArticles().map((a) => a.slug))
+  return allArticles().filter((a) => !featured.has(a.slug))
+}
+
+/** The blog list: the newest article of each service category, in category order. */
+export function blogArticles(): Article[] {
+  return loadContent().services.flatMap((c) => allArticles().find((a) => a.category === c.slug) ?? [])
+}
+
+/** The other articles of an article's category, newest first. */
+export function relatedArticles(article: Article, count = 3): Article[] {
+  return allArticles().filter((a) => a.category === article.category && a.slug !== article.slug).slice(0, count)
+}
+
+/** The filter's choices: each category with its listing page, each type with its label. */
+export function filterChoices() {
+  const { services } = loadContent()
+  return {
+    categories: services.map((c) => ({
+      value: c.slug,
+      label: c.name,
+      href: pathOf('insights-category', { category: c.slug }),
+    })),
+    types: (['article', 'case-study', 'technical', 'whitepaper'] as const).map((value) => ({
+      value,
+      label: typeLabel(value),
+    })),
+  }
+}

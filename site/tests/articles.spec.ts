@@ -1,0 +1,167 @@
+import { expect, test } from '@playwright/test'
+import { XMLParser } from 'fast-xml-parser'
+import { articlePath, articles, blogList, categoryName, featured, latest } from './support/articles'
+import { content, pathOf } from './support/content'
+import { axeViolations } from './support/sections'
+import { visit } from './support/visit'
+
+const insights = content.pages.insights
+const words = insights.article
+
+/** A word of one article's body that no other article, title or excerpt contains. */
+function wordOnlyInOneBody(): { word: string; slug: string } {
+  const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 7))
+  const elsewhere = (slug: string) =>
+    articles.flatMap((a) => [a.title, a.excerpt, ...(a.slug === slug ? [] : [a.text])]).join(' ').toLowerCase()
+  for (const article of articles) {
+    const other = wordsOf(elsewhere(article.slug))
+    const word = [...wordsOf(article.text)].find((w) => !other.has(w) && ![...other].some((o) => o.startsWith(w)))
+    if (word) return { word, slug: article.slug }
+  }
+  throw new Error('every body word occurs elsewhere')
+}
+
+test.describe('Articles', () => {
+  test('every card on Insights opens its article', async ({ page }) => {
+    for (const article of [...featured, ...latest]) {
+      await visit(page, '/insights')
+      await page.getByRole('link', { name: article.title, exact: true }).first().click()
+      expect(pathOf(page.url())).toBe(articlePath(article))
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(article.title)
+    }
+    expect(blogList).toHaveLength(4)
+  })
+
+  test('an article page shows its facts, body, contents, related articles and a call to action', async ({ page }) => {
+    const article = articles.find((a) => a.toc.length > 0 && articles.some((b) => b !== a && b.category === a.category))
+    if (!article) throw new Error('no long article with a related one')
+    await visit(page, articlePath(article))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(article.title)
+    await expect(page.getByText(article.date_display, { exact: true })).toBeVisible()
+    await expect(page.getByText(`${article.read_time} ${words.read_time_suffix}`, { exact: true })).toBeVisible()
+    await expect(page.getByText(content.authors[article.author]?.name ?? '', { exact: true }).first()).toBeVisible()
+    await expect(page.getByRole('link', { name: categoryName(article.category) }).first()).toHaveAttribute(
+      'href',
+      `/insights/category/${article.category}`,
+    )
+    // The body: its first heading, reachable from the contents.
+    const first = article.toc[0]
+    if (!first) throw new Error('no contents')
+    const toc = page.getByRole('navigation', { name: words.toc_label })
+    await toc.getByRole('link', { name: first.text, exact: true }).click()
+    await expect(page.locator(`[id="${first.id}"]`)).toBeInViewport()
+    await expect(page.locator('.article-body')).toContainText(article.text.slice(0, 60))
+    // Related: the other articles of its category.
+    const related = page.getByRole('region', { name: words.related_title })
+    const expected = articles.filter((a) => a.category === article.category && a !== article).slice(0, 3)
+    await expect(related.getByRole('article')).toHaveCount(expected.length)
+    for (const other of expected) {
+      await expect(related.getByRole('link', { name: other.title, exact: true })).toHaveAttribute('href', articlePath(other))
+    }
+    const cta = page.getByRole('region', { name: words.cta.title })
+    await expect(cta.getByRole('link').first()).toHaveAttribute('href', '/contact')
+  })
+
+  test('an article page has its own Open Graph tags and Article JSON-LD', async ({ page }) => {
+    const article = articles[0]
+    if (!article) throw new Error('no articles')
+    await visit(page, articlePath(article))
+    const meta = (property: string) => page.locator(`meta[property="${property}"]`)
+    await expect(meta('og:type')).toHaveAttribute('content', 'article')
+    await expect(meta('og:url')).toHaveAttribute('content', `${content.settings.base_url}${articlePath(article)}/`)
+    await expect(meta('og:image')).toHaveAttribute('content', `${content.settings.base_url}${article.image}`)
+    await expect(meta('og:description')).toHaveAttribute('content', article.excerpt)
+    const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
+    expect(ld).toMatchObject({ '@type': 'Article', headline: article.title, datePublished: article.date })
+    await expect(page.locator('link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute('href', content.feed_path)
+  })
+
+  test('search loads nothing before focus and finds a word of one body first', async ({ page }) => {
+    const { word, slug } = wordOnlyInOneBody()
+    const fetched: string[] = []
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+    await visit(page, '/insights')
+    await page.waitForLoadState('networkidle')
+    expect(fetched).not.toContain(content.search_index_path)
+    // From here on, whatever loads is loaded for the search.
+    fetched.length = 0
+    const box = page.getByRole('searchbox', { name: insights.search.label })
+    await box.focus()
+    await expect.poll(() => fetched).toContain(content.search_index_path)
+    expect(fetched.some((p) => p.endsWith('.js')), 'the search code loads on focus').toBe(true)
+    await box.pressSequentially(word)
+    const results = page.locator('[data-search-list] a')
+    await expect(results.first()).toHaveAttribute('href', `/insights/${slug}`)
+    await expect(page.getByRole('status')).toHaveText(insights.search.results_label.replace('{count}', '1'))
+    // Keyboard: down from the box into the results, Enter opens the article.
+    await box.press('ArrowDown')
+    await expect(results.first()).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(articles.find((a) => a.slug === slug)?.title ?? '')
+  })
+
+  test('the filter narrows the cards and the URL round-trips', async ({ page }) => {
+    await visit(page, '/insights')
+    await page.getByText(insights.search.filter_label, { exact: true }).click()
+    const category = content.services[2]
+    if (!category) throw new Error('no third category')
+    await page.getByRole('button', { name: category.name, exact: true }).click()
+    expect(new URL(page.url()).searchParams.get('category')).toBe(category.slug)
+    const cards = page.locator('[data-article-card]:visible')
+    const expected = articles.filter((a) => a.category === category.slug)
+    await expect(cards).toHaveCount(expected.length)
+    await page.reload()
+    await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+    await expect(cards).toHaveCount(expected.length)
+    await page.getByText(insights.search.filter_label, { exact: true }).click()
+    await page.getByRole('button', { name: insights.latest.type_labels.technical, exact: true }).click()
+    expect(new URL(page.url()).searchParams.get('type')).toBe('technical')
+    await expect(cards).toHaveCount(expected.filter((a) => a.type === 'technical').length)
+  })
+
+  test('without JavaScript the filter categories are links to the listing pages', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/insights')
+    await page.getByText(insights.search.filter_label, { exact: true }).click()
+    for (const category of content.services) {
+      await page.goto('/insights')
+      await page.getByText(insights.search.filter_label, { exact: true }).click()
+      await page.getByRole('link', { name: category.name, exact: true }).first().click()
+      expect(pathOf(page.url())).toBe(`/insights/category/${category.slug}`)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(category.name)
+      const listed = articles.filter((a) => a.category === category.slug)
+      await expect(page.getByRole('article')).toHaveCount(listed.length)
+    }
+    await context.close()
+  })
+
+  test('the search results have no accessibility violations at 1440 and 390 px', async ({ browser }) => {
+    test.slow()
+    const { word } = wordOnlyInOneBody()
+    expect(
+      await axeViolations(browser, '/insights', async (page) => {
+        const box = page.getByRole('searchbox', { name: insights.search.label })
+        await box.focus()
+        await box.pressSequentially(word.slice(0, 4))
+        await expect(page.locator('[data-search-list] a').first()).toBeVisible()
+      }),
+    ).toEqual([])
+  })
+
+  test('the feed parses and lists every article with absolute links', async ({ request }) => {
+    const response = await request.get(content.feed_path)
+    expect(response.ok()).toBe(true)
+    const feed = new XMLParser({ ignoreAttributes: false }).parse(await response.text()).feed
+    const entries = [feed.entry].flat()
+    expect(entries.map((e: { title: string }) => String(e.title))).toEqual(articles.map((a) => a.title))
+    for (const [i, entry] of entries.entries()) {
+      const article = articles[i]
+      if (!article) throw new Error('more entries than articles')
+      expect(entry.link['@_href']).toBe(`${content.settings.base_url}${articlePath(article)}/`)
+      expect(entry.updated).toBe(`${article.date}T00:00:00Z`)
+      expect(entry.summary).toBe(article.excerpt)
+      expect(String(entry.content['#text'])).toContain('<p>')
+    }
+  })
+})

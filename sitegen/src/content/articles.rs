@@ -1,0 +1,627 @@
+//! Articles, one Markdown file each under `content/articles/<slug>.md`, and their authors
+//! (`content/authors.yaml`).
+//!
+//! A file starts with YAML front matter between `---` lines, parsed by the same YAML function
+//! as every other content file; its errors point at lines of the Markdown file. The body is
+//! rendered to HTML here, at build time: GitHub tables, footnotes, heading ids, and fenced code
+//! highlighted into `<span class="hl-…">` classes (the CSP allows no inline styles; the theme
+//! is in the site's stylesheet).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
+
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use serde::{Deserialize, Serialize};
+use syntect::html::{ClassStyle, ClassedHTMLGenerator};
+use syntect::parsing::SyntaxSet;
+use syntect::util::LinesWithEndings;
+use ts_rs::TS;
+
+use super::loader::Loader;
+
+/// The folder of the article files, under the content directory.
+pub const ARTICLES_DIR: &str = "articles";
+/// The authors file, under the content directory.
+pub const AUTHORS_FILE: &str = "authors.yaml";
+/// The Atom feed of the articles, relative to the site root.
+pub const FEED_FILE: &str = "feed.xml";
+/// The search index of the articles, relative to the site root (see `crate::search`).
+pub const SEARCH_INDEX_FILE: &str = "search-index.json";
+/// Reading speed for the computed read time, in words per minute.
+pub const WORDS_PER_MINUTE: usize = 200;
+/// An article with at least this many `##`/`###` headings shows a table of contents.
+pub const TOC_MIN_HEADINGS: usize = 3;
+/// The prefix of the highlighting classes (`hl-keyword`, `hl-string`, ...).
+pub const HIGHLIGHT_CLASS_PREFIX: &str = "hl-";
+
+/// Someone who writes articles, keyed by a slug in `content/authors.yaml`.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Author {
+    /// Full name.
+    pub name: String,
+    /// Role at the firm.
+    pub role: String,
+    /// Picture under `site/public` (decorative: the name is shown beside it).
+    pub avatar: String,
+}
+
+/// What kind of piece an article is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum ArticleType {
+    /// An opinion or how-to article.
+    Article,
+    /// A client story.
+    CaseStudy,
+    /// A technical deep dive.
+    Technical,
+    /// A long-form research paper.
+    Whitepaper,
+}
+
+impl ArticleType {
+    /// Every type, in the order the filter offers them.
+    pub const ALL: &'static [ArticleType] = &[
+        ArticleType::Article,
+        ArticleType::CaseStudy,
+        ArticleType::Technical,
+        ArticleType::Whitepaper,
+    ];
+}
+
+/// The front matter as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrontMatter {
+    title: String,
+    excerpt: String,
+    author: String,
+    date: String,
+    category: String,
+    #[serde(rename = "type")]
+    kind: ArticleType,
+    image: String,
+    image_alt: String,
+    #[serde(default)]
+    featured: bool,
+    #[serde(default)]
+    read_time: Option<u32>,
+}
+
+/// One entry of an article's table of contents.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct TocEntry {
+    /// The heading's `id`.
+    pub id: String,
+    /// The heading's text.
+    pub text: String,
+    /// 2 for `##`, 3 for `###`.
+    pub level: u8,
+}
+
+/// An article, with its body rendered.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+pub struct Article {
+    /// From the file name (`generative-ai-enterprise`).
+    pub slug: String,
+    /// The article's heading.
+    pub title: String,
+    /// Two or three sentences: cards, meta description, feed summary.
+    pub excerpt: String,
+    /// A key of the authors.
+    pub author: String,
+    /// ISO date (`2024-03-14`).
+    pub date: String,
+    /// The date as the site shows it (`March 14, 2024`).
+    pub date_display: String,
+    /// A service category's slug.
+    pub category: String,
+    /// What kind of piece it is.
+    #[serde(rename = "type")]
+    pub kind: ArticleType,
+    /// The illustration under `site/public`.
+    pub image: String,
+    /// The illustration's alternative text.
+    pub image_alt: String,
+    /// Whether the Insights page shows it among the featured articles.
+    pub featured: bool,
+    /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
+    pub read_time: u32,
+    /// The body as HTML.
+    pub html: String,
+    /// The body as plain text, for the search index.
+    pub text: String,
+    /// The `##`/`###` headings, when there are at least [`TOC_MIN_HEADINGS`]; else empty.
+    pub toc: Vec<TocEntry>,
+}
+
+/// A link in an article body, with where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BodyLink {
+    pub href: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The articles and, per article file, the links of its body (checked once routes exist).
+#[derive(Debug, Default)]
+pub(crate) struct Loaded {
+    pub articles: Vec<Article>,
+    pub links: Vec<(String, Vec<BodyLink>)>,
+}
+
+/// Reads every `articles/*.md`, newest first (then by slug).
+pub(crate) fn load(loader: &mut Loader) -> Loaded {
+    let dir = loader.root().join(ARTICLES_DIR);
+    let mut names: Vec<String> = walkdir::WalkDir::new(&dir)
+        .min_depth(1)
+        .max_depth(1)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    names.sort();
+    let mut loaded = Loaded::default();
+    for name in names {
+        let rel = format!("{ARTICLES_DIR}/{name}");
+        let text = match std::fs::read_to_string(dir.join(&name)) {
+            Ok(text) => text,
+            Err(err) => {
+                loader.error(&rel, None, format!("cannot be read: {err}"));
+                continue;
+            }
+        };
+        let slug = name.trim_end_matches(".md").to_owned();
+        if let Some((article, links)) = parse_file(loader, &rel, slug, &text) {
+            loaded.links.push((rel, links));
+            loaded.articles.push(article);
+        }
+    }
+    loaded
+        .articles
+        .sort_by(|a, b| b.date.cmp(&a.date).then_with(|| a.slug.cmp(&b.slug)));
+    loaded
+}
+
+/// Splits `---\n<yaml>---\n<body>`: the YAML, the line it starts on (1-based) and the body
+/// with the line it starts on.
+fn split_front_matter(text: &str) -> Option<(&str, usize, &str, usize)> {
+    let rest = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))?;
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            let yaml = &rest[..offset];
+            let body = &rest[offset + line.len()..];
+            let yaml_lines = yaml.matches('\n').count();
+            return Some((yaml, 2, body, 2 + yaml_lines + 1));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+fn parse_file(
+    loader: &mut Loader,
+    rel: &str,
+    slug: String,
+    text: &str,
+) -> Option<(Article, Vec<BodyLink>)> {
+    let Some((yaml, yaml_line, body, body_line)) = split_front_matter(text) else {
+        loader.error(
+            rel,
+            None,
+            "no front matter: start the file with a `---` line, the YAML fields, and a closing `---` line"
+                .into(),
+        );
+        return None;
+    };
+    let front: FrontMatter = loader.parse_at(rel, yaml.to_owned(), yaml_line - 1)?;
+    // A bad date is reported with the other field checks (validate.rs).
+    let date_display = display_date(&front.date).unwrap_or_default();
+    if front.read_time == Some(0) {
+        loader.error(
+            rel,
+            Some("read_time"),
+            "`read_time` must be at least 1 minute; remove it to compute it from the body".into(),
+        );
+    }
+    let rendered = render_markdown(body);
+    let links = rendered
+        .links
+        .into_iter()
+        .map(|(href, offset)| {
+            let (line, column) = line_col(body, offset);
+            BodyLink {
+                href,
+                line: body_line + line - 1,
+                column,
+            }
+        })
+        .collect();
+    let read_time = front
+        .read_time
+        .unwrap_or_else(|| read_time_minutes(rendered.words));
+    let toc = if rendered.headings.len() >= TOC_MIN_HEADINGS {
+        rendered.headings
+    } else {
+        Vec::new()
+    };
+    Some((
+        Article {
+            slug,
+            title: front.title,
+            excerpt: front.excerpt,
+            author: front.author,
+            date: front.date,
+            date_display,
+            category: front.category,
+            kind: front.kind,
+            image: front.image,
+            image_alt: front.image_alt,
+            featured: front.featured,
+            read_time,
+            html: rendered.html,
+            text: rendered.text,
+            toc,
+        },
+        links,
+    ))
+}
+
+/// Minutes to read `words` at [`WORDS_PER_MINUTE`], rounded up, at least one.
+pub fn read_time_minutes(words: usize) -> u32 {
+    u32::try_from(words.div_ceil(WORDS_PER_MINUTE).max(1)).unwrap_or(u32::MAX)
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// `2024-03-14` as `March 14, 2024`, or why it is not an ISO date.
+pub fn display_date(iso: &str) -> Result<String, String> {
+    let bad = || format!("date `{iso}` is not an ISO date such as 2024-03-14");
+    let parts: Vec<&str> = iso.split('-').collect();
+    let [y, m, d] = parts.as_slice() else {
+        return Err(bad());
+    };
+    if y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return Err(bad());
+    }
+    let (Ok(year), Ok(month), Ok(day)) = (y.parse::<u32>(), m.parse::<usize>(), d.parse::<u32>())
+    else {
+        return Err(bad());
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return Err(format!("date `{iso}` has no month {month}")),
+    };
+    if day == 0 || day > days {
+        return Err(format!("date `{iso}` has no day {day} in that month"));
+    }
+    Ok(format!("{} {day}, {year}", MONTHS[month - 1]))
+}
+
+/// 1-based line and column (in characters) of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// A Markdown body rendered to HTML.
+#[derive(Debug, Default)]
+pub struct Rendered {
+    /// The HTML.
+    pub html: String,
+    /// The text, without markup.
+    pub text: String,
+    /// How many words the text has.
+    pub words: usize,
+    /// The `##` and `###` headings.
+    pub headings: Vec<TocEntry>,
+    /// Every link destination, with its byte offset in the body.
+    pub links: Vec<(String, usize)>,
+}
+
+fn syntaxes() -> &'static SyntaxSet {
+    static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
+    SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+/// Renders a CommonMark body with GitHub tables, footnotes, strikethrough, heading ids and
+/// highlighted fenced code.
+pub fn render_markdown(body: &str) -> Rendered {
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_HEADING_ATTRIBUTES;
+    let mut out = Rendered::default();
+    let mut events: Vec<Event<'_>> = Vec::new();
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut heading: Option<(HeadingLevel, Option<CowStr<'_>>, Vec<Event<'_>>, String)> = None;
+    let mut code: Option<(String, String)> = None;
+    for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+        if let Some((lang, source)) = &mut code {
+            match event {
+                Event::Text(text) => source.push_str(&text),
+                Event::End(TagEnd::CodeBlock) => {
+                    out.text.push_str(source);
+                    out.text.push('\n');
+                    events.push(Event::Html(highlight(source, lang).into()));
+                    code = None;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if let Some((level, id, inner, text)) = &mut heading {
+            if let Event::End(TagEnd::Heading(_)) = event {
+                let id = id.take().map(|id| id.to_string()).unwrap_or_else(|| {
+                    let base = slugify(text);
+                    let n = ids.entry(base.clone()).or_insert(0);
+                    *n += 1;
+                    if *n == 1 { base } else { format!("{base}-{n}") }
+                });
+                if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) {
+                    out.headings.push(TocEntry {
+                        id: id.clone(),
+                        text: text.trim().to_owned(),
+                        level: if *level == HeadingLevel::H2 { 2 } else { 3 },
+                    });
+                }
+                events.push(Event::Start(Tag::Heading {
+                    level: *level,
+                    id: Some(id.into()),
+                    classes: Vec::new(),
+                    attrs: Vec::new(),
+                }));
+                events.append(inner);
+                events.push(event);
+                out.text.push_str(text);
+                out.text.push('\n');
+                heading = None;
+            } else {
+                if let Event::Text(t) | Event::Code(t) = &event {
+                    text.push_str(t);
+                }
+                inner.push(event);
+            }
+            continue;
+        }
+        match event {
+            Event::Start(Tag::Heading { level, id, .. }) => {
+                heading = Some((level, id, Vec::new(), String::new()));
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info
+                        .split_whitespace()
+                        .next()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                code = Some((lang, String::new()));
+            }
+            // A wide table scrolls inside its own box; focusable so keyboards can scroll it.
+            Event::Start(Tag::Table(_)) => {
+                events.push(Event::Html(
+                    "<div class=\"table-scroll\" tabindex=\"0\">".into(),
+                ));
+                events.push(event);
+            }
+            Event::End(TagEnd::Table) => {
+                events.push(event);
+                events.push(Event::Html("</div>\n".into()));
+            }
+            Event::Start(Tag::Link { ref dest_url, .. }) => {
+                out.links.push((dest_url.to_string(), range.start));
+                events.push(event);
+            }
+            Event::Text(ref text) | Event::Code(ref text) => {
+                out.text.push_str(text);
+                events.push(event);
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                out.text.push(' ');
+                events.push(event);
+            }
+            Event::End(TagEnd::Paragraph | TagEnd::Item | TagEnd::TableCell) => {
+                out.text.push('\n');
+                events.push(event);
+            }
+            // Raw HTML in an article would bypass the checks and the CSP's intent: show it as text.
+            Event::Html(html) | Event::InlineHtml(html) => events.push(Event::Text(html)),
+            other => events.push(other),
+        }
+    }
+    out.words = out.text.split_whitespace().count();
+    pulldown_cmark::html::push_html(&mut out.html, events.into_iter());
+    out.text = out.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    out
+}
+
+/// A heading's text as an id: lowercase ASCII letters and digits joined by single hyphens.
+fn slugify(text: &str) -> String {
+    let mut slug = String::new();
+    for word in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !slug.is_empty() {
+            slug.push('-');
+        }
+        slug.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    if slug.is_empty() {
+        "section".into()
+    } else {
+        slug
+    }
+}
+
+/// `<pre class="code"><code>` with `hl-` classes for a known language, else escaped text.
+fn highlight(source: &str, lang: &str) -> String {
+    let set = syntaxes();
+    let syntax = (!lang.is_empty())
+        .then(|| set.find_syntax_by_token(lang))
+        .flatten();
+    let inner = match syntax {
+        Some(syntax) => {
+            let mut generator = ClassedHTMLGenerator::new_with_class_style(
+                syntax,
+                set,
+                ClassStyle::SpacedPrefixed {
+                    prefix: HIGHLIGHT_CLASS_PREFIX,
+                },
+            );
+            let mut ok = true;
+            for line in LinesWithEndings::from(source) {
+                if generator
+                    .parse_html_for_line_which_includes_newline(line)
+                    .is_err()
+                {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                generator.finalize()
+            } else {
+                escape_html(source)
+            }
+        }
+        None => escape_html(source),
+    };
+    let lang_attr = if lang.is_empty() {
+        String::new()
+    } else {
+        format!(" data-lang=\"{}\"", escape_html(lang))
+    };
+    // Focusable so keyboard users can scroll a wide block (axe: scrollable-region-focusable).
+    format!("<pre class=\"code\" tabindex=\"0\"{lang_attr}><code>{inner}</code></pre>\n")
+}
+
+fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Reads `authors.yaml`.
+pub(crate) fn load_authors(loader: &mut Loader) -> Option<BTreeMap<String, Author>> {
+    loader.file(AUTHORS_FILE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_footnotes_and_heading_ids_render() {
+        let out = render_markdown(
+            "## Why it matters\n\nText[^1].\n\n| A | B |\n|---|---|\n| 1 | 2 |\n\n## Why it matters\n\n[^1]: A note.\n",
+        );
+        assert!(
+            out.html
+                .contains("<h2 id=\"why-it-matters\">Why it matters</h2>")
+        );
+        assert!(out.html.contains("<h2 id=\"why-it-matters-2\">"));
+        assert!(
+            out.html
+                .contains("<div class=\"table-scroll\" tabindex=\"0\"><table>")
+        );
+        assert!(out.html.contains("<td>1</td>"));
+        assert!(out.html.contains("class=\"footnote-definition\""));
+        assert_eq!(out.headings.len(), 2);
+    }
+
+    #[test]
+    fn fenced_code_is_highlighted_with_classes_not_styles() {
+        let out = render_markdown("```rust\nfn main() { let x = \"hi\"; }\n```\n");
+        assert!(
+            out.html
+                .contains("<pre class=\"code\" tabindex=\"0\" data-lang=\"rust\">")
+        );
+        assert!(out.html.contains("class=\"hl-"), "{}", out.html);
+        assert!(out.html.contains("hl-keyword"), "{}", out.html);
+        assert!(out.html.contains("hl-string"), "{}", out.html);
+        assert!(!out.html.contains("style="));
+    }
+
+    #[test]
+    fn unknown_languages_and_raw_html_are_escaped() {
+        let out = render_markdown("```nolang\n<b>x</b>\n```\n\n<script>alert(1)</script>\n");
+        assert!(out.html.contains("&lt;b&gt;x&lt;/b&gt;"));
+        assert!(!out.html.contains("<script>"));
+    }
+
+    #[test]
+    fn read_time_is_words_over_two_hundred_rounded_up() {
+        assert_eq!(read_time_minutes(0), 1);
+        assert_eq!(read_time_minutes(200), 1);
+        assert_eq!(read_time_minutes(201), 2);
+        assert_eq!(read_time_minutes(1_000), 5);
+        let body = "word ".repeat(450);
+        assert_eq!(read_time_minutes(render_markdown(&body).words), 3);
+    }
+
+    #[test]
+    fn dates_show_in_the_site_format() {
+        assert_eq!(display_date("2024-03-14").as_deref(), Ok("March 14, 2024"));
+        assert_eq!(
+            display_date("2024-02-29").as_deref(),
+            Ok("February 29, 2024")
+        );
+        assert!(display_date("2023-02-29").is_err());
+        assert!(display_date("14.03.2024").is_err());
+        assert!(display_date("2024-13-01").is_err());
+    }
+
+    #[test]
+    fn links_carry_their_position() {
+        let out = render_markdown("Intro.\n\nSee [the team](/about) now.\n");
+        assert_eq!(out.links, vec![("/about".to_owned(), 12)]);
+        assert_eq!(
+            line_col("Intro.\n\nSee [the team](/about) now.\n", 12),
+            (3, 5)
+        );
+    }
+
+    #[test]
+    fn front_matter_is_split_with_line_numbers() {
+        let (yaml, yaml_line, body, body_line) =
+            split_front_matter("---\na: 1\nb: 2\n---\n\nBody\n").expect("splits");
+        assert_eq!((yaml, yaml_line), ("a: 1\nb: 2\n", 2));
+        assert_eq!((body, body_line), ("\nBody\n", 5));
+    }
+}
