@@ -1,5 +1,6 @@
 import { Sparkles } from 'lucide-react'
 import { ArticleImage } from './ArticleImage'
+import { AuthorByline } from './AuthorByline'
 import { ArticleMeta } from './ArticleMeta'
 import type { ArticleCardData } from './articleCard'
 
@@ -33,21 +34,7 @@ export function FeaturedArticleCard({ article, featuredLabel }: FeaturedArticleC
         </h3>
         <p className="text-pretty text-ink-600">{article.excerpt}</p>
         <footer className="mt-auto flex flex-wrap items-center justify-between gap-4 border-t border-ink-100 pt-5">
-          <div className="flex items-center gap-3">
-            <img
-              src={article.avatar}
-              alt=""
-              width={44}
-              height={44}
-              loading="lazy"
-              decoding="async"
-              className="size-11 rounded-full ring-2 ring-white"
-            />
-            <p className="flex flex-col">
-              <span className="font-semibold text-ink-900">{article.author}</span>
-              <span className="text-sm text-ink-500">{article.role}</span>
-            </p>
-          </div>
+          <AuthorByline name={article.author} role={article.role} avatar={article.avatar} />
           <ArticleMeta date={article.date} isoDate={article.iso_date} readTime={article.read_time} />
         </footer>
       </div>

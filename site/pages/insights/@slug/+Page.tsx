@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react'
 import { useData } from 'vike-react/useData'
 import { ArticleMeta } from '../../../components/insights/ArticleMeta'
+import { AuthorByline } from '../../../components/insights/AuthorByline'
 import { LatestArticleCard } from '../../../components/insights/LatestArticleCard'
 import { Container } from '../../../components/ui/Container'
 import { CtaBand } from '../../../components/ui/CtaBand'
@@ -32,20 +33,7 @@ export default function Page() {
             </h1>
             <p className="mt-5 text-pretty text-lead text-ink-600">{article.excerpt}</p>
             <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-ink-200 pt-6">
-              <div className="flex items-center gap-3">
-                <img
-                  src={article.avatar}
-                  alt=""
-                  width={48}
-                  height={48}
-                  decoding="async"
-                  className="size-12 rounded-full ring-2 ring-white"
-                />
-                <p className="flex flex-col">
-                  <span className="font-semibold text-ink-900">{article.author}</span>
-                  <span className="text-sm text-ink-600">{article.role}</span>
-                </p>
-              </div>
+              <AuthorByline name={article.author} role={article.role} avatar={article.avatar} size="lg" eager />
               <ArticleMeta date={article.date} isoDate={article.iso_date} readTime={article.read_time} className="text-ink-600" />
             </div>
           </Container>

@@ -1,0 +1,38 @@
+import { cx } from '../../lib/cx'
+
+export type AuthorBylineProps = {
+  name: string
+  role: string
+  avatar: string
+  /** `lg` in an article's header, `md` on a card. */
+  size?: 'md' | 'lg'
+  /** Whether the portrait is in the first screen (loads eagerly) or further down (lazily). */
+  eager?: boolean
+}
+
+const sizes = {
+  md: { px: 44, className: 'size-11', role: 'text-ink-500' },
+  lg: { px: 48, className: 'size-12', role: 'text-ink-600' },
+} as const
+
+/** An article's author: round portrait, name and role. The name is text, so the portrait is decorative. */
+export function AuthorByline({ name, role, avatar, size = 'md', eager = false }: AuthorBylineProps) {
+  const s = sizes[size]
+  return (
+    <div className="flex items-center gap-3">
+      <img
+        src={avatar}
+        alt=""
+        width={s.px}
+        height={s.px}
+        loading={eager ? undefined : 'lazy'}
+        decoding="async"
+        className={cx(s.className, 'rounded-full ring-2 ring-white')}
+      />
+      <p className="flex flex-col">
+        <span className="font-semibold text-ink-900">{name}</span>
+        <span className={cx('text-sm', s.role)}>{role}</span>
+      </p>
+    </div>
+  )
+}
