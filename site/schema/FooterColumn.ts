@@ -10,6 +10,6 @@ export type FooterColumn = {
  */
 title: string, 
 /**
- * Links, in order.
+ * Links, in order. Leave out when `links_from` names where they come from.
  */
 links: Array<Link>, };

@@ -10,7 +10,8 @@ export type ServicesMenu = {
  */
 label: string, 
 /**
- * One link per service category.
+ * One link per service category, in the categories' order: made from `content/services/`,
+ * never written here.
  */
 links: Array<Link>, 
 /**

@@ -292,6 +292,56 @@ fn a_duplicate_slug_is_reported_at_the_second_use() {
 }
 
 #[test]
+fn the_services_menu_and_footer_column_list_the_categories_in_their_order() {
+    let content = load_with(None).expect("the real content loads");
+    let expected: Vec<(String, String)> = content
+        .services
+        .iter()
+        .map(|c| (c.name.clone(), format!("/services/{}", c.slug)))
+        .collect();
+    assert_eq!(expected.len(), 4);
+    let pairs = |links: &[sitegen::content::common::Link]| -> Vec<(String, String)> {
+        links
+            .iter()
+            .map(|l| (l.label.clone(), l.href.clone()))
+            .collect()
+    };
+    assert_eq!(pairs(&content.settings.nav.services.links), expected);
+    let column = content
+        .settings
+        .footer
+        .columns
+        .iter()
+        .find(|c| c.title == "Services")
+        .expect("a Services column");
+    assert_eq!(pairs(&column.links), expected);
+}
+
+#[test]
+fn category_links_written_by_hand_or_a_column_without_links_are_reported_at_their_field() {
+    let text = edited(
+        "site.yaml",
+        "    label: Services\n",
+        "    label: Services\n    links:\n      - { label: Data, href: /services/data-analytics }\n",
+    );
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: the Services menu lists the service categories of `services/` by itself; remove `links`",
+            position(&text, "links:\n      - { label: Data")
+        )]
+    );
+    let text = edited("site.yaml", "      links_from: service-categories\n", "");
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: the column has no links: add `links`, or `links_from: service-categories`",
+            position(&text, "title: Services")
+        )]
+    );
+}
+
+#[test]
 fn every_mistake_is_reported_in_one_run() {
     let errors = errors_of("many-errors");
     assert_eq!(errors.len(), 2, "{errors:#?}");

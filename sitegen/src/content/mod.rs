@@ -90,7 +90,7 @@ impl Content {
             };
         report_unexpected_files(&mut loader);
 
-        let (Some(settings), Some(countries), Some(pages), Some(forms), Some(authors)) =
+        let (Some(mut settings), Some(countries), Some(pages), Some(forms), Some(authors)) =
             (settings, countries, pages, forms, authors)
         else {
             return Err(ContentErrors(loader.errors));
@@ -98,6 +98,7 @@ impl Content {
         if !loader.errors.is_empty() {
             return Err(ContentErrors(loader.errors));
         }
+        derive_category_links(&mut loader, &mut settings, &services);
         let mut content = Self {
             settings,
             routes: Vec::new(),
@@ -117,6 +118,53 @@ impl Content {
             Ok(content)
         } else {
             Err(ContentErrors(loader.errors))
+        }
+    }
+}
+
+/// Fills the link lists made from the service categories: the Services menu, and each footer
+/// column that says `links_from: service-categories`.
+fn derive_category_links(
+    loader: &mut Loader,
+    settings: &mut settings::Settings,
+    categories: &[services::ServiceCategory],
+) {
+    let links: Vec<common::Link> = categories
+        .iter()
+        .map(|category| common::Link {
+            label: category.name.clone(),
+            href: RouteKind::ServiceCategory {
+                category: category.slug.clone(),
+            }
+            .path(),
+        })
+        .collect();
+    if !settings.nav.services.links.is_empty() {
+        loader.error(
+            SITE_FILE,
+            Some("nav.services.links"),
+            "the Services menu lists the service categories of `services/` by itself; remove `links`"
+                .into(),
+        );
+    }
+    settings.nav.services.links.clone_from(&links);
+    for (i, column) in settings.footer.columns.iter_mut().enumerate() {
+        let field = |name: &str| format!("footer.columns[{i}].{name}");
+        match (column.links_from, column.links.is_empty()) {
+            (Some(settings::LinkSource::ServiceCategories), true) => {
+                column.links.clone_from(&links);
+            }
+            (Some(_), false) => loader.error(
+                SITE_FILE,
+                Some(&field("links_from")),
+                "give either `links` or `links_from`, not both".into(),
+            ),
+            (None, true) => loader.error(
+                SITE_FILE,
+                Some(&field("title")),
+                "the column has no links: add `links`, or `links_from: service-categories`".into(),
+            ),
+            (None, false) => {}
         }
     }
 }

@@ -85,7 +85,10 @@ pub struct Navigation {
 pub struct ServicesMenu {
     /// Text of the button that opens it.
     pub label: String,
-    /// One link per service category.
+    /// One link per service category, in the categories' order: made from `content/services/`,
+    /// never written here.
+    #[serde(default)]
+    #[schemars(skip)]
     pub links: Vec<Link>,
     /// The last entry, to the services overview.
     pub view_all: Link,
@@ -113,8 +116,22 @@ pub struct Footer {
 pub struct FooterColumn {
     /// Column heading.
     pub title: String,
-    /// Links, in order.
+    /// Links, in order. Leave out when `links_from` names where they come from.
+    #[serde(default)]
     pub links: Vec<Link>,
+    /// Links made from the model instead of written here: `service-categories` lists one link
+    /// per service category, in their order.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub links_from: Option<LinkSource>,
+}
+
+/// A list of links the model makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum LinkSource {
+    /// One link per service category, in their order, labelled with the category's name.
+    ServiceCategories,
 }
 
 /// A social profile. Profiles have no address yet, so they render as labelled icons, not links.
