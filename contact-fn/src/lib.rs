@@ -148,7 +148,7 @@ impl AppState {
     pub async fn housekeeping(&self, tick: u64) {
         self.shared.limiter.forget_idle();
         self.shared.idempotency.prune().await;
-        if tick % 60 == 0 {
+        if tick.is_multiple_of(60) {
             // A link works for the TTL; a day more keeps the per-address count meaningful.
             let pending_for =
                 self.shared.config.newsletter_confirm_ttl + Duration::from_secs(86_400);
