@@ -2,6 +2,8 @@
 import type { ConfirmationEmail } from "./ConfirmationEmail";
 import type { Consent } from "./Consent";
 import type { FormMessages } from "./FormMessages";
+import type { NewsletterPage } from "./NewsletterPage";
+import type { ResultPage } from "./ResultPage";
 import type { UnsubscribePrompt } from "./UnsubscribePrompt";
 
 /**
@@ -29,4 +31,4 @@ unsubscribe: UnsubscribePrompt,
  * The pages contact-fn sends visitors to, one for each of the contract's newsletter pages
  * (`pending`, `confirmed`, ...), published at `/newsletter/<name>/`.
  */
-pages: Record<NewsletterPage, ResultPage>, };
+pages: { [key in NewsletterPage]?: ResultPage }, };

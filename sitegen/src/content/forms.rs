@@ -45,7 +45,6 @@ pub struct NewsletterForm {
     pub unsubscribe: UnsubscribePrompt,
     /// The pages contact-fn sends visitors to, one for each of the contract's newsletter pages
     /// (`pending`, `confirmed`, ...), published at `/newsletter/<name>/`.
-    #[ts(type = "Record<NewsletterPage, ResultPage>")]
     #[schemars(schema_with = "keyed_by::<NewsletterPage, ResultPage>")]
     pub pages: BTreeMap<NewsletterPage, ResultPage>,
 }
