@@ -49,7 +49,8 @@ run: deps ## Build, then serve the site and the contact service locally
 	  $(CONTACT) --bind $(HOST):$(CONTACT_PORT) \
 	    --allowed-origins http://$(HOST):$(PORT),http://localhost:$(PORT) \
 	    --success-url http://$(HOST):$(PORT)/contact/sent/ \
-	    --failure-url http://$(HOST):$(PORT)/contact/error/ & \
+	    --failure-url http://$(HOST):$(PORT)/contact/error/ \
+	    --site-url http://$(HOST):$(PORT) & \
 	  $(SITEGEN) serve $(DIST) --host $(HOST) --port $(PORT)
 
 # The Vite dev server on DEV_PORT, with contact-fn on a free port behind both forms: every save

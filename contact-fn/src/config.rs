@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use axum::http::HeaderValue;
-use clap::Parser;
+use clap::{Parser, Subcommand};
 use ipnet::IpNet;
 use lettre::message::Mailbox;
 
@@ -21,8 +21,14 @@ pub struct Config {
     #[arg(long, env = "CONTACT_BIND", default_value = "127.0.0.1:8787")]
     pub bind: SocketAddr,
 
-    /// Folder for the outbox, dead letters, idempotency records and (without SMTP) the mail.
-    #[arg(long, env = "CONTACT_DATA_DIR", default_value = "var/contact-fn")]
+    /// Folder for the outbox, dead letters, idempotency records, subscribers, the newsletter's
+    /// secret and (without SMTP) the mail.
+    #[arg(
+        long,
+        env = "CONTACT_DATA_DIR",
+        default_value = "var/contact-fn",
+        global = true
+    )]
     pub data_dir: PathBuf,
 
     /// SMTP server, e.g. `smtp://mail.example.com:587?tls=required`, `smtps://host`, or plain
@@ -108,6 +114,42 @@ pub struct Config {
     )]
     pub failure_url: HeaderValue,
 
+    /// The site's address: the newsletter's links lead to its pages under `/newsletter/`.
+    #[arg(
+        long,
+        env = "CONTACT_SITE_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
+    pub site_url: HeaderValue,
+
+    /// This service's public address, for the links in the newsletter's emails
+    /// [default: http://<the address it listens on>].
+    #[arg(long, env = "CONTACT_PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Key of the newsletter's signed links (environment only, never a flag; at least 32
+    /// characters). Without it, one is generated into <data-dir>/newsletter-secret.
+    #[arg(skip)]
+    pub newsletter_secret: Option<String>,
+
+    /// How long a newsletter confirmation link works.
+    #[arg(long, env = "CONTACT_NEWSLETTER_CONFIRM_TTL", default_value = "48h", value_parser = duration)]
+    pub newsletter_confirm_ttl: Duration,
+
+    /// Least time between two confirmation emails to one address, whoever asks.
+    #[arg(long, env = "CONTACT_NEWSLETTER_RESEND_AFTER", default_value = "1h", value_parser = duration)]
+    pub newsletter_resend_after: Duration,
+
+    /// Most confirmation emails to one address in 24 hours, whoever asks.
+    #[arg(long, env = "CONTACT_NEWSLETTER_DAILY_MAX", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub newsletter_daily_max: u32,
+
+    /// Most addresses kept (pending, subscribed or unsubscribed); beyond it new addresses are
+    /// answered 503.
+    #[arg(long, env = "CONTACT_SUBSCRIBERS_MAX", default_value_t = 100_000)]
+    pub subscribers_max: u64,
+
     /// Most messages waiting in the outbox; beyond it submissions are answered 503.
     #[arg(long, env = "CONTACT_OUTBOX_MAX_MESSAGES", default_value_t = 10_000)]
     pub outbox_max_messages: u64,
@@ -174,6 +216,30 @@ pub struct Config {
     /// Time given to requests and deliveries in flight when the service is asked to stop.
     #[arg(long, env = "CONTACT_SHUTDOWN_GRACE", default_value = "20s", value_parser = duration)]
     pub shutdown_grace: Duration,
+
+    /// What to do; without a command, the service runs.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The commands beside running the service.
+#[derive(Debug, Clone, Subcommand)]
+pub enum Command {
+    /// The newsletter's subscribers, in the data folder.
+    #[command(subcommand)]
+    Subscribers(SubscribersCommand),
+}
+
+/// What `contact-fn subscribers` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum SubscribersCommand {
+    /// Writes the confirmed subscribers as CSV to stdout: address, confirmed_at, source.
+    Export,
+    /// Forgets an address entirely (a GDPR erasure request).
+    Remove {
+        /// The address to forget.
+        address: String,
+    },
 }
 
 impl Config {
@@ -181,6 +247,9 @@ impl Config {
     pub fn from_env_and_args() -> Self {
         let mut config = Self::parse();
         config.smtp_password = std::env::var("CONTACT_SMTP_PASSWORD")
+            .ok()
+            .filter(|p| !p.is_empty());
+        config.newsletter_secret = std::env::var("CONTACT_NEWSLETTER_SECRET")
             .ok()
             .filter(|p| !p.is_empty());
         config
@@ -226,6 +295,22 @@ impl Config {
                     "allowed origin `{}` must look like https://www.example.com (scheme, host, optional port, no path)",
                     String::from_utf8_lossy(origin.as_bytes())
                 );
+            }
+        }
+        if self
+            .newsletter_secret
+            .as_ref()
+            .is_some_and(|secret| secret.len() < 32)
+        {
+            bail!("CONTACT_NEWSLETTER_SECRET must be at least 32 characters");
+        }
+        let urls = [
+            ("--site-url", self.site_url.to_str().ok()),
+            ("--public-url", self.public_url.as_deref()),
+        ];
+        for (name, url) in urls.into_iter().filter_map(|(n, u)| u.map(|u| (n, u))) {
+            if !(url.starts_with("http://") || url.starts_with("https://")) || url.ends_with('/') {
+                bail!("{name} `{url}` must look like https://www.example.com (no trailing slash)");
             }
         }
         if self.smtp_password.is_some() && self.smtp_username.is_none() {
@@ -274,7 +359,10 @@ mod tests {
             .filter(|(name, _)| name.starts_with("CONTACT_"))
             .collect();
         let command = Config::command();
-        let mut expected = vec![("CONTACT_SMTP_PASSWORD".to_owned(), String::new())];
+        let mut expected = vec![
+            ("CONTACT_SMTP_PASSWORD".to_owned(), String::new()),
+            ("CONTACT_NEWSLETTER_SECRET".to_owned(), String::new()),
+        ];
         for arg in command.get_arguments() {
             let Some(env) = arg.get_env() else { continue };
             let default: Vec<String> = arg

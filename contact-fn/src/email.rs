@@ -81,6 +81,9 @@ impl Composer {
                     format!("{} {}", e.first_name, e.last_name),
                 )
             }
+            Submission::Newsletter(_) => {
+                anyhow::bail!("a subscription is not a message for the inbox")
+            }
         };
         if let Some(fields) = context.as_object_mut() {
             fields.insert("id".into(), id.into());

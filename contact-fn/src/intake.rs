@@ -68,6 +68,18 @@ pub(crate) async fn store(
         );
     }
     tracing::info!(id, kind = kind.as_str(), "accepted");
+    // A ticked newsletter box starts the double opt-in for the visitor's address; the
+    // enquiry is stored whatever comes of it.
+    if let Submission::Enquiry(enquiry) = &submission
+        && enquiry.newsletter
+        && let Err(error) = crate::newsletter::subscribe(shared, &enquiry.email, kind).await
+    {
+        tracing::warn!(
+            id,
+            "enquiry stored, but its newsletter subscription was not started: {:#}",
+            anyhow!(error)
+        );
+    }
     Ok(id)
 }
 

@@ -12,10 +12,12 @@ mod error;
 mod idempotency;
 mod intake;
 mod limits;
+pub mod newsletter;
 mod outbox;
 mod routes;
 mod server;
 pub mod submission;
+pub mod subscribers;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -38,8 +40,10 @@ pub use delivery::{Mailer, RetryPolicy, Worker};
 /// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
 pub use form_contract as contract;
 use form_contract::FormKind;
+pub use newsletter::Newsletter;
 pub use outbox::{Outbox, Record};
 pub use server::ServerLimits;
+pub use subscribers::{FileStore, SubscriberStore};
 
 /// Everything the handlers share.
 #[derive(Debug, Clone)]
@@ -53,6 +57,8 @@ struct Shared {
     composer: email::Composer,
     outbox: Arc<Outbox>,
     idempotency: idempotency::IdempotencyStore,
+    subscribers: Arc<dyn SubscriberStore>,
+    newsletter: Newsletter,
     limiter: limits::RateLimiter,
     mailer: Mailer,
     permits: Semaphore,
@@ -78,6 +84,13 @@ impl AppState {
         let idempotency =
             idempotency::IdempotencyStore::open(data.join("idempotency"), config.idempotency_ttl)
                 .context("opening the idempotency records")?;
+        let subscribers = open_subscribers(&config)?;
+        let public_url = config
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", config.bind));
+        let newsletter =
+            Newsletter::new(&config, &public_url).context("preparing the newsletter")?;
         let mailer = Mailer::from_config(&config)?;
         let worker = Worker::new(
             outbox.clone(),
@@ -92,6 +105,8 @@ impl AppState {
             permits: Semaphore::new(config.max_concurrency as usize),
             outbox,
             idempotency,
+            subscribers,
+            newsletter,
             mailer,
             config,
         };
@@ -113,16 +128,52 @@ impl AppState {
         &self.shared.outbox
     }
 
+    /// The newsletter's subscribers.
+    pub fn subscribers(&self) -> &dyn SubscriberStore {
+        self.shared.subscribers.as_ref()
+    }
+
+    /// The newsletter's links, emails and pages.
+    pub fn newsletter(&self) -> &Newsletter {
+        &self.shared.newsletter
+    }
+
     /// Where mail goes, in words.
     pub fn mail_destination(&self) -> String {
         self.shared.mailer.describe()
     }
 
-    /// Periodic clean-up: idle rate-limit buckets and expired idempotency records.
-    pub async fn housekeeping(&self) {
+    /// Periodic clean-up: idle rate-limit buckets, expired idempotency records and, once an
+    /// hour, addresses that never confirmed.
+    pub async fn housekeeping(&self, tick: u64) {
         self.shared.limiter.forget_idle();
         self.shared.idempotency.prune().await;
+        if tick.is_multiple_of(60) {
+            // A link works for the TTL; a day more keeps the per-address count meaningful.
+            let pending_for =
+                self.shared.config.newsletter_confirm_ttl + Duration::from_secs(86_400);
+            match self
+                .shared
+                .subscribers
+                .prune(durable::now_ms(), pending_for)
+                .await
+            {
+                Ok(0) => {}
+                Ok(forgotten) => tracing::info!(forgotten, "forgot unconfirmed addresses"),
+                Err(error) => tracing::warn!(
+                    "pruning the subscribers failed: {:#}",
+                    anyhow::anyhow!(error)
+                ),
+            }
+        }
     }
+}
+
+/// The subscriber store the configuration asks for: the files in the data folder.
+pub fn open_subscribers(config: &Config) -> anyhow::Result<Arc<dyn SubscriberStore>> {
+    let store = FileStore::open(config.data_dir.join("subscribers"), config.subscribers_max)
+        .context("opening the subscribers")?;
+    Ok(Arc::new(store))
 }
 
 /// The request headers a browser may send cross-origin: those of the site's own fetch and
@@ -157,6 +208,16 @@ pub fn app(state: AppState) -> Router {
             &FormKind::Enquiry.functions_path(),
             post(routes::send_enquiry),
         )
+        .route(FormKind::Newsletter.path(), post(routes::subscribe))
+        .route(
+            &FormKind::Newsletter.functions_path(),
+            post(routes::subscribe),
+        )
+        .route(contract::CONFIRM_PATH, get(routes::confirm))
+        .route(
+            contract::UNSUBSCRIBE_PATH,
+            get(routes::unsubscribe_page).post(routes::unsubscribe),
+        )
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
         .layer(cors)
@@ -175,7 +236,7 @@ fn panic_response() -> Response {
 /// Runs the whole service on `listener` until `shutdown` resolves: the HTTP server, the
 /// delivery worker and the periodic clean-up. Returns once everything stopped.
 pub async fn run(
-    config: Config,
+    mut config: Config,
     listener: TcpListener,
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
@@ -184,6 +245,11 @@ pub async fn run(
         header_timeout: config.header_timeout,
         shutdown_grace: config.shutdown_grace,
     };
+    if config.public_url.is_none()
+        && let Ok(address) = listener.local_addr()
+    {
+        config.public_url = Some(format!("http://{address}"));
+    }
     let (state, worker) = AppState::open(config)?;
     tracing::info!(
         "mail to {} is delivered {}",
@@ -205,9 +271,13 @@ pub async fn run(
         let mut stopped = stopped;
         async move {
             let mut tick = tokio::time::interval(Duration::from_secs(60));
+            let mut ticks = 0_u64;
             loop {
                 tokio::select! {
-                    _ = tick.tick() => state.housekeeping().await,
+                    _ = tick.tick() => {
+                        state.housekeeping(ticks).await;
+                        ticks += 1;
+                    }
                     _ = stopped.changed() => break,
                 }
             }

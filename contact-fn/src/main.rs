@@ -1,10 +1,12 @@
-//! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C.
+//! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C; or
+//! runs one of the commands beside it (`contact-fn subscribers export`).
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use contact_fn::Config;
+use contact_fn::config::{Command, SubscribersCommand};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -16,7 +18,12 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    match serve(Config::from_env_and_args()).await {
+    let mut config = Config::from_env_and_args();
+    let done = match config.command.take() {
+        None => serve(config).await,
+        Some(Command::Subscribers(command)) => subscribers(&config, command).await,
+    };
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error:#}");
@@ -30,6 +37,27 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {}", config.bind))?;
     contact_fn::run(config, listener, shutdown_signal()).await
+}
+
+/// `contact-fn subscribers ...`: works on the store while the service runs or not.
+async fn subscribers(config: &Config, command: SubscribersCommand) -> anyhow::Result<()> {
+    let store = contact_fn::open_subscribers(config)?;
+    match command {
+        SubscribersCommand::Export => {
+            let subscribers = store.export().await?;
+            let mut out = std::io::stdout().lock();
+            contact_fn::subscribers::write_csv(&mut out, &subscribers)
+                .context("writing the CSV to stdout")?;
+        }
+        SubscribersCommand::Remove { address } => {
+            if store.remove(address.clone()).await? {
+                tracing::info!("removed {address}");
+            } else {
+                anyhow::bail!("{address} is not known");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Resolves on SIGTERM (how service managers stop us) or Ctrl-C.

@@ -1,4 +1,4 @@
-//! The HTTP handlers: the two form endpoints and the health checks.
+//! The HTTP handlers: the form endpoints, the newsletter's links and the health checks.
 //!
 //! A submission passes, in order: rate limit, content type, size, body read (with a time
 //! limit), decoding, validation, then the [`intake`] (idempotency check, durable storage).
@@ -8,7 +8,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -17,11 +17,15 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::AppState;
+use crate::durable::now_ms;
 use crate::error::AppError;
 use crate::idempotency;
 use crate::intake;
 use crate::limits::client_ip;
-use crate::submission::{self, Encoding, FormKind, Verdict};
+use crate::newsletter;
+use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
+use crate::subscribers::Confirmed;
+use form_contract::NewsletterPage;
 
 /// `POST` to the contact page form's path ([`FormKind::path`]).
 pub async fn send_contact_email(
@@ -41,6 +45,122 @@ pub async fn send_enquiry(
     body: Body,
 ) -> Response {
     submit(state, FormKind::Enquiry, client, headers, body).await
+}
+
+/// `POST` to the newsletter block's path ([`FormKind::path`]): starts the double opt-in.
+pub async fn subscribe(
+    State(state): State<AppState>,
+    client: Client,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    submit(state, FormKind::Newsletter, client, headers, body).await
+}
+
+/// `GET` of a confirmation link: records the subscription and sends the visitor to the
+/// confirmed page, or to the page that offers to subscribe again.
+pub async fn confirm(State(state): State<AppState>, RawQuery(query): RawQuery) -> Response {
+    let shared = &state.shared;
+    let checked = shared
+        .newsletter
+        .check_confirm(query.as_deref().unwrap_or(""), now_ms());
+    let Some((address, confirmation)) = checked else {
+        tracing::info!("a confirmation link that is expired or not genuine");
+        return see_other(&shared.newsletter.page(NewsletterPage::Invalid));
+    };
+    let source = confirmation.source;
+    let page = match shared.subscribers.confirm(address, confirmation).await {
+        Ok(Confirmed::Subscribed) => {
+            tracing::info!(source = source.as_str(), "subscription confirmed");
+            NewsletterPage::Confirmed
+        }
+        Ok(Confirmed::Already) => NewsletterPage::Confirmed,
+        Ok(Confirmed::Outdated) => {
+            tracing::info!("a confirmation link older than the address's unsubscription");
+            NewsletterPage::Invalid
+        }
+        Err(error) => {
+            AppError::Unavailable(anyhow::Error::new(error)).log();
+            NewsletterPage::Failed
+        }
+    };
+    see_other(&shared.newsletter.page(page))
+}
+
+/// `GET` of an unsubscribe link: a page with one button that unsubscribes (so that a link
+/// scanner following it changes nothing).
+pub async fn unsubscribe_page(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let newsletter = &state.shared.newsletter;
+    let Some(address) = newsletter.check_unsubscribe(query.as_deref().unwrap_or("")) else {
+        return see_other(&newsletter.page(NewsletterPage::Invalid));
+    };
+    match newsletter.unsubscribe_page(&address) {
+        Ok(html) => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-store"),
+            ],
+            html,
+        )
+            .into_response(),
+        Err(error) => AppError::Internal(error).into_response(),
+    }
+}
+
+/// The body of a one-click unsubscribe (RFC 8058), from a mail client or the button.
+const ONE_CLICK: (&str, &str) = ("List-Unsubscribe", "One-Click");
+
+/// `POST` of an unsubscribe link with `List-Unsubscribe=One-Click`: unsubscribes the address.
+/// A browser (the button) is sent to the unsubscribed page; a mail client gets 200.
+pub async fn unsubscribe(
+    State(state): State<AppState>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let shared = &state.shared;
+    let browser = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/html"));
+    let one_click = form_urlencoded::parse(&body)
+        .any(|(key, value)| key == ONE_CLICK.0 && value == ONE_CLICK.1);
+    let address = shared
+        .newsletter
+        .check_unsubscribe(query.as_deref().unwrap_or(""));
+    let result = match (address, one_click) {
+        (Some(address), true) => shared
+            .subscribers
+            .unsubscribe(address, now_ms())
+            .await
+            .map(|_| ())
+            .map_err(|error| AppError::Unavailable(anyhow::Error::new(error))),
+        (None, _) => Err(AppError::BadRequest(
+            "This unsubscribe link is not valid.".to_owned(),
+        )),
+        (Some(_), false) => Err(AppError::BadRequest(format!(
+            "Unsubscribe with the body {}={}.",
+            ONE_CLICK.0, ONE_CLICK.1
+        ))),
+    };
+    if let Err(error) = &result {
+        error.log();
+    } else {
+        tracing::info!("unsubscribed");
+    }
+    let newsletter = &shared.newsletter;
+    match (browser, result) {
+        (true, Ok(())) => see_other(&newsletter.page(NewsletterPage::Unsubscribed)),
+        (true, Err(AppError::BadRequest(_))) => {
+            see_other(&newsletter.page(NewsletterPage::Invalid))
+        }
+        (true, Err(_)) => see_other(&newsletter.page(NewsletterPage::Failed)),
+        (false, Ok(())) => Json(json!({ "ok": true })).into_response(),
+        (false, Err(error)) => error.into_response(),
+    }
 }
 
 /// The address of the client that sent the request: the peer, or what a trusted proxy in
@@ -120,7 +240,14 @@ async fn submit(
         error.log();
     }
     let config = &state.shared.config;
+    let newsletter = &state.shared.newsletter;
     match (encoding, result) {
+        (Some(Encoding::Form), Ok(_)) if kind == FormKind::Newsletter => {
+            see_other(&newsletter.page(NewsletterPage::Pending))
+        }
+        (Some(Encoding::Form), Err(_)) if kind == FormKind::Newsletter => {
+            see_other(&newsletter.page(NewsletterPage::Failed))
+        }
         (Some(Encoding::Form), Ok(_)) => see_other(&config.success_url),
         (Some(Encoding::Form), Err(_)) => see_other(&config.failure_url),
         (_, Ok(id)) => Json(json!({ "ok": true, "id": id })).into_response(),
@@ -182,9 +309,19 @@ async fn accept(
     // Storing runs as its own task, so a client that goes away mid-way cannot leave a
     // message half-registered: once started, it is stored and scheduled completely.
     let state = state.clone();
-    let stored = tokio::spawn(async move { intake::store(&state.shared, submission, key).await })
-        .await
-        .map_err(|e| AppError::Internal(e.into()))?;
+    let stored = tokio::spawn(async move {
+        match submission {
+            // The same answer whatever the address's state: a fresh id, never a stored one.
+            Submission::Newsletter(subscription) => {
+                newsletter::subscribe(&state.shared, &subscription.email, kind)
+                    .await
+                    .map(|()| Uuid::now_v7().to_string())
+            }
+            submission => intake::store(&state.shared, submission, key).await,
+        }
+    })
+    .await
+    .map_err(|e| AppError::Internal(e.into()))?;
     Ok(stored?)
 }
 

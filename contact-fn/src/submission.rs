@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use axum::http::{HeaderMap, header};
 use form_contract::{
     CONTACT, DEFAULT_COUNTRY_CODE, ENQUIRY, ErrorCode, Field, FieldError, HONEYPOT,
-    MAX_PHONE_DIGITS, MIN_PHONE_DIGITS,
+    MAX_PHONE_DIGITS, MIN_PHONE_DIGITS, NEWSLETTER,
 };
 use lettre::Address;
 use serde::Serialize;
@@ -156,7 +156,15 @@ pub struct Enquiry {
     pub privacy: bool,
 }
 
-/// A valid submission of either form.
+/// A request to subscribe to the newsletter, from the Insights page's block. Its fields are
+/// those of [`form_contract::NEWSLETTER`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Subscription {
+    /// The address to confirm and subscribe.
+    pub email: String,
+}
+
+/// A valid submission of any form.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Submission {
@@ -164,6 +172,8 @@ pub enum Submission {
     Contact(ContactMessage),
     /// From the home page.
     Enquiry(Enquiry),
+    /// From the newsletter block: a subscription, not a message for the inbox.
+    Newsletter(Subscription),
 }
 
 impl Submission {
@@ -172,6 +182,7 @@ impl Submission {
         match self {
             Submission::Contact(_) => FormKind::Contact,
             Submission::Enquiry(_) => FormKind::Enquiry,
+            Submission::Newsletter(_) => FormKind::Newsletter,
         }
     }
 
@@ -180,6 +191,7 @@ impl Submission {
         match self {
             Submission::Contact(m) => &m.email,
             Submission::Enquiry(e) => &e.email,
+            Submission::Newsletter(s) => &s.email,
         }
     }
 }
@@ -235,6 +247,9 @@ pub fn validate(kind: FormKind, mut raw: RawFields) -> Result<Verdict, FieldErro
             role: fields.choice(&ENQUIRY.role, Role::parse),
             newsletter: fields.boolean(&ENQUIRY.newsletter),
             privacy: fields.boolean(&ENQUIRY.privacy),
+        }),
+        FormKind::Newsletter => Submission::Newsletter(Subscription {
+            email: fields.email(&NEWSLETTER.email),
         }),
     };
     let mut errors = fields.errors;

@@ -11,6 +11,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{Request, StatusCode, header};
+use contact_fn::contract::FormKind;
 use contact_fn::{AppState, Config, Record, app};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -32,8 +33,20 @@ impl Harness {
         Self { dir, state, router }
     }
 
+    /// The messages for the company inbox waiting in the outbox.
     fn outbox(&self) -> Vec<std::path::PathBuf> {
-        support::files(&self.dir.path().join("outbox"), "json")
+        self.outbox_of(false)
+    }
+
+    /// The newsletter confirmations waiting in the outbox (a ticked newsletter box adds one).
+    fn confirmations(&self) -> Vec<std::path::PathBuf> {
+        self.outbox_of(true)
+    }
+
+    fn outbox_of(&self, confirmations: bool) -> Vec<std::path::PathBuf> {
+        let mut files = support::files(&self.dir.path().join("outbox"), "json");
+        files.retain(|path| (read_record(path).kind == FormKind::Newsletter) == confirmations);
+        files
     }
 
     async fn send(&self, request: Request<Body>) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
@@ -111,7 +124,9 @@ async fn a_valid_message_is_stored_before_the_answer_on_every_path() {
         assert_eq!(status, StatusCode::OK, "{path}: {answer}");
     }
     assert_eq!(h.outbox().len(), 4);
-    assert_eq!(h.state.outbox().len(), 4);
+    // Both enquiries tick the newsletter box for one address: one confirmation an hour.
+    assert_eq!(h.confirmations().len(), 1);
+    assert_eq!(h.state.outbox().len(), 4 + 1);
 }
 
 #[tokio::test]

@@ -7,4 +7,5 @@ import type { IslandName, islandComponents } from './components'
 export const islandLoaders: { [N in IslandName]: () => Promise<(typeof islandComponents)[N]> } = {
   'contact-form': () => import('../components/forms/ContactForm').then((m) => m.ContactForm),
   'enquiry-form': () => import('../components/forms/EnquiryForm').then((m) => m.EnquiryForm),
+  'newsletter-form': () => import('../components/forms/NewsletterForm').then((m) => m.NewsletterForm),
 }

@@ -59,9 +59,13 @@ const pageData = {
   industries: () => ({ page: withoutMeta(loadContent().pages.industries) }),
   solutions: () => ({ page: withoutMeta(loadContent().pages.solutions) }),
   insights: () => {
-    const { article: _, ...page } = withoutMeta(loadContent().pages.insights)
+    const { pages, forms, settings } = loadContent()
+    const { article: _, ...page } = withoutMeta(pages.insights)
+    const { consent, messages } = forms.newsletter
     return {
       page,
+      newsletterForm: { consent, messages },
+      endpoint: settings.contact_endpoint,
       featured: featuredArticles().map(cardOf),
       latest: latestArticles().map(cardOf),
       latestCount: LATEST_COUNT,
@@ -80,6 +84,12 @@ const pageData = {
   terms: () => ({ page: withoutMeta(loadContent().pages.terms) }),
   'contact-sent': () => ({ page: withoutMeta(loadContent().forms.sent) }),
   'contact-error': () => ({ page: withoutMeta(loadContent().forms.error) }),
+  newsletter: ({ params }: RouteOf<'newsletter'>) => {
+    const found = loadContent().forms.newsletter.pages[params.page]
+    // sitegen validate ensures every page of the contract has its words.
+    if (!found) throw new Error(`The content has no newsletter page ${params.page}`)
+    return { page: withoutMeta(found) }
+  },
   'service-category': ({ params }: RouteOf<'service-category'>) => {
     const { hero, services_intro, case_studies, sub_services } = category(params.category)
     // Sub-services appear here as teasers only; their full content belongs to their own pages.

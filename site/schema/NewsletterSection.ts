@@ -2,7 +2,8 @@
 import type { SectionIntro } from "./SectionIntro";
 
 /**
- * The newsletter sign-up block.
+ * The newsletter sign-up block; its button, messages and small print (the consent) are the
+ * newsletter form's, in `forms.yaml`.
  */
 export type NewsletterSection = { 
 /**
@@ -16,12 +17,4 @@ email_label: string,
 /**
  * Hint shown in the empty email box.
  */
-email_placeholder: string, 
-/**
- * The button's text.
- */
-submit_label: string, 
-/**
- * The small print under the box.
- */
-note: string, };
+email_placeholder: string, };

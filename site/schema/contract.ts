@@ -16,6 +16,7 @@ export const contract = {
     "not_boolean",
     "unknown_field"
   ],
+  "newsletterPagesPath": "/newsletter",
   "contact": {
     "path": "/send-contact-email",
     "fields": {
@@ -145,6 +146,17 @@ export const contract = {
         "rule": "boolean",
         "required": false,
         "maxLength": 0
+      }
+    }
+  },
+  "newsletter": {
+    "path": "/subscribe",
+    "fields": {
+      "email": {
+        "name": "email",
+        "rule": "email",
+        "required": true,
+        "maxLength": 254
       }
     }
   }

@@ -1,14 +1,22 @@
-import AxeBuilder from '@axe-core/playwright'
 import { type Browser, type Locator, type Page, expect, test } from '@playwright/test'
+import type { Email } from 'postal-mime'
 import { content, settings } from './support/content'
-import { mailContaining, queuedMessages, restartContactFn, stopContactFn } from './support/formsEnv'
+import {
+  exportedSubscribers,
+  mailContaining,
+  queuedMessages,
+  receivedMail,
+  restartContactFn,
+  stopContactFn,
+} from './support/formsEnv'
+import { formAxeViolations as axeViolations } from './support/formAxe'
 import { startUsing } from './support/islands'
 import { visit } from './support/visit'
 
-// The contact page form and the home page form, sent for real: the site built against a
-// contact-fn process, which delivers to an SMTP server that keeps what it receives (see
-// global-setup.ts). The tests share that one contact-fn and one of them stops it, so this
-// file's tests run one after another.
+// The contact page form, the home page form and the Insights page's newsletter block, sent for
+// real: the site built against a contact-fn process, which delivers to an SMTP server that
+// keeps what it receives (see global-setup.ts). The tests share that one contact-fn and one of
+// them stops it, so this file's tests run one after another.
 test.describe.configure({ mode: 'default' })
 // Set by global setup when the site under test was built against another contact service.
 test.skip(Boolean(process.env.E2E_FORMS_SKIP), process.env.E2E_FORMS_SKIP)
@@ -87,27 +95,21 @@ async function watchButton(page: Page, form: Locator) {
 }
 
 /** The messages holding `marker`, once delivery has finished (the outbox is empty). */
+/** The emails for the company inbox that carry `marker`, once everything queued was sent. */
 async function deliveredMail(marker: string) {
-  await expect.poll(async () => (await mailContaining(marker)).length, { timeout: 15_000 }).toBeGreaterThan(0)
+  await expect.poll(async () => (await inboxMail(marker)).length, { timeout: 15_000 }).toBeGreaterThan(0)
   await expect.poll(queuedMessages, { timeout: 15_000 }).toBe(0)
-  return mailContaining(marker)
+  return inboxMail(marker)
 }
 
-async function axeViolations(page: Page, form: Locator) {
-  // A toast fading in is measured mid-transition at a fraction of its contrast: wait until
-  // every finite animation (the toasts' entrance) has finished, as a reader would see it.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
-  )
-  const formId = await form.evaluate((element) => element.getAttribute('aria-labelledby'))
-  const results = await new AxeBuilder({ page })
-    .include(`form[aria-labelledby="${formId}"]`)
-    .include('[data-sonner-toaster]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze()
-  return results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
+/** The emails carrying `marker` that went to the company inbox, not to the visitor. */
+async function inboxMail(marker: string) {
+  return (await mailContaining(marker)).filter((mail) => !sentToVisitor(mail, marker))
+}
+
+/** Whether `mail` went to the visitor (whose address holds the marker): a newsletter confirmation. */
+function sentToVisitor(mail: Email, marker: string) {
+  return (mail.to ?? []).some((to) => to.address?.includes(marker))
 }
 
 async function newPageWithErrors(browser: Browser, options: { javaScriptEnabled?: boolean } = {}) {
@@ -400,7 +402,7 @@ test.describe('the home page Get in Touch form', () => {
     await expect(fields.privacy).toHaveAttribute('id', 'privacy')
   })
 
-  test('sends the enquiry: "Sending...", the success toast, an empty form and one email', async ({ page }) => {
+  test('sends the enquiry: "Sending...", the success toast, an empty form and one email (and the newsletter\'s confirmation)', async ({ page }) => {
     const form = await openEnquiryForm(page)
     const marker = uniqueMarker()
     await fillEnquiry(form, marker)
@@ -418,6 +420,9 @@ test.describe('the home page Get in Touch form', () => {
 
     const mail = await deliveredMail(marker)
     expect(mail).toHaveLength(1)
+    // The ticked newsletter box asked the visitor to confirm their subscription.
+    const confirmations = (await mailContaining(marker)).filter((m) => sentToVisitor(m, marker))
+    expect(confirmations.map((m) => m.subject)).toEqual([content.forms.newsletter.email.subject])
     const text = mail[0]?.text ?? ''
     for (const value of [
       'Grace',
@@ -479,6 +484,141 @@ test.describe('the home page Get in Touch form', () => {
     await form.getByRole('button', { name: enquiry.messages.submit }).click()
     await expect(toast(page, enquiry.messages.success.title)).toBeVisible()
     expect(await axeViolations(page, form), 'sent').toEqual([])
+    await context.close()
+  })
+})
+
+// The newsletter: subscribing sends a confirmation email; its link confirms, its unsubscribe
+// link unsubscribes with one click.
+const { newsletter } = content.forms
+const block = content.pages.insights.newsletter
+const pages = newsletter.pages
+
+/** A fresh address, so each test has its own per-address limit and its own emails. */
+function uniqueAddress() {
+  return `reader.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.com`
+}
+
+function newsletterForm(page: Page) {
+  return page.getByRole('form', { name: block.intro.title })
+}
+
+function emailBox(form: Locator) {
+  return form.getByRole('textbox', { name: block.email_label })
+}
+
+/** The confirmation email sent to `address`, once it arrived. */
+async function confirmationTo(address: string): Promise<Email> {
+  const sentTo = async () => (await receivedMail()).filter((mail) => mail.to?.some((to) => to.address === address))
+  await expect.poll(async () => (await sentTo()).length, { timeout: 15_000 }).toBe(1)
+  const [mail] = await sentTo()
+  if (!mail) throw new Error(`no email to ${address}`)
+  return mail
+}
+
+function confirmLink(mail: Email): string {
+  const link = /https?:\/\/\S+\/subscribe\/confirm\?\S+/.exec(mail.text ?? '')?.[0]
+  if (!link) throw new Error(`no confirmation link in ${mail.text}`)
+  return link
+}
+
+function unsubscribeLink(mail: Email): string {
+  const header = mail.headers.find((h) => h.key === 'list-unsubscribe')?.value ?? ''
+  return header.replace(/^<|>$/g, '')
+}
+
+async function expectPage(page: Page, name: keyof typeof pages) {
+  await expect(page).toHaveURL(new RegExp(`/newsletter/${name}/$`))
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(pages[name]?.hero.title ?? '')
+}
+
+test.describe('the newsletter block', () => {
+  test('subscribes: confirmation email, the link confirms, export lists it, one click unsubscribes', async ({ page }) => {
+    await visit(page, '/insights')
+    const form = newsletterForm(page)
+    await expect(form).toContainText(newsletter.consent.text)
+    await startUsing(form)
+    const address = uniqueAddress()
+    await emailBox(form).fill(address)
+    await form.getByRole('button', { name: newsletter.messages.submit }).click()
+    await expect(form.getByText(newsletter.messages.success.description)).toBeVisible()
+    await expect(toasts(page).getByRole('listitem').filter({ hasText: newsletter.messages.success.title })).toBeVisible()
+    await expect(emailBox(form)).toHaveValue('')
+
+    const mail = await confirmationTo(address)
+    expect(mail.subject).toBe(newsletter.email.subject)
+    expect(mail.text).toContain(address)
+    await page.goto(confirmLink(mail))
+    await expectPage(page, 'confirmed')
+    expect(exportedSubscribers()).toMatch(new RegExp(`^${address.replace(/\./g, '\\.')},\\d{4}-.*,newsletter\\r?$`, 'm'))
+
+    await page.goto(unsubscribeLink(mail))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(newsletter.unsubscribe.title)
+    await page.getByRole('button', { name: newsletter.unsubscribe.button }).click()
+    await expectPage(page, 'unsubscribed')
+    expect(exportedSubscribers()).not.toContain(address)
+
+    // The confirmation link, followed again after leaving, does not subscribe again.
+    await page.goto(confirmLink(mail))
+    await expectPage(page, 'invalid')
+    await expect(page.getByRole('link', { name: pages.invalid?.hero.actions[0]?.label })).toBeVisible()
+  })
+
+  test('without JavaScript the block posts and lands on the check-your-inbox page', async ({ browser }) => {
+    const { context, page } = await newPageWithErrors(browser, { javaScriptEnabled: false })
+    await page.goto('/insights/')
+    const form = newsletterForm(page)
+    const address = uniqueAddress()
+    await emailBox(form).fill(address)
+    await form.getByRole('button', { name: newsletter.messages.submit }).click()
+    await expectPage(page, 'pending')
+    await confirmationTo(address)
+    await context.close()
+  })
+
+  test('has no accessibility violations when idle, rejected or sent', async ({ page }) => {
+    test.slow()
+    await visit(page, '/insights')
+    const form = newsletterForm(page)
+    await startUsing(form)
+    expect(await axeViolations(page, form), 'idle').toEqual([])
+
+    // What a browser that does not check addresses would send: the service rejects it.
+    await form.evaluate((element) => {
+      ;(element as HTMLFormElement).noValidate = true
+    })
+    await emailBox(form).fill('not an address')
+    await form.getByRole('button', { name: newsletter.messages.submit }).click()
+    await expect(emailBox(form)).toHaveAttribute('aria-invalid', 'true')
+    await expect(form.getByText(newsletter.messages.errors.invalid_email ?? 'no words for invalid_email')).toBeVisible()
+    await expect(form.getByText(newsletter.messages.invalid)).toBeVisible()
+    expect(await axeViolations(page, form), 'rejected').toEqual([])
+
+    await emailBox(form).fill(uniqueAddress())
+    await form.getByRole('button', { name: newsletter.messages.submit }).click()
+    await expect(form.getByText(newsletter.messages.success.description)).toBeVisible()
+    expect(await axeViolations(page, form), 'sent').toEqual([])
+  })
+
+  test('with contact-fn stopped: "Subscribing...", then the failure toast; axe finds nothing', async ({ browser }) => {
+    test.slow()
+    const { context, page } = await newPageWithErrors(browser)
+    await visit(page, '/insights')
+    const form = newsletterForm(page)
+    await startUsing(form)
+    const address = uniqueAddress()
+    await emailBox(form).fill(address)
+    await stopContactFn()
+    try {
+      await form.getByRole('button', { name: newsletter.messages.submit }).click()
+      await expect(form.getByRole('button', { name: newsletter.messages.sending })).toBeDisabled()
+      const failed = toasts(page).getByRole('listitem').filter({ hasText: newsletter.messages.failure.title })
+      await expect(failed).toContainText(newsletter.messages.failure.description, { timeout: 20_000 })
+      await expect(emailBox(form)).toHaveValue(address)
+      expect(await axeViolations(page, form), 'failed').toEqual([])
+    } finally {
+      await restartContactFn()
+    }
     await context.close()
   })
 })

@@ -117,8 +117,14 @@ fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
     let content = load_with(None).unwrap_or_else(|e| panic!("{}", e.join("\n")));
     let paths: Vec<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
     // The 39 pages of the site, the two pages a form sent without JavaScript ends on, the
-    // article listing of each of the 4 categories, and one page per article.
-    assert_eq!(paths.len(), 41 + 4 + content.articles.len(), "{paths:#?}");
+    // newsletter's pages, the article listing of each of the 4 categories, and one page per
+    // article.
+    let newsletter = form_contract::NewsletterPage::ALL;
+    assert_eq!(
+        paths.len(),
+        41 + newsletter.len() + 4 + content.articles.len(),
+        "{paths:#?}"
+    );
     for path in [
         "/",
         "/services/data-analytics/data-strategy",
@@ -128,6 +134,9 @@ fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
         "/services/software-engineering/api-development",
         "/contact/sent",
         "/contact/error",
+        "/newsletter/pending",
+        "/newsletter/confirmed",
+        "/newsletter/invalid",
     ] {
         assert!(paths.contains(&path), "missing route {path}");
     }
@@ -139,7 +148,12 @@ fn the_real_content_is_valid_and_publishes_every_route_of_the_site() {
         .filter(|r| !r.in_sitemap)
         .map(|r| r.path.as_str())
         .collect();
-    assert_eq!(unlisted, ["/contact/sent", "/contact/error"]);
+    let mut expected = vec!["/contact/sent".to_owned(), "/contact/error".to_owned()];
+    expected.extend(newsletter.iter().map(|page| format!("/newsletter/{page}")));
+    assert_eq!(
+        unlisted, expected,
+        "the pages a form or a link ends on are not listed"
+    );
     let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
     assert_eq!(
         categories,
@@ -366,9 +380,11 @@ fn an_error_code_without_words_in_forms_yaml_is_reported_at_the_errors_of_each_f
         "      too_long: This is longer than we can take; please shorten it.\n",
         "",
     );
-    let errors_at = position(&text, "errors:\n");
-    // The enquiry form's messages are an alias of the contact form's.
+    let errors_at = position(&text, "errors: &errors\n");
+    // The enquiry form's messages are an alias of the contact form's; the newsletter form's
+    // error words are an alias of the contact form's too.
     let alias_at = position(&text, "messages: *messages");
+    let errors_alias_at = position(&text, "errors: *errors");
     assert_eq!(
         errors_with("forms.yaml", &text),
         [
@@ -379,6 +395,10 @@ fn an_error_code_without_words_in_forms_yaml_is_reported_at_the_errors_of_each_f
             format!(
                 "content/forms.yaml:{alias_at}: enquiry.messages.errors: no words for the \
                  error codes `too_long`; each needs a line here"
+            ),
+            format!(
+                "content/forms.yaml:{errors_alias_at}: newsletter.messages.errors: no words for \
+                 the error codes `too_long`; each needs a line here"
             ),
         ]
     );

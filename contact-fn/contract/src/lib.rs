@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -142,7 +143,48 @@ wire_enum! {
         Contact = "contact",
         /// The home page's "Get in Touch" form.
         Enquiry = "enquiry",
+        /// The Insights page's newsletter block (a subscription, not a message).
+        Newsletter = "newsletter",
     }
+}
+
+wire_enum! {
+    /// The pages of the newsletter's double opt-in, each published at
+    /// `NEWSLETTER_PAGES_PATH/<value>/`; contact-fn redirects to them.
+    pub enum NewsletterPage {
+        /// "Check your inbox": after a subscription was asked for.
+        Pending = "pending",
+        /// After a confirmation link was followed.
+        Confirmed = "confirmed",
+        /// After an expired, tampered or outdated link: offers to subscribe again.
+        Invalid = "invalid",
+        /// After the one-click unsubscribe.
+        Unsubscribed = "unsubscribed",
+        /// After a subscription sent without JavaScript could not be started.
+        Failed = "failed",
+    }
+}
+
+/// Where the newsletter's pages are published on the site.
+pub const NEWSLETTER_PAGES_PATH: &str = "/newsletter";
+
+/// The path of the link in the confirmation email (`GET`, on contact-fn).
+pub const CONFIRM_PATH: &str = "/subscribe/confirm";
+
+/// The path of the unsubscribe link (`GET` shows a one-click button, `POST` with
+/// `List-Unsubscribe=One-Click` removes the address, RFC 8058), on contact-fn.
+pub const UNSUBSCRIBE_PATH: &str = "/unsubscribe";
+
+/// The query parameters of the signed links in the newsletter's emails.
+pub mod link_params {
+    /// The subscriber's address.
+    pub const EMAIL: &str = "email";
+    /// The form the subscription came from (a [`super::FormKind`] value).
+    pub const SOURCE: &str = "source";
+    /// When the link expires, in milliseconds since the Unix epoch.
+    pub const EXPIRES: &str = "expires";
+    /// The link's signature.
+    pub const SIGNATURE: &str = "sig";
 }
 
 impl FormKind {
@@ -151,6 +193,7 @@ impl FormKind {
         match self {
             FormKind::Contact => "/send-contact-email",
             FormKind::Enquiry => "/send-enquiry",
+            FormKind::Newsletter => "/subscribe",
         }
     }
 
@@ -279,6 +322,13 @@ form_fields! {
     }
 }
 
+form_fields! {
+    /// The newsletter block's fields; member names as in [`ContactFields`].
+    pub struct NewsletterFields {
+        email,
+    }
+}
+
 /// The contact page form.
 pub const CONTACT: ContactFields = ContactFields {
     name: Field::new("name", "Name", Rule::Line, MAX_LINE).required(),
@@ -305,6 +355,11 @@ pub const ENQUIRY: EnquiryFields = EnquiryFields {
     privacy: Field::new("privacy", "Privacy agreement", Rule::Boolean, 0),
 };
 
+/// The Insights page's newsletter block (and, by its checkbox, the home page form).
+pub const NEWSLETTER: NewsletterFields = NewsletterFields {
+    email: Field::new("email", "Email address", Rule::Email, MAX_EMAIL).required(),
+};
+
 /// What the service says about one rejected field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct FieldError {
@@ -325,14 +380,65 @@ pub struct ErrorBody {
     pub fields: Option<BTreeMap<String, FieldError>>,
 }
 
+/// What a subscriber agrees to: shown under the newsletter form and recorded with every
+/// confirmed subscription. A new text needs a new version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Consent {
+    /// Names this text in the records (a date such as `2026-11-23` reads well).
+    pub version: String,
+    /// The text the visitor is shown when subscribing.
+    pub text: String,
+}
+
+/// The words of the email that asks a new subscriber to confirm. contact-fn puts them into its
+/// layout (`contact-fn/templates/newsletter.*`); `{{ address }}` and `{{ hours }}` are replaced
+/// by the subscriber's address and the hours the link works.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConfirmationEmail {
+    /// The subject line.
+    pub subject: String,
+    /// The first line.
+    pub greeting: String,
+    /// What is asked, above the link.
+    pub intro: String,
+    /// The label of the confirmation link.
+    pub action: String,
+    /// How long the link works.
+    pub expiry: String,
+    /// What to do when the visitor did not ask for it.
+    pub ignore: String,
+    /// The label of the unsubscribe link at the end.
+    pub unsubscribe: String,
+    /// The closing line.
+    pub signature: String,
+}
+
+/// The page contact-fn shows for the unsubscribe link of an email: one button that
+/// unsubscribes, so that link scanners following links change nothing. `{{ address }}` is
+/// replaced by the subscriber's address.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnsubscribePrompt {
+    /// The page's title and heading.
+    pub title: String,
+    /// The sentence above the button.
+    pub lead: String,
+    /// The button's label.
+    pub button: String,
+}
+
 /// The values the site needs at run time, as exported to `contract.ts`.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Exported {
     honeypot: &'static str,
     error_codes: &'static [&'static str],
+    newsletter_pages_path: &'static str,
     contact: ExportedForm<ContactFields>,
     enquiry: ExportedForm<EnquiryFields>,
+    newsletter: ExportedForm<NewsletterFields>,
 }
 
 #[derive(Debug, Serialize)]
@@ -347,6 +453,7 @@ pub fn typescript() -> String {
     let exported = Exported {
         honeypot: HONEYPOT,
         error_codes: ErrorCode::VALUES,
+        newsletter_pages_path: NEWSLETTER_PAGES_PATH,
         contact: ExportedForm {
             path: FormKind::Contact.path(),
             fields: CONTACT,
@@ -354,6 +461,10 @@ pub fn typescript() -> String {
         enquiry: ExportedForm {
             path: FormKind::Enquiry.path(),
             fields: ENQUIRY,
+        },
+        newsletter: ExportedForm {
+            path: FormKind::Newsletter.path(),
+            fields: NEWSLETTER,
         },
     };
     // Plain data of strings, numbers and booleans: serialising cannot fail.

@@ -1,21 +1,24 @@
-import { Mail } from 'lucide-react'
-import { useId } from 'react'
+import type { Consent } from '../../schema/Consent'
+import type { FormMessages } from '../../schema/FormMessages'
 import type { NewsletterSection } from '../../schema/NewsletterSection'
-import { Button } from '../ui/Button'
+import { Island } from '../../islands/Island'
 import { Eyebrow } from '../ui/Eyebrow'
 
 export type NewsletterSignupProps = {
   newsletter: NewsletterSection
-  /** Id of the block's h2, to name the section. */
+  /** The newsletter form's consent and messages (`forms.yaml`). */
+  form: { consent: Consent; messages: FormMessages }
+  /** Base URL of the contact service. */
+  endpoint: string
+  /** Id of the block's h2, to name the section and its form. */
   headingId: string
 }
 
 /**
- * The newsletter block: a heading, the promise, an email box and the Subscribe Now button.
- * Signing up is not offered yet, so there is no form to submit and the button does nothing.
+ * The newsletter block: a heading, the promise, and the sign-up form (a React island that
+ * works as a plain form post until the visitor reaches for it).
  */
-export function NewsletterSignup({ newsletter, headingId }: NewsletterSignupProps) {
-  const inputId = useId()
+export function NewsletterSignup({ newsletter, form, endpoint, headingId }: NewsletterSignupProps) {
   const { intro } = newsletter
   return (
     <div className="relative isolate overflow-hidden rounded-panel bg-brand-800 px-6 py-12 shadow-elevated sm:px-12 sm:py-16">
@@ -31,31 +34,18 @@ export function NewsletterSignup({ newsletter, headingId }: NewsletterSignupProp
           </h2>
           {intro.lead && <p className="text-pretty text-lead text-brand-100">{intro.lead}</p>}
         </div>
-        <div className="flex flex-col gap-3">
-          <label htmlFor={inputId} className="text-sm font-semibold text-white">
-            {newsletter.email_label}
-          </label>
-          <div className="flex flex-col gap-3 sm:flex-row">
-            <div className="relative flex-1">
-              <Mail
-                aria-hidden="true"
-                className="pointer-events-none absolute top-1/2 left-4 size-5 -translate-y-1/2 text-ink-400"
-              />
-              <input
-                id={inputId}
-                type="email"
-                name="email"
-                autoComplete="email"
-                placeholder={newsletter.email_placeholder}
-                className="h-12 w-full rounded-full border border-white/20 bg-white pr-4 pl-12 text-base text-ink-900 placeholder:text-ink-500 focus:outline-2 focus:outline-offset-2 focus:outline-white"
-              />
-            </div>
-            <Button variant="inverse" size="lg">
-              {newsletter.submit_label}
-            </Button>
-          </div>
-          <p className="text-sm text-brand-100">{newsletter.note}</p>
-        </div>
+        <Island
+          name="newsletter-form"
+          hydrate="interaction"
+          props={{
+            emailLabel: newsletter.email_label,
+            emailPlaceholder: newsletter.email_placeholder,
+            consent: form.consent,
+            messages: form.messages,
+            endpoint,
+            labelledBy: headingId,
+          }}
+        />
       </div>
     </div>
   )

@@ -69,7 +69,12 @@ export default function Page() {
 
       <section aria-labelledby="newsletter-title" className="bg-white pb-20 sm:pb-24 lg:pb-28">
         <Container>
-          <NewsletterSignup newsletter={newsletter} headingId="newsletter-title" />
+          <NewsletterSignup
+            newsletter={newsletter}
+            form={data.newsletterForm}
+            endpoint={data.endpoint}
+            headingId="newsletter-title"
+          />
         </Container>
       </section>
     </>

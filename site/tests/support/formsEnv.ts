@@ -2,7 +2,7 @@
 // build, delivering to a real SMTP server (smtp-server, in the Playwright runner) that writes
 // every message it receives as an `.eml` file. Global setup starts both; the tests read the
 // mail folder and may stop and restart contact-fn.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, openSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import PostalMime, { type Email } from 'postal-mime'
@@ -21,6 +21,8 @@ export const mailDir = path.join(e2eDir, 'smtp-inbox')
 const stateFile = path.join(e2eDir, 'contact-fn.json')
 const logFile = path.join(e2eDir, 'contact-fn.log')
 const binary = path.join(repo, 'target/debug/contact-fn')
+/** contact-fn's data folder: outbox, subscribers. */
+const dataDir = path.join(e2eDir, 'contact-fn')
 
 /** What a restarted contact-fn needs to know, shared through a file with the test workers. */
 type State = { pid: number; smtpPort: number; siteOrigin: string }
@@ -47,12 +49,13 @@ export async function startContactFn(smtpPort: number, siteOrigin: string): Prom
     binary,
     [
       ['--bind', `127.0.0.1:${contactPort}`],
-      ['--data-dir', path.join(e2eDir, 'contact-fn')],
+      ['--data-dir', dataDir],
       ['--smtp-url', `smtp://127.0.0.1:${smtpPort}`],
       ['--smtp-timeout', '5s'],
       ['--allowed-origins', siteOrigin],
       ['--success-url', `${siteOrigin}/contact/sent/`],
       ['--failure-url', `${siteOrigin}/contact/error/`],
+      ['--site-url', siteOrigin],
       ['--retry-initial', '500ms'],
       ['--retry-max', '2s'],
       ['--rate-burst', '10000'],
@@ -163,4 +166,9 @@ export async function receivedMail(): Promise<Email[]> {
 /** The received messages whose plain-text body contains `marker`. */
 export async function mailContaining(marker: string): Promise<Email[]> {
   return (await receivedMail()).filter((mail) => mail.text?.includes(marker))
+}
+
+/** What `contact-fn subscribers export` writes: the confirmed subscribers as CSV. */
+export function exportedSubscribers(): string {
+  return execFileSync(binary, ['--data-dir', dataDir, 'subscribers', 'export'], { encoding: 'utf8' })
 }

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use form_contract::{ErrorCode, Role, Source};
+use form_contract::{
+    ConfirmationEmail, Consent, ErrorCode, NewsletterPage, Role, Source, UnsubscribePrompt,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -24,6 +26,27 @@ pub struct Forms {
     pub sent: ResultPage,
     /// `/contact/error`: shown when a form sent without JavaScript could not be delivered.
     pub error: ResultPage,
+    /// The newsletter's double opt-in: consent, form messages, email and pages.
+    pub newsletter: NewsletterForm,
+}
+
+/// The newsletter: the Insights page's block and the home form's checkbox start a
+/// subscription, which the address owner confirms through a link in an email.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewsletterForm {
+    /// What a subscriber agrees to; recorded with each confirmed subscription.
+    pub consent: Consent,
+    /// The Insights block's button label, notices and toasts.
+    pub messages: FormMessages,
+    /// The email asking to confirm (read by contact-fn when it is built).
+    pub email: ConfirmationEmail,
+    /// The one-button page of the unsubscribe link (read by contact-fn when it is built).
+    pub unsubscribe: UnsubscribePrompt,
+    /// The pages contact-fn sends visitors to, one for each of the contract's newsletter pages
+    /// (`pending`, `confirmed`, ...), published at `/newsletter/<name>/`.
+    #[schemars(schema_with = "keyed_by::<NewsletterPage, ResultPage>")]
+    pub pages: BTreeMap<NewsletterPage, ResultPage>,
 }
 
 /// The contact page's "Send us a Message" form.
@@ -216,6 +239,7 @@ impl Forms {
         for (form, messages) in [
             ("contact", &self.contact.messages),
             ("enquiry", &self.enquiry.messages),
+            ("newsletter", &self.newsletter.messages),
         ] {
             let path = format!("{form}.messages.errors");
             missing(
@@ -229,11 +253,13 @@ impl Forms {
         missing("enquiry.fields.source.options", "the options", sources);
         let roles = lacking(Role::ALL, &fields.role.options);
         missing("enquiry.fields.role.options", "the options", roles);
+        let pages = lacking(NewsletterPage::ALL, &self.newsletter.pages);
+        missing("newsletter.pages", "the pages", pages);
     }
 }
 
 /// The members of `all` that `words` has nothing for, quoted for a message.
-fn lacking<T: Ord + std::fmt::Display>(all: &[T], words: &BTreeMap<T, String>) -> Vec<String> {
+fn lacking<T: Ord + std::fmt::Display, W>(all: &[T], words: &BTreeMap<T, W>) -> Vec<String> {
     all.iter()
         .filter(|key| !words.contains_key(key))
         .map(|key| format!("`{key}`"))
@@ -261,12 +287,24 @@ impl ContractValues for ErrorCode {
     const VALUES: &'static [&'static str] = ErrorCode::VALUES;
 }
 
+impl ContractValues for NewsletterPage {
+    const VALUES: &'static [&'static str] = NewsletterPage::VALUES;
+}
+
 /// The schema of words keyed by the contract's values: one string for each value, no other key
 /// (what [`Forms::check`] requires of the content).
-fn words_for<T: ContractValues>(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+fn words_for<T: ContractValues>(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    keyed_by::<T, String>(generator)
+}
+
+/// The schema of a `V` for each of the contract's values `T`, and no other key.
+fn keyed_by<T: ContractValues, V: JsonSchema>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    let value = generator.subschema_for::<V>().to_value();
     let properties: serde_json::Map<String, serde_json::Value> = T::VALUES
         .iter()
-        .map(|value| ((*value).to_owned(), serde_json::json!({ "type": "string" })))
+        .map(|key| ((*key).to_owned(), value.clone()))
         .collect();
     schemars::json_schema!({
         "type": "object",

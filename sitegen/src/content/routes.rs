@@ -8,6 +8,8 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use form_contract::{NEWSLETTER_PAGES_PATH, NewsletterPage};
+
 use super::Content;
 use super::common::Meta;
 use super::pages::FixedPage;
@@ -37,6 +39,11 @@ pub enum RouteKind {
     ContactSent,
     /// Where a form sent without JavaScript ends when the message could not be accepted.
     ContactError,
+    /// A page of the newsletter's double opt-in, where contact-fn sends the visitor.
+    Newsletter {
+        /// Which one (`confirmed`).
+        page: NewsletterPage,
+    },
     /// A service category's page.
     ServiceCategory {
         /// The category's slug (`cloud-services`).
@@ -74,6 +81,7 @@ impl RouteKind {
             Self::Fixed(page) => page.path().to_owned(),
             Self::ContactSent => format!("{contact}/sent"),
             Self::ContactError => format!("{contact}/error"),
+            Self::Newsletter { page } => format!("{NEWSLETTER_PAGES_PATH}/{page}"),
             Self::ServiceCategory { category } => format!("{services}/{category}"),
             Self::SubService { category, service } => format!("{services}/{category}/{service}"),
             Self::Article { slug } => format!("{insights}/{slug}"),
@@ -84,7 +92,10 @@ impl RouteKind {
     /// Whether search engines should find the page: the pages a form post ends on are
     /// reachable by anyone but are not pages for search results.
     fn in_sitemap(&self) -> bool {
-        !matches!(self, Self::ContactSent | Self::ContactError)
+        !matches!(
+            self,
+            Self::ContactSent | Self::ContactError | Self::Newsletter { .. }
+        )
     }
 }
 
@@ -97,6 +108,9 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
         .collect();
     pages.push((RouteKind::ContactSent, content.forms.sent.meta.clone()));
     pages.push((RouteKind::ContactError, content.forms.error.meta.clone()));
+    for (page, words) in &content.forms.newsletter.pages {
+        pages.push((RouteKind::Newsletter { page: *page }, words.meta.clone()));
+    }
     for category in &content.services {
         let slug = &category.slug;
         pages.push((

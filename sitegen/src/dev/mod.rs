@@ -178,6 +178,8 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                 .arg(format!("{origin}{}/", RouteKind::ContactSent.path()))
                 .arg("--failure-url")
                 .arg(format!("{origin}{}/", RouteKind::ContactError.path()))
+                .arg("--site-url")
+                .arg(&origin)
                 .env(
                     "RUST_LOG",
                     std::env::var("RUST_LOG").unwrap_or_else(|_| "warn".into()),

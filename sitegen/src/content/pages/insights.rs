@@ -136,7 +136,8 @@ pub struct Resource {
     pub download_count: String,
 }
 
-/// The newsletter sign-up block.
+/// The newsletter sign-up block; its button, messages and small print (the consent) are the
+/// newsletter form's, in `forms.yaml`.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewsletterSection {
@@ -146,8 +147,4 @@ pub struct NewsletterSection {
     pub email_label: String,
     /// Hint shown in the empty email box.
     pub email_placeholder: String,
-    /// The button's text.
-    pub submit_label: String,
-    /// The small print under the box.
-    pub note: String,
 }

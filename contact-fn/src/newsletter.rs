@@ -1,0 +1,478 @@
+//! The newsletter's double opt-in: the confirmation email with its signed links, checking
+//! those links, and the words and pages around them.
+//!
+//! A confirmation link carries the address, the form it came from and its expiry, signed with
+//! HMAC-SHA-256; an unsubscribe link carries the address, signed. The key comes from
+//! `CONTACT_NEWSLETTER_SECRET`, else it is generated once into `<data dir>/newsletter-secret`.
+//! The words are `newsletter` in `content/forms.yaml`, read when contact-fn is built.
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Write as _;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context as _, anyhow};
+use axum::http::HeaderValue;
+use form_contract::{
+    CONFIRM_PATH, ConfirmationEmail, Consent, FormKind, NEWSLETTER_PAGES_PATH, NewsletterPage,
+    UNSUBSCRIBE_PATH, UnsubscribePrompt, link_params,
+};
+use lettre::Message;
+use lettre::message::header::{HeaderName, HeaderValue as MailHeaderValue};
+use lettre::message::{Mailbox, MultiPart};
+use minijinja::{Environment, UndefinedBehavior, context};
+use ring::hmac;
+use ring::rand::{SecureRandom as _, SystemRandom};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::Shared;
+use crate::config::Config;
+use crate::durable::{self, now_ms};
+use crate::intake::IntakeError;
+use crate::outbox::{EnqueueError, Record};
+use crate::subscribers::{Confirmation, Requested, SendLimits, StoreError, normalise};
+
+/// The file the generated key is kept in, under the data folder.
+pub const SECRET_FILE: &str = "newsletter-secret";
+
+/// `content/forms.yaml`, as contact-fn was built with it.
+const FORMS_YAML: &str = include_str!("../../content/forms.yaml");
+
+/// The words contact-fn uses: a part of `newsletter` in `content/forms.yaml` (the rest is
+/// the site's).
+#[derive(Debug, Clone, Deserialize)]
+pub struct Words {
+    /// What subscribers agree to; recorded with each subscription.
+    pub consent: Consent,
+    /// The confirmation email.
+    pub email: ConfirmationEmail,
+    /// The page of the unsubscribe link.
+    pub unsubscribe: UnsubscribePrompt,
+}
+
+#[derive(Deserialize)]
+struct FormsFile {
+    newsletter: Words,
+}
+
+impl Words {
+    /// The words contact-fn was built with.
+    pub fn built_in() -> anyhow::Result<Self> {
+        let file: FormsFile =
+            serde_yaml::from_str(FORMS_YAML).context("reading content/forms.yaml's newsletter")?;
+        Ok(file.newsletter)
+    }
+}
+
+/// Signs and checks the newsletter's links and writes its emails and pages.
+#[derive(Debug)]
+pub struct Newsletter {
+    key: hmac::Key,
+    words: Words,
+    templates: Environment<'static>,
+    from: Mailbox,
+    public_url: String,
+    site_url: String,
+    ttl: Duration,
+    limits: SendLimits,
+}
+
+impl Newsletter {
+    /// Reads the words and the key (generating the key when there is none); links point at
+    /// `public_url`, this service's address.
+    pub fn new(config: &Config, public_url: &str) -> anyhow::Result<Self> {
+        let secret = match &config.newsletter_secret {
+            Some(secret) => secret.clone().into_bytes(),
+            None => stored_secret(&config.data_dir)?,
+        };
+        let mut templates = Environment::new();
+        templates.set_undefined_behavior(UndefinedBehavior::Strict);
+        for (name, source) in [
+            (
+                "newsletter.txt",
+                include_str!("../templates/newsletter.txt"),
+            ),
+            (
+                "newsletter.html",
+                include_str!("../templates/newsletter.html"),
+            ),
+            (
+                "unsubscribe.html",
+                include_str!("../templates/unsubscribe.html"),
+            ),
+        ] {
+            templates
+                .add_template(name, source)
+                .with_context(|| format!("parsing the template {name}"))?;
+        }
+        Ok(Self {
+            key: hmac::Key::new(hmac::HMAC_SHA256, &secret),
+            words: Words::built_in()?,
+            templates,
+            from: config.mail_from.clone(),
+            public_url: public_url.trim_end_matches('/').to_owned(),
+            site_url: String::from_utf8_lossy(config.site_url.as_bytes())
+                .trim_end_matches('/')
+                .to_owned(),
+            ttl: config.newsletter_confirm_ttl,
+            limits: SendLimits {
+                resend_after: config.newsletter_resend_after,
+                per_day: config.newsletter_daily_max,
+            },
+        })
+    }
+
+    /// The per-address limit of confirmation emails.
+    pub fn limits(&self) -> SendLimits {
+        self.limits
+    }
+
+    /// The URL of one of the site's newsletter pages.
+    pub fn page(&self, page: NewsletterPage) -> HeaderValue {
+        let url = format!("{}{NEWSLETTER_PAGES_PATH}/{page}/", self.site_url);
+        HeaderValue::from_str(&url).unwrap_or_else(|_| HeaderValue::from_static("/"))
+    }
+
+    fn sign(&self, message: &str) -> String {
+        hex(hmac::sign(&self.key, message.as_bytes()).as_ref())
+    }
+
+    /// Whether `signature` (hex) is the signature of `message`, compared in constant time.
+    fn verify(&self, message: &str, signature: &str) -> bool {
+        unhex(signature)
+            .is_some_and(|tag| hmac::verify(&self.key, message.as_bytes(), &tag).is_ok())
+    }
+
+    /// The confirmation link for `address`, from the form `source`, expiring at `expires_ms`.
+    pub fn confirm_link(&self, address: &str, source: FormKind, expires_ms: u64) -> String {
+        let expires = expires_ms.to_string();
+        let signature = self.sign(&confirm_message(address, source, &expires));
+        let query = form_urlencoded::Serializer::new(String::new())
+            .append_pair(link_params::EMAIL, address)
+            .append_pair(link_params::SOURCE, source.as_str())
+            .append_pair(link_params::EXPIRES, &expires)
+            .append_pair(link_params::SIGNATURE, &signature)
+            .finish();
+        format!("{}{CONFIRM_PATH}?{query}", self.public_url)
+    }
+
+    /// The unsubscribe link for `address` (it does not expire).
+    pub fn unsubscribe_link(&self, address: &str) -> String {
+        format!(
+            "{}{UNSUBSCRIBE_PATH}?{}",
+            self.public_url,
+            self.unsubscribe_query(address)
+        )
+    }
+
+    fn unsubscribe_query(&self, address: &str) -> String {
+        let signature = self.sign(&unsubscribe_message(address));
+        form_urlencoded::Serializer::new(String::new())
+            .append_pair(link_params::EMAIL, address)
+            .append_pair(link_params::SIGNATURE, &signature)
+            .finish()
+    }
+
+    /// Checks a confirmation link's query at `now_ms`: the address and what to record, when
+    /// the link is genuine and has not expired.
+    pub fn check_confirm(&self, query: &str, now_ms: u64) -> Option<(String, Confirmation)> {
+        let params = params(query);
+        let address = params.get(link_params::EMAIL)?;
+        let source = FormKind::parse(params.get(link_params::SOURCE)?)?;
+        let expires = params.get(link_params::EXPIRES)?;
+        let signature = params.get(link_params::SIGNATURE)?;
+        if !self.verify(&confirm_message(address, source, expires), signature) {
+            return None;
+        }
+        let expires_ms: u64 = expires.parse().ok()?;
+        if expires_ms <= now_ms {
+            return None;
+        }
+        let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
+        let consent = &self.words.consent;
+        Some((
+            address.clone(),
+            Confirmation {
+                source,
+                consent_version: consent.version.clone(),
+                consent_text: consent.text.clone(),
+                issued_ms: expires_ms.saturating_sub(ttl),
+                now_ms,
+            },
+        ))
+    }
+
+    /// Checks an unsubscribe link's query: the address, when the link is genuine.
+    pub fn check_unsubscribe(&self, query: &str) -> Option<String> {
+        let params = params(query);
+        let address = params.get(link_params::EMAIL)?;
+        let signature = params.get(link_params::SIGNATURE)?;
+        self.verify(&unsubscribe_message(address), signature)
+            .then(|| address.clone())
+    }
+
+    /// The page of a genuine unsubscribe link: one button posting the one-click unsubscribe.
+    pub fn unsubscribe_page(&self, address: &str) -> anyhow::Result<String> {
+        let words = &self.words.unsubscribe;
+        let lead = self
+            .templates
+            .render_str(&words.lead, context! { address })
+            .context("rendering the unsubscribe words")?;
+        let action = format!("{UNSUBSCRIBE_PATH}?{}", self.unsubscribe_query(address));
+        self.templates
+            .get_template("unsubscribe.html")
+            .and_then(|t| t.render(context! { words => minijinja::Value::from(minijinja::value::Serde(words)), lead, action }))
+            .context("rendering the unsubscribe page")
+    }
+
+    /// The outbox record of a confirmation email to `address`, from the form `source`.
+    pub fn confirmation_email(
+        &self,
+        address: &str,
+        source: FormKind,
+        now_ms: u64,
+    ) -> anyhow::Result<Record> {
+        let id = Uuid::now_v7().to_string();
+        let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
+        let confirm_url = self.confirm_link(address, source, now_ms.saturating_add(ttl));
+        let unsubscribe_url = self.unsubscribe_link(address);
+        let words = &self.words.email;
+        let hours = self.ttl.as_secs().div_ceil(3600);
+        let fill = |text: &str| {
+            self.templates
+                .render_str(text, context! { address, hours })
+                .context("filling in the email's words")
+        };
+        let values = context! {
+            words => minijinja::Value::from(minijinja::value::Serde(words)),
+            intro => fill(&words.intro)?,
+            expiry => fill(&words.expiry)?,
+            confirm_url,
+            unsubscribe_url => &unsubscribe_url,
+        };
+        let render = |name: &str| {
+            self.templates
+                .get_template(name)
+                .and_then(|t| t.render(&values))
+                .with_context(|| format!("rendering {name}"))
+        };
+        let (text, html) = (render("newsletter.txt")?, render("newsletter.html")?);
+        let to: lettre::Address = address.parse().context("the address no longer parses")?;
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(Mailbox::new(None, to.clone()))
+            .subject(words.subject.clone())
+            .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
+            // RFC 2369 and RFC 8058: mail clients offer a one-click unsubscribe.
+            .raw_header(MailHeaderValue::new(
+                HeaderName::new_from_ascii_str("List-Unsubscribe"),
+                format!("<{unsubscribe_url}>"),
+            ))
+            .raw_header(MailHeaderValue::new(
+                HeaderName::new_from_ascii_str("List-Unsubscribe-Post"),
+                "List-Unsubscribe=One-Click".to_owned(),
+            ))
+            .multipart(MultiPart::alternative_plain_html(text, html))
+            .context("assembling the confirmation email")?;
+        Ok(Record {
+            id,
+            kind: FormKind::Newsletter,
+            created_ms: now_ms,
+            attempts: 0,
+            next_attempt_ms: now_ms,
+            last_error: None,
+            envelope_from: self.from.email.to_string(),
+            envelope_to: vec![to.to_string()],
+            message: String::from_utf8(message.formatted())
+                .context("the formatted email is not UTF-8")?,
+        })
+    }
+}
+
+/// Starts the double opt-in for `address` from the form `source`: records the request and,
+/// within the per-address limit, stores the confirmation email in the outbox. Whether the
+/// address was new, pending or subscribed is not told: the caller answers the same.
+pub(crate) async fn subscribe(
+    shared: &Shared,
+    address: &str,
+    source: FormKind,
+) -> Result<(), IntakeError> {
+    let newsletter = &shared.newsletter;
+    let address = normalise(address);
+    let now = now_ms();
+    let requested = shared
+        .subscribers
+        .request(address.clone(), newsletter.limits(), now)
+        .await
+        .map_err(unavailable)?;
+    if requested != Requested::Send {
+        tracing::info!(
+            source = source.as_str(),
+            ?requested,
+            "subscription asked; no email"
+        );
+        return Ok(());
+    }
+    let record = newsletter
+        .confirmation_email(&address, source, now)
+        .map_err(IntakeError::Internal)?;
+    let id = record.id.clone();
+    shared.outbox.enqueue(record).await.map_err(|e| match e {
+        EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
+        EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
+    })?;
+    tracing::info!(id, source = source.as_str(), "confirmation email accepted");
+    Ok(())
+}
+
+/// A store failure, as the answer to a visitor.
+pub(crate) fn unavailable(error: StoreError) -> IntakeError {
+    IntakeError::Unavailable(anyhow!(error))
+}
+
+fn confirm_message(address: &str, source: FormKind, expires: &str) -> String {
+    format!("confirm\n{address}\n{source}\n{expires}")
+}
+
+fn unsubscribe_message(address: &str) -> String {
+    format!("unsubscribe\n{address}")
+}
+
+fn params(query: &str) -> HashMap<String, String> {
+    let mut params = HashMap::new();
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        params
+            .entry(key.into_owned())
+            .or_insert_with(|| value.into_owned());
+    }
+    params
+}
+
+/// The key kept in the data folder, generated (32 random bytes, hex) on first use.
+fn stored_secret(data_dir: &Path) -> anyhow::Result<Vec<u8>> {
+    let path = data_dir.join(SECRET_FILE);
+    match fs::read_to_string(&path) {
+        Ok(text) if text.trim().len() >= 32 => return Ok(text.trim().as_bytes().to_vec()),
+        Ok(_) => anyhow::bail!("{} is shorter than 32 characters", path.display()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => {
+            return Err(anyhow::Error::new(error).context(format!("reading {}", path.display())));
+        }
+    }
+    let mut bytes = [0_u8; 32];
+    SystemRandom::new()
+        .fill(&mut bytes)
+        .map_err(|_| anyhow!("the system has no random numbers"))?;
+    let secret = hex(&bytes);
+    fs::create_dir_all(data_dir).with_context(|| format!("creating {}", data_dir.display()))?;
+    let created = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path);
+    match created {
+        Ok(mut file) => {
+            file.write_all(secret.as_bytes())
+                .and_then(|()| file.sync_all())
+                .and_then(|()| durable::sync_dir(data_dir))
+                .with_context(|| format!("writing {}", path.display()))?;
+            tracing::info!("generated the newsletter's key into {}", path.display());
+            Ok(secret.into_bytes())
+        }
+        // Another process wrote it first: use theirs.
+        Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => stored_secret(data_dir),
+        Err(error) => {
+            Err(anyhow::Error::new(error).context(format!("creating {}", path.display())))
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn newsletter(dir: &Path) -> Newsletter {
+        let config =
+            Config::from_args(["contact-fn", "--data-dir", dir.to_str().unwrap_or("")]).ok();
+        let config = config.expect("flags parse");
+        Newsletter::new(&config, "http://127.0.0.1:8787").expect("opens")
+    }
+
+    #[test]
+    fn the_words_are_read_from_content() {
+        let words = Words::built_in().expect("content/forms.yaml has the newsletter's words");
+        assert!(!words.consent.version.is_empty());
+        assert!(words.email.intro.contains("{{ address }}"));
+    }
+
+    #[test]
+    fn links_check_out_until_touched_or_expired() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let n = newsletter(dir.path());
+        let link = n.confirm_link("ada@example.org", FormKind::Enquiry, 5_000);
+        let query = link.split_once('?').map(|(_, q)| q).unwrap_or("");
+        let (address, confirmation) = n.check_confirm(query, 4_999).expect("genuine");
+        assert_eq!(address, "ada@example.org");
+        assert_eq!(confirmation.source, FormKind::Enquiry);
+        assert!(n.check_confirm(query, 5_000).is_none(), "expired");
+        for (from, to) in [
+            ("ada%40", "eve%40"),
+            ("source=enquiry", "source=newsletter"),
+            ("expires=5000", "expires=9000"),
+        ] {
+            assert!(
+                n.check_confirm(&query.replace(from, to), 0).is_none(),
+                "{to}"
+            );
+        }
+        let unsubscribe = n.unsubscribe_link("ada@example.org");
+        let query = unsubscribe.split_once('?').map(|(_, q)| q).unwrap_or("");
+        assert_eq!(
+            n.check_unsubscribe(query).as_deref(),
+            Some("ada@example.org")
+        );
+        assert!(n.check_unsubscribe(&query.replace("ada", "eve")).is_none());
+        assert!(
+            n.check_unsubscribe("email=ada%40example.org&sig=zz")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn the_generated_key_is_kept_private_and_reused() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let link = newsletter(dir.path()).unsubscribe_link("a@example.org");
+        let mode = fs::metadata(dir.path().join(SECRET_FILE))
+            .expect("the key file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(
+            newsletter(dir.path()).unsubscribe_link("a@example.org"),
+            link
+        );
+        let other = tempfile::tempdir().expect("temp dir");
+        assert_ne!(
+            newsletter(other.path()).unsubscribe_link("a@example.org"),
+            link
+        );
+    }
+}
