@@ -21,9 +21,41 @@ pub struct Config {
     #[arg(long, env = "CONTACT_BIND", default_value = "127.0.0.1:8787")]
     pub bind: SocketAddr,
 
+    /// What to do; without a command, serve.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// Folder for the outbox, dead letters, idempotency records and (without SMTP) the mail.
     #[arg(long, env = "CONTACT_DATA_DIR", default_value = "var/contact-fn")]
     pub data_dir: PathBuf,
+
+    /// PostgreSQL holding the outbox, dead letters and idempotency records instead of the data
+    /// folder, shared by every replica, e.g. `postgres://user:password@host:5432/contact`.
+    #[arg(long, env = "CONTACT_DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+
+    /// Connections to the database at most, per replica.
+    #[arg(long, env = "CONTACT_DATABASE_POOL_SIZE", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub database_pool_size: u32,
+
+    /// Time to get a database connection (connect or wait for a free one); beyond it a
+    /// submission is answered 503.
+    #[arg(long, env = "CONTACT_DATABASE_CONNECT_TIMEOUT", default_value = "5s", value_parser = duration)]
+    pub database_connect_timeout: Duration,
+
+    /// Longest a database statement may run.
+    #[arg(long, env = "CONTACT_DATABASE_STATEMENT_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub database_statement_timeout: Duration,
+
+    /// How often a replica looks for messages other replicas stored or left behind.
+    #[arg(long, env = "CONTACT_DATABASE_POLL_INTERVAL", default_value = "1s", value_parser = duration)]
+    pub database_poll_interval: Duration,
+
+    /// How long a replica holds a message it delivers; if it dies, another replica takes the
+    /// message over after this. Must exceed the delivery deadline (four SMTP timeouts).
+    #[arg(long, env = "CONTACT_DELIVERY_LEASE", default_value = "5m", value_parser = duration)]
+    pub delivery_lease: Duration,
 
     /// SMTP server, e.g. `smtp://mail.example.com:587?tls=required`, `smtps://host`, or plain
     /// `smtp://127.0.0.1:2525` for a local relay. Without it, mail is written as `.eml` files.
@@ -176,6 +208,13 @@ pub struct Config {
     pub shutdown_grace: Duration,
 }
 
+/// The commands besides serving.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// Apply the database migrations (`--database-url`) and exit.
+    Migrate,
+}
+
 impl Config {
     /// Reads flags and environment, including the password that only the environment holds.
     pub fn from_env_and_args() -> Self {
@@ -193,6 +232,11 @@ impl Config {
         T: Into<std::ffi::OsString> + Clone,
     {
         Self::try_parse_from(args).context("parsing the contact-fn flags")
+    }
+
+    /// Upper bound of one delivery, beyond the SMTP transport's own timeouts.
+    pub fn delivery_deadline(&self) -> Duration {
+        self.smtp_timeout * 4
     }
 
     /// The folder `.eml` files go to when no SMTP server is configured.
@@ -227,6 +271,15 @@ impl Config {
                     String::from_utf8_lossy(origin.as_bytes())
                 );
             }
+        }
+        if self.delivery_lease <= self.delivery_deadline() {
+            bail!(
+                "--delivery-lease must be longer than the delivery deadline (four times --smtp-timeout, {})",
+                humantime::format_duration(self.delivery_deadline())
+            );
+        }
+        if self.database_poll_interval.is_zero() || self.database_connect_timeout.is_zero() {
+            bail!("--database-poll-interval and --database-connect-timeout must be above zero");
         }
         if self.smtp_password.is_some() && self.smtp_username.is_none() {
             bail!("CONTACT_SMTP_PASSWORD is set but CONTACT_SMTP_USERNAME is not");

@@ -16,7 +16,7 @@ pub enum IntakeError {
     /// The Idempotency-Key was used for another submission.
     #[error("the Idempotency-Key was already used for a different submission")]
     IdempotencyConflict,
-    /// The outbox is full or cannot be written.
+    /// The outbox is full or cannot be written, or the idempotency records cannot be read.
     #[error("the message could not be stored")]
     Unavailable(#[source] anyhow::Error),
     /// Anything else.
@@ -40,7 +40,8 @@ pub(crate) async fn store(
             _guard = Some(shared.idempotency.lock(&id).await);
             let fingerprint =
                 idempotency::fingerprint(&submission).map_err(IntakeError::Internal)?;
-            match shared.idempotency.seen(&id, &fingerprint) {
+            let seen = shared.idempotency.seen(&id, &fingerprint).await;
+            match seen.map_err(IntakeError::Unavailable)? {
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
                     return Ok(id);

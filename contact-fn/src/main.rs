@@ -1,10 +1,12 @@
-//! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C.
+//! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C; or
+//! runs one command (`contact-fn migrate`).
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use contact_fn::Config;
+use contact_fn::config::Command;
+use contact_fn::{Config, Database};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -16,13 +18,35 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    match serve(Config::from_env_and_args()).await {
+    let config = Config::from_env_and_args();
+    let done = match config.command {
+        Some(Command::Migrate) => migrate(config).await,
+        None => serve(config).await,
+    };
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+async fn migrate(config: Config) -> anyhow::Result<()> {
+    config.check()?;
+    let Some(url) = &config.database_url else {
+        anyhow::bail!(
+            "contact-fn migrate needs --database-url (CONTACT_DATABASE_URL); the data folder needs no migrations"
+        );
+    };
+    let database = Database::connect_lazy(&config, url)?;
+    database.migrate().await?;
+    tracing::info!(
+        "{} is at schema version {}",
+        database.describe(),
+        Database::schema_version()
+    );
+    Ok(())
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {
