@@ -39,7 +39,8 @@ pub use delivery::{Mailer, RetryPolicy, Worker};
 /// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
 pub use form_contract as contract;
 use form_contract::FormKind;
-pub use outbox::{Outbox, Record};
+pub use idempotency::{IdempotencyStore, Seen};
+pub use outbox::{EnqueueError, Outbox, Record, Taken};
 pub use postgres::Database;
 pub use server::ServerLimits;
 
@@ -130,6 +131,11 @@ impl AppState {
     /// The outbox, to inspect what waits.
     pub fn outbox(&self) -> &Outbox {
         &self.shared.outbox
+    }
+
+    /// The idempotency records.
+    pub fn idempotency(&self) -> &IdempotencyStore {
+        &self.shared.idempotency
     }
 
     /// Applies the database migrations, if a database is configured.

@@ -215,6 +215,14 @@ impl Outbox {
         }
     }
 
+    /// The dead letter stored under `id`, if any.
+    pub async fn dead_letter(&self, id: &str) -> anyhow::Result<Option<Record>> {
+        match &self.store {
+            Store::Files(files) => files.dead_letter(id).await,
+            Store::Postgres(pg) => pg.dead_letter(id).await,
+        }
+    }
+
     /// Checks that a message could be stored now: the folder is writable, or the database
     /// answers.
     pub async fn check_writable(&self) -> anyhow::Result<()> {

@@ -437,6 +437,16 @@ impl PgOutbox {
         Ok(())
     }
 
+    /// Reads a dead letter; `None` when there is none under `id`.
+    pub async fn dead_letter(&self, id: &str) -> anyhow::Result<Option<Record>> {
+        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM dead_letters WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await
+            .context("reading the dead letters")?;
+        row.as_ref().map(record_of).transpose()
+    }
+
     /// Checks that the database answers and holds the outbox.
     pub async fn check_writable(&self) -> anyhow::Result<()> {
         sqlx::query("SELECT 1 FROM outbox LIMIT 0")

@@ -178,6 +178,19 @@ impl FileOutbox {
         blocking("reading the message file", move || read_record(&path)).await
     }
 
+    /// Reads a dead letter; `None` when there is none under `id`.
+    pub async fn dead_letter(&self, id: &str) -> anyhow::Result<Option<Record>> {
+        let path = self.paths.dead.join(file_name(id));
+        blocking("reading the dead letter", move || {
+            if path.exists() {
+                read_record(&path).map(Some)
+            } else {
+                Ok(None)
+            }
+        })
+        .await
+    }
+
     /// Forgets a message the mail server accepted.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
         let dir = self.paths.outbox.clone();
