@@ -94,6 +94,8 @@ pub struct Cluster {
     pub port: u16,
     /// Whether dropping it removes it (a private cluster).
     owned: bool,
+    /// Whether commits wait for the disk, as in production (the benchmark); tests do not.
+    durable: bool,
 }
 
 impl Cluster {
@@ -115,10 +117,11 @@ impl Cluster {
                     root,
                     port,
                     owned: false,
+                    durable: false,
                 };
             }
             let _ = std::fs::remove_dir_all(&root);
-            let cluster = Cluster::create(root, runner, false);
+            let cluster = Cluster::create(root, runner, false, false);
             std::fs::write(&port_file, cluster.port.to_string()).unwrap();
             cluster
         })
@@ -126,16 +129,30 @@ impl Cluster {
 
     /// A cluster of its own, for a test that stops and starts it; removed when dropped.
     pub fn private() -> Cluster {
+        Cluster::own(false)
+    }
+
+    /// A cluster of its own whose commits wait for the disk (fsync, synchronous commit), as a
+    /// production database's do; removed when dropped.
+    pub fn durable() -> Cluster {
+        Cluster::own(true)
+    }
+
+    fn own(durable: bool) -> Cluster {
         let root = std::env::temp_dir().join(format!(
             "contact-fn-pg-own-{}-{}",
             std::process::id(),
             uuid::Uuid::now_v7().simple()
         ));
-        Cluster::create(root, std::process::id(), true)
+        Cluster::create(root, std::process::id(), true, durable)
     }
 
     /// initdb, start, and a watchdog that removes the cluster once process `watched` is gone.
-    fn create(root: PathBuf, watched: u32, owned: bool) -> Cluster {
+    #[allow(
+        clippy::zombie_processes,
+        reason = "the watchdog outlives this process by design"
+    )]
+    fn create(root: PathBuf, watched: u32, owned: bool, durable: bool) -> Cluster {
         let bin = bin_dir();
         std::fs::create_dir_all(&root).unwrap();
         give_to_postgres(&root);
@@ -161,6 +178,7 @@ impl Cluster {
                 .port(),
             root,
             owned,
+            durable,
         };
         // The watchdog outlives this process in a session of its own, and stops the cluster
         // (and removes its folder) when the watched process ended, whichever way it ended.
@@ -190,9 +208,13 @@ impl Cluster {
 
     /// Starts the (stopped) cluster and waits until it accepts connections.
     pub fn start(&self) {
+        let speed = if self.durable {
+            ""
+        } else {
+            " -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+        };
         let options = format!(
-            "-c listen_addresses=127.0.0.1 -p {} -k {} -c fsync=off -c full_page_writes=off \
-             -c synchronous_commit=off -c max_connections=300",
+            "-c listen_addresses=127.0.0.1 -p {} -k {} -c max_connections=300{speed}",
             self.port,
             self.root.display()
         );
