@@ -272,7 +272,7 @@ impl Config {
                 );
             }
         }
-        if self.delivery_lease <= self.delivery_deadline() {
+        if self.database_url.is_some() && self.delivery_lease <= self.delivery_deadline() {
             bail!(
                 "--delivery-lease must be longer than the delivery deadline (four times --smtp-timeout, {})",
                 humantime::format_duration(self.delivery_deadline())
@@ -388,6 +388,24 @@ mod tests {
         config
             .check()
             .expect("a large burst with a fast refill is fine");
+    }
+
+    #[test]
+    fn a_lease_shorter_than_a_delivery_is_refused_with_a_database() {
+        let config = Config::from_args([
+            "contact-fn",
+            "--database-url",
+            "postgres://db/contact",
+            "--smtp-timeout",
+            "2m",
+        ])
+        .expect("parses");
+        assert_eq!(
+            config.check().expect_err("lease too short").to_string(),
+            "--delivery-lease must be longer than the delivery deadline (four times --smtp-timeout, 8m)"
+        );
+        let config = Config::from_args(["contact-fn", "--smtp-timeout", "2m"]).expect("parses");
+        config.check().expect("the file store takes no lease");
     }
 
     #[test]

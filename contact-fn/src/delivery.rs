@@ -284,6 +284,10 @@ impl Worker {
             tracing::warn!(
                 "stopped with deliveries in flight; they stay in the outbox and are retried on the next start"
             );
+            in_flight.shutdown().await;
+        }
+        if let Err(error) = self.outbox.release_claims().await {
+            tracing::warn!("{error:#}; other replicas take the messages over after the lease");
         }
     }
 }

@@ -199,6 +199,15 @@ impl Outbox {
         }
     }
 
+    /// Gives up the claims of this process after its deliveries ended, so that other replicas
+    /// (or this one, restarted) need not wait for the leases to run out. Files keep no claims.
+    pub async fn release_claims(&self) -> anyhow::Result<()> {
+        match &self.store {
+            Store::Files(_) => Ok(()),
+            Store::Postgres(pg) => pg.release_claims().await,
+        }
+    }
+
     /// Moves a message that will never be delivered to the dead letters, with its reason.
     pub async fn bury(&self, record: Record) -> anyhow::Result<()> {
         match &self.store {

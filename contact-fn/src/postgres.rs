@@ -398,6 +398,18 @@ impl PgOutbox {
         Ok(())
     }
 
+    /// Gives up every claim of this replica.
+    pub async fn release_claims(&self) -> anyhow::Result<()> {
+        sqlx::query(
+            "UPDATE outbox SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = $1",
+        )
+        .bind(&self.db.replica)
+        .execute(self.pool())
+        .await
+        .context("giving up the claims")?;
+        Ok(())
+    }
+
     /// Moves a message to the dead letters in one statement.
     pub async fn bury(&self, record: Record) -> anyhow::Result<()> {
         let kind = kind_text(&record)?;
