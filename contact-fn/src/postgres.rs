@@ -209,6 +209,22 @@ fn kind_text(record: &Record) -> anyhow::Result<String> {
 
 const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message";
 
+/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$9`.
+fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQuery<'q> {
+    query
+        .bind(&record.id)
+        .bind(kind)
+        .bind(to_db(record.created_ms))
+        .bind(i32::try_from(record.attempts).unwrap_or(i32::MAX))
+        .bind(to_db(record.next_attempt_ms))
+        .bind(&record.last_error)
+        .bind(&record.envelope_from)
+        .bind(&record.envelope_to)
+        .bind(&record.message)
+}
+
+type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
+
 fn record_of(row: &PgRow) -> anyhow::Result<Record> {
     let kind: String = row.try_get("kind")?;
     Ok(Record {
@@ -261,7 +277,8 @@ impl PgOutbox {
     pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
         let kind = kind_text(&record).map_err(EnqueueError::Io)?;
         let size = record.message.len() as u64;
-        let inserted = sqlx::query(
+        let inserted = bind_record(
+            sqlx::query(
             "WITH usage AS (SELECT count(*) AS n, coalesce(sum(octet_length(message)), 0) AS bytes
                             FROM outbox)
              INSERT INTO outbox (id, kind, created_ms, attempts, next_attempt_ms, last_error,
@@ -269,16 +286,10 @@ impl PgOutbox {
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM usage
              WHERE usage.n < $10 AND usage.bytes + $11 <= $12
              ON CONFLICT (id) DO NOTHING",
+        ),
+            &record,
+            kind,
         )
-        .bind(&record.id)
-        .bind(kind)
-        .bind(to_db(record.created_ms))
-        .bind(i32::try_from(record.attempts).unwrap_or(i32::MAX))
-        .bind(to_db(record.next_attempt_ms))
-        .bind(&record.last_error)
-        .bind(&record.envelope_from)
-        .bind(&record.envelope_to)
-        .bind(&record.message)
         .bind(to_db(self.max_messages))
         .bind(to_db(size))
         .bind(to_db(self.max_bytes))
@@ -413,25 +424,17 @@ impl PgOutbox {
     /// Moves a message to the dead letters in one statement.
     pub async fn bury(&self, record: Record) -> anyhow::Result<()> {
         let kind = kind_text(&record)?;
-        sqlx::query(&format!(
+        let sql = format!(
             "WITH gone AS (DELETE FROM outbox WHERE id = $1)
              INSERT INTO dead_letters ({COLUMNS})
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
              ON CONFLICT (id) DO UPDATE SET attempts = EXCLUDED.attempts,
                  last_error = EXCLUDED.last_error, buried_at = now()"
-        ))
-        .bind(&record.id)
-        .bind(kind)
-        .bind(to_db(record.created_ms))
-        .bind(i32::try_from(record.attempts).unwrap_or(i32::MAX))
-        .bind(to_db(record.next_attempt_ms))
-        .bind(&record.last_error)
-        .bind(&record.envelope_from)
-        .bind(&record.envelope_to)
-        .bind(&record.message)
-        .execute(self.pool())
-        .await
-        .context("moving the message to the dead letters")?;
+        );
+        bind_record(sqlx::query(&sql), &record, kind)
+            .execute(self.pool())
+            .await
+            .context("moving the message to the dead letters")?;
         Ok(())
     }
 
