@@ -2,7 +2,8 @@
 //!
 //! It validates a form submission, stores it durably in an outbox (files in the data folder,
 //! or PostgreSQL shared by several replicas), answers the visitor, and delivers the email in
-//! the background, retrying until the mail server takes it. [`app`] is the HTTP interface (testable without a socket), [`run`] the whole service.
+//! the background, retrying until the mail server takes it. [`app`] is the HTTP interface
+//! (testable without a socket), [`run`] the whole service.
 
 pub mod config;
 mod delivery;

@@ -212,6 +212,19 @@ async fn an_idempotent_retry_on_the_other_replica_gets_the_first_answer() {
     let second = Service::start(dirs[1].path(), &flags).await;
     let (a, b) = (first.base.clone(), second.base.clone());
     let client = reqwest::Client::new();
+    let ready: Value = client
+        .get(format!("{b}/readyz"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&ready["ready"], &ready["database"], &ready["queued"]),
+        (&json!(true), &json!("reachable"), &json!(0)),
+        "{ready}"
+    );
     let (status, answer) = submit(&client, &a, 1).await.unwrap();
     assert_eq!(status, 200, "{answer}");
     smtp.wait_for(1).await;
