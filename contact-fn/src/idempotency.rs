@@ -19,6 +19,7 @@ use tokio::sync::OwnedMutexGuard;
 use uuid::Uuid;
 
 use crate::durable::now_ms;
+use crate::outbox::{EnqueueError, Outbox, Record};
 use crate::postgres::PgKeys;
 use crate::submission::{FormKind, Submission};
 
@@ -71,7 +72,7 @@ pub enum Seen {
 
 impl Seen {
     /// What a remembered `fingerprint` (if any, and not expired) says of `fingerprint`.
-    fn of(remembered: Option<&str>, fingerprint: &str) -> Self {
+    pub(crate) fn of(remembered: Option<&str>, fingerprint: &str) -> Self {
         match remembered {
             None => Seen::New,
             Some(remembered) if remembered == fingerprint => Seen::Same,
@@ -150,6 +151,34 @@ impl IdempotencyStore {
             Keys::Postgres(pg) => pg.remember(id, &fingerprint, oldest).await,
         }
         .context("writing the idempotency record")
+    }
+
+    /// Stores `record` (whose id is the key's) through `outbox` and remembers the key with
+    /// `fingerprint`. With PostgreSQL both happen in one transaction, which also settles the
+    /// same key arriving on two replicas at once: the later one stores nothing and learns
+    /// whether it was the same submission. With files, under [`IdempotencyStore::lock`], the
+    /// message is stored first and the key after it (if that fails, only a retry could send a
+    /// second email).
+    pub async fn enqueue_remembering(
+        &self,
+        outbox: &Outbox,
+        record: Record,
+        fingerprint: String,
+    ) -> Result<Seen, EnqueueError> {
+        if let (Keys::Postgres(_), Some(pg)) = (&self.store, outbox.as_postgres()) {
+            return pg
+                .enqueue_keyed(record, &fingerprint, oldest(self.ttl))
+                .await;
+        }
+        let id = record.id.clone();
+        outbox.enqueue(record).await?;
+        if let Err(error) = self.remember(&id, fingerprint).await {
+            tracing::warn!(
+                id,
+                "message stored, but its Idempotency-Key was not: {error:#}"
+            );
+        }
+        Ok(Seen::New)
     }
 
     /// Forgets expired keys and unused locks.

@@ -111,6 +111,14 @@ impl Outbox {
         }
     }
 
+    /// The PostgreSQL store, when it is the one.
+    pub(crate) fn as_postgres(&self) -> Option<&PgOutbox> {
+        match &self.store {
+            Store::Files(_) => None,
+            Store::Postgres(pg) => Some(pg),
+        }
+    }
+
     /// Where dead letters are kept, for the logs.
     pub fn dead_letters(&self) -> String {
         match &self.store {

@@ -17,11 +17,12 @@ use anyhow::{Context as _, bail};
 use serde_json::Value;
 use sqlx::Row as _;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use uuid::Uuid;
 
 use crate::config::Config;
 use crate::durable::now_ms;
+use crate::idempotency::Seen;
 use crate::outbox::{EnqueueError, Record, Taken};
 
 /// The migrations, oldest first, as `<version>_<description>` file names in `migrations/`.
@@ -275,7 +276,58 @@ impl PgOutbox {
     /// Inserts a message, committed before it returns, unless the quota is used up; a message
     /// whose id is already waiting is left as it is.
     pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
-        let kind = kind_text(&record).map_err(EnqueueError::Io)?;
+        let mut conn = self
+            .pool()
+            .acquire()
+            .await
+            .context("connecting to the database")
+            .map_err(EnqueueError::Io)?;
+        self.insert(&mut conn, &record).await
+    }
+
+    /// Inserts a message and remembers its Idempotency-Key record with it, in one transaction;
+    /// a key already remembered (by this replica or another, even at the same moment) stores
+    /// nothing and says whether the submission is the same.
+    pub async fn enqueue_keyed(
+        &self,
+        record: Record,
+        fingerprint: &str,
+        oldest: u64,
+    ) -> Result<Seen, EnqueueError> {
+        let io = |e: sqlx::Error| EnqueueError::Io(anyhow::Error::new(e));
+        let mut tx = self.pool().begin().await.map_err(io)?;
+        // A concurrent transaction with the same key waits here until that one ends.
+        let claimed: Option<String> = sqlx::query_scalar(
+            "INSERT INTO idempotency_keys (id, fingerprint, created_ms) VALUES ($1, $2, $3)
+             ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
+                                            created_ms = EXCLUDED.created_ms
+             WHERE idempotency_keys.created_ms < $4
+             RETURNING id",
+        )
+        .bind(&record.id)
+        .bind(fingerprint)
+        .bind(to_db(now_ms()))
+        .bind(to_db(oldest))
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(io)?;
+        if claimed.is_none() {
+            let remembered: Option<String> =
+                sqlx::query_scalar("SELECT fingerprint FROM idempotency_keys WHERE id = $1")
+                    .bind(&record.id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(io)?;
+            return Ok(Seen::of(remembered.as_deref(), fingerprint));
+        }
+        self.insert(&mut tx, &record).await?;
+        tx.commit().await.map_err(io)?;
+        Ok(Seen::New)
+    }
+
+    /// Inserts a message on `conn` unless the quota is used up; one already there is kept.
+    async fn insert(&self, conn: &mut PgConnection, record: &Record) -> Result<(), EnqueueError> {
+        let kind = kind_text(record).map_err(EnqueueError::Io)?;
         let size = record.message.len() as u64;
         let inserted = bind_record(
             sqlx::query(
@@ -287,13 +339,13 @@ impl PgOutbox {
              WHERE usage.n < $10 AND usage.bytes + $11 <= $12
              ON CONFLICT (id) DO NOTHING",
         ),
-            &record,
+            record,
             kind,
         )
         .bind(to_db(self.max_messages))
         .bind(to_db(size))
         .bind(to_db(self.max_bytes))
-        .execute(self.pool())
+        .execute(&mut *conn)
         .await
         .context("inserting the message")
         .map_err(EnqueueError::Io)?;
@@ -307,7 +359,7 @@ impl PgOutbox {
              FROM outbox",
         )
         .bind(&record.id)
-        .fetch_one(self.pool())
+        .fetch_one(&mut *conn)
         .await
         .context("reading the outbox usage")
         .map_err(EnqueueError::Io)?;

@@ -62,11 +62,11 @@ async fn a_replica_killed_mid_burst_loses_nothing_and_its_duplicates_stay_within
         &url,
         "--smtp-concurrency",
         &concurrency,
-        // Claims of the killed replica are taken over after 2 s.
+        // Claims of the killed replica are taken over after 3 s, well beyond a delivery.
         "--smtp-timeout",
         "400ms",
         "--delivery-lease",
-        "2s",
+        "3s",
         "--database-poll-interval",
         "200ms",
     ];

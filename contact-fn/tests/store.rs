@@ -120,6 +120,7 @@ suite![
     idempotency_records_tell_a_retry_from_a_different_submission,
     idempotency_records_expire,
     idempotency_records_survive_a_restart,
+    a_keyed_message_is_stored_once_with_its_key,
 ];
 
 async fn a_stored_message_is_taken_once_and_forgotten_once_delivered(kind: Kind) {
@@ -256,6 +257,23 @@ async fn idempotency_records_survive_a_restart(kind: Kind) {
     assert_eq!(keys.seen("k1", "fp-a").await.unwrap(), Seen::Same);
 }
 
+async fn a_keyed_message_is_stored_once_with_its_key(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let keys = store.state.idempotency();
+    let stored = |fingerprint: &str| {
+        keys.enqueue_remembering(store.outbox(), record("k1", now()), fingerprint.to_owned())
+    };
+    assert_eq!(stored("fp-a").await.unwrap(), Seen::New);
+    assert_eq!(keys.seen("k1", "fp-a").await.unwrap(), Seen::Same);
+    assert_eq!(store.outbox().len().await.unwrap(), 1);
+    // What the in-process lock and the look-up before it let through is still settled here.
+    if let Kind::Postgres = kind {
+        assert_eq!(stored("fp-a").await.unwrap(), Seen::Same);
+        assert_eq!(stored("fp-b").await.unwrap(), Seen::Different);
+    }
+    assert_eq!(store.outbox().len().await.unwrap(), 1);
+}
+
 // --- only the shared database -------------------------------------------------------------
 
 /// Flags of a replica whose claims run out quickly.
@@ -283,6 +301,31 @@ async fn a_replicas_claim_holds_until_its_lease_runs_out_then_another_takes_over
     assert!(first.take(now()).await.is_none(), "still the second's");
     second.outbox().delivered("m1").await.unwrap();
     assert!(first.outbox().is_empty().await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_key_on_two_replicas_at_once_stores_one_message() {
+    let first = Fixture::open(Kind::Postgres, &[]).await;
+    let second = open_state(&first.args).await;
+    for round in 0..20 {
+        let id = format!("k{round}");
+        let (a, b) = tokio::join!(
+            first.state.idempotency().enqueue_remembering(
+                first.outbox(),
+                record(&id, now()),
+                "fp-a".to_owned()
+            ),
+            second.idempotency().enqueue_remembering(
+                second.outbox(),
+                record(&id, now()),
+                "fp-b".to_owned()
+            ),
+        );
+        let mut seen = [a.unwrap(), b.unwrap()];
+        seen.sort_by_key(|s| format!("{s:?}"));
+        assert_eq!(seen, [Seen::Different, Seen::New], "round {round}");
+    }
+    assert_eq!(first.outbox().len().await.unwrap(), 20);
 }
 
 #[tokio::test]
