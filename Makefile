@@ -1,5 +1,6 @@
 # Everything a contributor runs. `make run` and `make test` work on a fresh machine:
-# they install what is missing (Node packages, Debian Chromium) before doing their job.
+# they install what is missing (Node packages, Debian Chromium and PostgreSQL) before doing
+# their job.
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
@@ -13,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse check fmt lint schema content deps chromium clean
+.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse check fmt lint schema content deps chromium postgres clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -23,14 +24,21 @@ site/node_modules/.package-lock.json: site/package.json site/package-lock.json
 	cd site && npm ci --no-audit --no-fund
 deps: site/node_modules/.package-lock.json ## Install the site's Node packages (npm ci)
 
-# Debian's Chromium for the browser tests. An apt clean-up hook on some images deletes
-# downloaded packages mid-install; the retry clears that hook for this one command.
+# Installs Debian packages: an apt clean-up hook on some images deletes downloaded packages
+# mid-install; the retry clears that hook for this one command.
+APT_INSTALL = $(SUDO) apt-get update -qq && \
+	  { $(SUDO) apt-get install -y -qq $(1) || { \
+	    conf=$$(mktemp) && printf '\#clear DPkg::Post-Invoke;\n' > "$$conf" && \
+	    $(SUDO) apt-get -c "$$conf" install -y -qq $(1); rm -f "$$conf"; }; }
+
+# Debian's Chromium for the browser tests.
 chromium: ## Install Debian Chromium when it is missing
-	@command -v chromium >/dev/null || { \
-	  $(SUDO) apt-get update -qq && \
-	  { $(SUDO) apt-get install -y -qq chromium fonts-liberation || { \
-	    conf=$$(mktemp) && printf '#clear DPkg::Post-Invoke;\n' > "$$conf" && \
-	    $(SUDO) apt-get -c "$$conf" install -y -qq chromium fonts-liberation; rm -f "$$conf"; }; }; }
+	@command -v chromium >/dev/null || { $(call APT_INSTALL,chromium fonts-liberation); }
+
+# Debian's PostgreSQL server for contact-fn's tests and benchmark, which start throwaway
+# clusters of their own (the package's default cluster is not used).
+postgres: ## Install Debian PostgreSQL when it is missing
+	@ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(call APT_INSTALL,postgresql); }
 
 # --- build and run ------------------------------------------------------------
 build: deps ## Build the site into dist/
@@ -62,7 +70,7 @@ dev: deps ## Work on the site: live reload on content saves, both forms working
 	$(SITEGEN) dev --port $(DEV_PORT)
 
 # --- quality ------------------------------------------------------------------
-test: deps chromium test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
+test: deps chromium postgres test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
 
 test-rust: ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \
@@ -135,7 +143,9 @@ bench-dev: deps chromium ## Time content saves until the open page shows them (s
 	$(CARGO) build --release -p sitegen -p contact-fn
 	cd site && SITEGEN_BIN=$(CURDIR)/target/release/sitegen npx playwright test -c playwright.dev.config.ts --project bench
 
-bench-contact: ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS
+# Each scenario against the file store, then the valid submissions again against PostgreSQL
+# (a throwaway cluster the example starts and removes).
+bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL)
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
 

@@ -4,7 +4,9 @@
 //! fixed number of requests from a fixed number of concurrent clients (or stops at the time
 //! limit), and reports answers per second, p50/p99 latency and the server's peak RSS.
 //! Scenarios: valid submissions, a flood of invalid ones (422), and a flood from one client
-//! under the default rate limit (429).
+//! under the default rate limit (429), against the file store; then the valid submissions
+//! again with the PostgreSQL store, on a throwaway cluster (as the tests start one, but with
+//! fsync and synchronous commits, as in production) that is removed afterwards.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -16,6 +18,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, bail};
 use clap::Parser;
 use serde_json::json;
+
+#[path = "../tests/support/pg.rs"]
+mod pg;
 
 /// Load-tests a contact-fn binary on the loopback interface.
 #[derive(Debug, Parser)]
@@ -35,6 +40,16 @@ struct Args {
     /// Upper bound of each scenario.
     #[arg(long, default_value = "20s", value_parser = humantime::parse_duration)]
     time_limit: Duration,
+    /// Leave out the PostgreSQL run.
+    #[arg(long)]
+    no_postgres: bool,
+}
+
+/// Where the server keeps its messages.
+#[derive(Debug, Clone, Copy)]
+enum Store {
+    Files,
+    Postgres,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -45,11 +60,15 @@ enum Scenario {
 }
 
 impl Scenario {
-    fn label(self) -> &'static str {
-        match self {
+    fn label(self, store: Store) -> String {
+        let what = match self {
             Scenario::Valid => "valid submissions",
             Scenario::Invalid => "invalid flood",
             Scenario::RateLimited => "rate-limited flood",
+        };
+        match store {
+            Store::Files => what.to_owned(),
+            Store::Postgres => format!("{what}, PostgreSQL"),
         }
     }
 
@@ -61,11 +80,13 @@ impl Scenario {
         }
     }
 
-    fn server_flags(self) -> Vec<&'static str> {
+    fn server_flags(self) -> Vec<String> {
         match self {
             // One loopback client stands for many visitors: lift the per-client limit.
             Scenario::Valid | Scenario::Invalid => {
-                vec!["--rate-burst", "1000000", "--rate-refill", "1ms"]
+                ["--rate-burst", "1000000", "--rate-refill", "1ms"]
+                    .map(String::from)
+                    .to_vec()
             }
             Scenario::RateLimited => vec![],
         }
@@ -106,7 +127,7 @@ struct Server {
 }
 
 impl Server {
-    fn start(binary: &PathBuf, flags: &[&str]) -> anyhow::Result<Self> {
+    fn start(binary: &PathBuf, flags: &[String]) -> anyhow::Result<Self> {
         let data = tempfile::tempdir()?;
         let mut child = Command::new(binary)
             .args(["--bind", "127.0.0.1:0", "--data-dir"])
@@ -251,16 +272,30 @@ async fn main() -> anyhow::Result<()> {
         humantime::format_duration(args.time_limit)
     );
     println!(
-        "{:<20} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
+        "{:<32} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
         "scenario", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
     );
     let mut failed = false;
-    for scenario in [Scenario::Valid, Scenario::Invalid, Scenario::RateLimited] {
+    let mut runs = vec![
+        (Scenario::Valid, Store::Files),
+        (Scenario::Invalid, Store::Files),
+        (Scenario::RateLimited, Store::Files),
+    ];
+    if !args.no_postgres {
+        runs.push((Scenario::Valid, Store::Postgres));
+    }
+    let mut cluster = None;
+    for (scenario, store) in runs {
         let total = match scenario {
             Scenario::Valid => args.valid,
             _ => args.rejected,
         };
-        let server = Server::start(&args.server, &scenario.server_flags())?;
+        let mut flags = scenario.server_flags();
+        if let Store::Postgres = store {
+            let cluster = cluster.get_or_insert_with(pg::Cluster::durable);
+            flags.extend(["--database-url".to_owned(), cluster.database().await]);
+        }
+        let server = Server::start(&args.server, &flags)?;
         let outcome = drive(
             &server.base,
             scenario,
@@ -273,8 +308,8 @@ async fn main() -> anyhow::Result<()> {
             .peak_rss_kib()
             .map_or("?".to_owned(), |k| format!("{:.1}", k as f64 / 1024.0));
         println!(
-            "{:<20} {:>8} {:>15} {:>10.0} {:>9.2} {:>9.2} {:>13}",
-            scenario.label(),
+            "{:<32} {:>8} {:>15} {:>10.0} {:>9.2} {:>9.2} {:>13}",
+            scenario.label(store),
             outcome.sent,
             format!("{} x{}", outcome.expected, scenario.expected_status()),
             outcome.expected as f64 / outcome.elapsed.as_secs_f64(),

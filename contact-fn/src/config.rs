@@ -31,6 +31,39 @@ pub struct Config {
     )]
     pub data_dir: PathBuf,
 
+    /// PostgreSQL holding the outbox, dead letters and idempotency records instead of the data
+    /// folder, shared by every replica, e.g. `postgres://user:password@host:5432/contact`.
+    #[arg(
+        long,
+        env = "CONTACT_DATABASE_URL",
+        hide_env_values = true,
+        global = true
+    )]
+    pub database_url: Option<String>,
+
+    /// Connections to the database at most, per replica.
+    #[arg(long, env = "CONTACT_DATABASE_POOL_SIZE", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub database_pool_size: u32,
+
+    /// Time to get a database connection (connect or wait for a free one); beyond it a
+    /// submission is answered 503.
+    #[arg(long, env = "CONTACT_DATABASE_CONNECT_TIMEOUT", default_value = "5s", value_parser = duration)]
+    pub database_connect_timeout: Duration,
+
+    /// Longest a database statement may run.
+    #[arg(long, env = "CONTACT_DATABASE_STATEMENT_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub database_statement_timeout: Duration,
+
+    /// How often a replica looks for messages other replicas stored or left behind.
+    #[arg(long, env = "CONTACT_DATABASE_POLL_INTERVAL", default_value = "1s", value_parser = duration)]
+    pub database_poll_interval: Duration,
+
+    /// How long a replica holds a message it delivers; if it dies, another replica takes the
+    /// message over after this. Must exceed the delivery deadline (four SMTP timeouts).
+    #[arg(long, env = "CONTACT_DELIVERY_LEASE", default_value = "5m", value_parser = duration)]
+    pub delivery_lease: Duration,
+
     /// SMTP server, e.g. `smtp://mail.example.com:587?tls=required`, `smtps://host`, or plain
     /// `smtp://127.0.0.1:2525` for a local relay. Without it, mail is written as `.eml` files.
     #[arg(long, env = "CONTACT_SMTP_URL")]
@@ -225,9 +258,11 @@ pub struct Config {
 /// The commands beside running the service.
 #[derive(Debug, Clone, Subcommand)]
 pub enum Command {
-    /// The newsletter's subscribers, in the data folder.
+    /// The newsletter's subscribers, in the data folder or the database.
     #[command(subcommand)]
     Subscribers(SubscribersCommand),
+    /// Apply the database migrations (`--database-url`) and exit.
+    Migrate,
 }
 
 /// What `contact-fn subscribers` does.
@@ -262,6 +297,11 @@ impl Config {
         T: Into<std::ffi::OsString> + Clone,
     {
         Self::try_parse_from(args).context("parsing the contact-fn flags")
+    }
+
+    /// Upper bound of one delivery, beyond the SMTP transport's own timeouts.
+    pub fn delivery_deadline(&self) -> Duration {
+        self.smtp_timeout * 4
     }
 
     /// The folder `.eml` files go to when no SMTP server is configured.
@@ -312,6 +352,15 @@ impl Config {
             if !(url.starts_with("http://") || url.starts_with("https://")) || url.ends_with('/') {
                 bail!("{name} `{url}` must look like https://www.example.com (no trailing slash)");
             }
+        }
+        if self.database_url.is_some() && self.delivery_lease <= self.delivery_deadline() {
+            bail!(
+                "--delivery-lease must be longer than the delivery deadline (four times --smtp-timeout, {})",
+                humantime::format_duration(self.delivery_deadline())
+            );
+        }
+        if self.database_poll_interval.is_zero() || self.database_connect_timeout.is_zero() {
+            bail!("--database-poll-interval and --database-connect-timeout must be above zero");
         }
         if self.smtp_password.is_some() && self.smtp_username.is_none() {
             bail!("CONTACT_SMTP_PASSWORD is set but CONTACT_SMTP_USERNAME is not");
@@ -423,6 +472,24 @@ mod tests {
         config
             .check()
             .expect("a large burst with a fast refill is fine");
+    }
+
+    #[test]
+    fn a_lease_shorter_than_a_delivery_is_refused_with_a_database() {
+        let config = Config::from_args([
+            "contact-fn",
+            "--database-url",
+            "postgres://db/contact",
+            "--smtp-timeout",
+            "2m",
+        ])
+        .expect("parses");
+        assert_eq!(
+            config.check().expect_err("lease too short").to_string(),
+            "--delivery-lease must be longer than the delivery deadline (four times --smtp-timeout, 8m)"
+        );
+        let config = Config::from_args(["contact-fn", "--smtp-timeout", "2m"]).expect("parses");
+        config.check().expect("the file store takes no lease");
     }
 
     #[test]

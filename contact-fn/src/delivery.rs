@@ -18,7 +18,7 @@ use tokio::task::JoinSet;
 
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::outbox::{Outbox, Record};
+use crate::outbox::{Outbox, Record, Taken};
 
 /// Where messages go.
 #[derive(Clone)]
@@ -76,7 +76,7 @@ impl Mailer {
         Ok(Mailer::Smtp {
             transport: builder.build(),
             server,
-            deadline: config.smtp_timeout * 4,
+            deadline: config.delivery_deadline(),
         })
     }
 
@@ -237,22 +237,34 @@ impl Worker {
     /// flight finish (within the grace time; anything unfinished stays in the outbox).
     pub async fn run(self, mut stop: watch::Receiver<bool>) {
         let mut in_flight = JoinSet::new();
+        let mut store = StoreHealth::default();
         loop {
+            let mut wait = None;
             while in_flight.len() < self.concurrency {
-                let Some(id) = self.outbox.take_due(now_ms()) else {
-                    break;
-                };
-                let (outbox, mailer, retry) =
-                    (self.outbox.clone(), self.mailer.clone(), self.retry);
-                in_flight.spawn(async move { deliver(&outbox, &mailer, retry, id).await });
+                match self.outbox.take_due(now_ms()).await {
+                    Ok(Some(taken)) => {
+                        store.ok();
+                        let (outbox, mailer, retry) =
+                            (self.outbox.clone(), self.mailer.clone(), self.retry);
+                        in_flight
+                            .spawn(async move { deliver(&outbox, &mailer, retry, taken).await });
+                    }
+                    Ok(None) => {
+                        store.ok();
+                        break;
+                    }
+                    Err(error) => {
+                        wait = Some(store.failed(&error));
+                        break;
+                    }
+                }
             }
-            let wait = if in_flight.len() < self.concurrency {
-                self.outbox
-                    .next_due()
-                    .map(|at| Duration::from_millis(at.saturating_sub(now_ms())))
-            } else {
-                None
-            };
+            if wait.is_none() && in_flight.len() < self.concurrency {
+                wait = match self.outbox.next_due().await {
+                    Ok(next) => next.map(|at| Duration::from_millis(at.saturating_sub(now_ms()))),
+                    Err(error) => Some(store.failed(&error)),
+                };
+            }
             tokio::select! {
                 _ = stop.wait_for(|stop| *stop) => break,
                 Some(joined) = in_flight.join_next(), if !in_flight.is_empty() => {
@@ -272,17 +284,51 @@ impl Worker {
             tracing::warn!(
                 "stopped with deliveries in flight; they stay in the outbox and are retried on the next start"
             );
+            in_flight.shutdown().await;
+        }
+        if let Err(error) = self.outbox.release_claims().await {
+            tracing::warn!("{error:#}; other replicas take the messages over after the lease");
         }
     }
 }
 
-async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, id: String) {
-    let mut record = match outbox.load(&id).await {
-        Ok(record) => record,
-        Err(error) => {
+/// Whether the outbox's store answered the worker's last question; a failure is logged once
+/// per outage, and so is the recovery.
+#[derive(Debug, Default)]
+struct StoreHealth {
+    failing: bool,
+}
+
+impl StoreHealth {
+    /// Wait before asking a failing store again.
+    const RETRY: Duration = Duration::from_secs(1);
+
+    fn failed(&mut self, error: &anyhow::Error) -> Duration {
+        if !self.failing {
+            tracing::error!(
+                "cannot read the outbox; trying again every {}: {error:#}",
+                humantime::format_duration(Self::RETRY)
+            );
+            self.failing = true;
+        }
+        Self::RETRY
+    }
+
+    fn ok(&mut self) {
+        if self.failing {
+            tracing::info!("the outbox answers again; delivery resumes");
+            self.failing = false;
+        }
+    }
+}
+
+async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Taken) {
+    let mut record = match taken {
+        Taken::Message(record) => *record,
+        Taken::Unreadable { id, error } => {
             tracing::error!(
                 id,
-                "unreadable outbox file moved to the dead letters: {error:#}"
+                "unreadable outbox message moved to the dead letters: {error:#}"
             );
             if let Err(error) = outbox.bury_unreadable(&id).await {
                 tracing::error!(id, "{error:#}");
@@ -290,6 +336,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, id: Strin
             return;
         }
     };
+    let id = record.id.clone();
     match mailer.send(&record).await {
         Ok(()) => {
             tracing::info!(
@@ -301,14 +348,14 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, id: Strin
             if let Err(error) = outbox.delivered(&id).await {
                 tracing::error!(
                     id,
-                    "delivered, but the outbox file stays and may be sent again: {error:#}"
+                    "delivered, but the message stays in the outbox and may be sent again: {error:#}"
                 );
             }
         }
         Err(DeliveryError::Permanent(reason)) => {
             tracing::error!(
                 id,
-                dead_letters = %outbox.dead_dir().display(),
+                dead_letters = %outbox.dead_letters(),
                 "the mail server refused the message for good; moved to the dead letters: {reason}"
             );
             record.attempts += 1;
@@ -326,7 +373,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, id: Strin
                 tracing::error!(
                     id,
                     attempts = record.attempts,
-                    dead_letters = %outbox.dead_dir().display(),
+                    dead_letters = %outbox.dead_letters(),
                     "giving up after {}; moved to the dead letters: {reason}",
                     humantime::format_duration(Duration::from_secs(age.as_secs()))
                 );

@@ -2,22 +2,25 @@
 //! the inbox gets one email.
 //!
 //! The message id is derived from the form and the key, so a retry maps to the same outbox
-//! file. A record per key (`idempotency/<id>.json`) holds a fingerprint of the submission
-//! and survives restarts until it expires.
+//! message, on any replica. A record per key holds a fingerprint of the submission and
+//! survives restarts until it expires: a file in the data folder ([`files`]) or a row shared
+//! by every replica ([`crate::postgres`]).
+
+mod files;
 
 use std::collections::HashMap;
-use std::fs;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use axum::http::HeaderMap;
-use serde::{Deserialize, Serialize};
 use tokio::sync::OwnedMutexGuard;
 use uuid::Uuid;
 
-use crate::durable::{self, now_ms};
+use crate::durable::now_ms;
+use crate::outbox::{EnqueueError, Outbox, Record};
+use crate::postgres::PgKeys;
 use crate::submission::{FormKind, Submission};
 
 /// Name of the request header.
@@ -67,20 +70,30 @@ pub enum Seen {
     Different,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct Entry {
-    fingerprint: String,
-    created_ms: u64,
+impl Seen {
+    /// What a remembered `fingerprint` (if any, and not expired) says of `fingerprint`.
+    pub(crate) fn of(remembered: Option<&str>, fingerprint: &str) -> Self {
+        match remembered {
+            None => Seen::New,
+            Some(remembered) if remembered == fingerprint => Seen::Same,
+            Some(_) => Seen::Different,
+        }
+    }
 }
 
-/// The remembered keys, in memory and on disk.
+/// The remembered keys.
 #[derive(Debug)]
 pub struct IdempotencyStore {
-    dir: PathBuf,
+    store: Keys,
     ttl: Duration,
-    entries: Mutex<HashMap<String, Entry>>,
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+/// The two stores behind [`IdempotencyStore`].
+#[derive(Debug)]
+enum Keys {
+    Files(files::FileKeys),
+    Postgres(PgKeys),
 }
 
 fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -90,46 +103,28 @@ fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl IdempotencyStore {
     /// Opens (creating if needed) the folder and loads the records that have not expired.
     pub fn open(dir: PathBuf, ttl: Duration) -> anyhow::Result<Self> {
-        fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        durable::remove_leftovers(&dir)
-            .with_context(|| format!("cleaning up {}", dir.display()))?;
-        let store = Self {
-            dir,
+        let oldest = oldest(ttl);
+        Ok(Self::over(
+            Keys::Files(files::FileKeys::open(dir, oldest)?),
             ttl,
-            entries: Mutex::default(),
+        ))
+    }
+
+    /// The records in PostgreSQL, shared with every replica on the same database.
+    pub fn postgres(keys: PgKeys, ttl: Duration) -> Self {
+        Self::over(Keys::Postgres(keys), ttl)
+    }
+
+    fn over(store: Keys, ttl: Duration) -> Self {
+        Self {
+            store,
+            ttl,
             locks: Mutex::default(),
-        };
-        let oldest = now_ms().saturating_sub(store.ttl_ms());
-        for entry in
-            fs::read_dir(&store.dir).with_context(|| format!("listing {}", store.dir.display()))?
-        {
-            let path = entry?.path();
-            let Some(id) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".json"))
-            else {
-                continue;
-            };
-            let record = fs::read(&path)
-                .ok()
-                .and_then(|bytes| serde_json::from_slice::<Entry>(&bytes).ok());
-            match record {
-                Some(record) if record.created_ms >= oldest => {
-                    relock(&store.entries).insert(id.to_owned(), record);
-                }
-                _ => fs::remove_file(&path)
-                    .with_context(|| format!("removing {}", path.display()))?,
-            }
         }
-        Ok(store)
     }
 
-    fn ttl_ms(&self) -> u64 {
-        u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX)
-    }
-
-    /// Serialises submissions carrying the same key; hold the guard until remembered.
+    /// Serialises submissions carrying the same key in this process; hold the guard until
+    /// remembered. (Across replicas the key's message id keeps a retry to one message.)
     pub async fn lock(&self, id: &str) -> OwnedMutexGuard<()> {
         let lock = relock(&self.locks)
             .entry(id.to_owned())
@@ -139,66 +134,68 @@ impl IdempotencyStore {
     }
 
     /// What this key has seen within its lifetime.
-    pub fn seen(&self, id: &str, fingerprint: &str) -> Seen {
-        let oldest = now_ms().saturating_sub(self.ttl_ms());
-        match relock(&self.entries).get(id) {
-            Some(entry) if entry.created_ms >= oldest => {
-                if entry.fingerprint == fingerprint {
-                    Seen::Same
-                } else {
-                    Seen::Different
-                }
-            }
-            _ => Seen::New,
-        }
+    pub async fn seen(&self, id: &str, fingerprint: &str) -> anyhow::Result<Seen> {
+        let oldest = oldest(self.ttl);
+        let remembered = match &self.store {
+            Keys::Files(files) => files.fingerprint(id, oldest),
+            Keys::Postgres(pg) => pg.fingerprint(id, oldest).await?,
+        };
+        Ok(Seen::of(remembered.as_deref(), fingerprint))
     }
 
     /// Records a key durably after its message was stored.
     pub async fn remember(&self, id: &str, fingerprint: String) -> anyhow::Result<()> {
-        let entry = Entry {
-            fingerprint,
-            created_ms: now_ms(),
-        };
-        let bytes = serde_json::to_vec(&entry).context("serialising the idempotency record")?;
-        let dir = self.dir.clone();
-        let name = format!("{id}.json");
-        tokio::task::spawn_blocking(move || durable::write(&dir, &name, &bytes))
-            .await
-            .context("the idempotency writer stopped")?
-            .context("writing the idempotency record")?;
-        relock(&self.entries).insert(id.to_owned(), entry);
-        Ok(())
+        let oldest = oldest(self.ttl);
+        match &self.store {
+            Keys::Files(files) => files.remember(id, fingerprint).await,
+            Keys::Postgres(pg) => pg.remember(id, &fingerprint, oldest).await,
+        }
+        .context("writing the idempotency record")
+    }
+
+    /// Stores `record` (whose id is the key's) through `outbox` and remembers the key with
+    /// `fingerprint`. With PostgreSQL both happen in one transaction, which also settles the
+    /// same key arriving on two replicas at once: the later one stores nothing and learns
+    /// whether it was the same submission. With files, under [`IdempotencyStore::lock`], the
+    /// message is stored first and the key after it (if that fails, only a retry could send a
+    /// second email).
+    pub async fn enqueue_remembering(
+        &self,
+        outbox: &Outbox,
+        record: Record,
+        fingerprint: String,
+    ) -> Result<Seen, EnqueueError> {
+        if let (Keys::Postgres(_), Some(pg)) = (&self.store, outbox.as_postgres()) {
+            return pg
+                .enqueue_keyed(record, &fingerprint, oldest(self.ttl))
+                .await;
+        }
+        let id = record.id.clone();
+        outbox.enqueue(record).await?;
+        if let Err(error) = self.remember(&id, fingerprint).await {
+            tracing::warn!(
+                id,
+                "message stored, but its Idempotency-Key was not: {error:#}"
+            );
+        }
+        Ok(Seen::New)
     }
 
     /// Forgets expired keys and unused locks.
     pub async fn prune(&self) {
-        let oldest = now_ms().saturating_sub(self.ttl_ms());
-        let expired: Vec<String> = {
-            let mut entries = relock(&self.entries);
-            let expired = entries
-                .iter()
-                .filter(|(_, e)| e.created_ms < oldest)
-                .map(|(id, _)| id.clone())
-                .collect::<Vec<_>>();
-            for id in &expired {
-                entries.remove(id);
-            }
-            expired
-        };
         relock(&self.locks).retain(|_, lock| Arc::strong_count(lock) > 1);
-        if expired.is_empty() {
-            return;
-        }
-        let dir = self.dir.clone();
-        let removed = tokio::task::spawn_blocking(move || {
-            for id in expired {
-                durable::remove(&dir, &format!("{id}.json"))?;
-            }
-            std::io::Result::Ok(())
-        })
-        .await;
-        if !matches!(removed, Ok(Ok(()))) {
-            tracing::warn!("could not remove expired idempotency records: {removed:?}");
+        let oldest = oldest(self.ttl);
+        let pruned = match &self.store {
+            Keys::Files(files) => files.prune(oldest).await,
+            Keys::Postgres(pg) => pg.prune(oldest).await,
+        };
+        if let Err(error) = pruned {
+            tracing::warn!("could not remove expired idempotency records: {error:#}");
         }
     }
+}
+
+/// Records created before this time (ms since the Unix epoch) have expired.
+fn oldest(ttl: Duration) -> u64 {
+    now_ms().saturating_sub(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
 }

@@ -16,7 +16,7 @@ pub enum IntakeError {
     /// The Idempotency-Key was used for another submission.
     #[error("the Idempotency-Key was already used for a different submission")]
     IdempotencyConflict,
-    /// The outbox is full or cannot be written.
+    /// The outbox is full or cannot be written, or the idempotency records cannot be read.
     #[error("the message could not be stored")]
     Unavailable(#[source] anyhow::Error),
     /// Anything else.
@@ -40,7 +40,8 @@ pub(crate) async fn store(
             _guard = Some(shared.idempotency.lock(&id).await);
             let fingerprint =
                 idempotency::fingerprint(&submission).map_err(IntakeError::Internal)?;
-            match shared.idempotency.seen(&id, &fingerprint) {
+            let seen = shared.idempotency.seen(&id, &fingerprint).await;
+            match seen.map_err(IntakeError::Unavailable)? {
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
                     return Ok(id);
@@ -54,18 +55,27 @@ pub(crate) async fn store(
     };
 
     let record = record(shared, &id, &submission).map_err(IntakeError::Internal)?;
-    shared.outbox.enqueue(record).await.map_err(|e| match e {
+    let unavailable = |e: EnqueueError| match e {
         EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
         EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
-    })?;
-    if let Some(fingerprint) = remembered
-        && let Err(error) = shared.idempotency.remember(&id, fingerprint).await
-    {
-        // The message is stored; only a retry of it could now produce a second email.
-        tracing::warn!(
-            id,
-            "message stored, but its Idempotency-Key was not: {error:#}"
-        );
+    };
+    match remembered {
+        None => shared.outbox.enqueue(record).await.map_err(unavailable)?,
+        Some(fingerprint) => {
+            let stored = shared
+                .idempotency
+                .enqueue_remembering(&shared.outbox, record, fingerprint)
+                .await;
+            // Another replica may have stored the same key in the meantime.
+            match stored.map_err(unavailable)? {
+                Seen::New => {}
+                Seen::Same => {
+                    tracing::info!(id, "repeated submission answered from its Idempotency-Key");
+                    return Ok(id);
+                }
+                Seen::Different => return Err(IntakeError::IdempotencyConflict),
+            }
+        }
     }
     tracing::info!(id, kind = kind.as_str(), "accepted");
     // A ticked newsletter box starts the double opt-in for the visitor's address; the

@@ -1,8 +1,9 @@
 //! `contact-fn`: the service behind the website's contact forms.
 //!
-//! It validates a form submission, stores it durably in an on-disk outbox, answers the
-//! visitor, and delivers the email in the background, retrying until the mail server takes
-//! it. [`app`] is the HTTP interface (testable without a socket), [`run`] the whole service.
+//! It validates a form submission, stores it durably in an outbox (files in the data folder,
+//! or PostgreSQL shared by several replicas), answers the visitor, and delivers the email in
+//! the background, retrying until the mail server takes it. [`app`] is the HTTP interface
+//! (testable without a socket), [`run`] the whole service.
 
 pub mod config;
 mod delivery;
@@ -14,6 +15,7 @@ mod intake;
 mod limits;
 pub mod newsletter;
 mod outbox;
+mod postgres;
 mod routes;
 mod server;
 pub mod submission;
@@ -40,8 +42,10 @@ pub use delivery::{Mailer, RetryPolicy, Worker};
 /// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
 pub use form_contract as contract;
 use form_contract::FormKind;
+pub use idempotency::{IdempotencyStore, Seen};
 pub use newsletter::Newsletter;
-pub use outbox::{Outbox, Record};
+pub use outbox::{EnqueueError, Outbox, Record, Taken};
+pub use postgres::Database;
 pub use server::ServerLimits;
 pub use subscribers::{FileStore, SubscriberStore};
 
@@ -62,28 +66,44 @@ struct Shared {
     limiter: limits::RateLimiter,
     mailer: Mailer,
     permits: Semaphore,
+    database: Option<Database>,
 }
 
 impl AppState {
-    /// Prepares the data folder, resumes the outbox and returns the state together with the
-    /// worker that will deliver the outbox (not yet running).
+    /// Prepares the store (the data folder, or a pool for the database that connects when
+    /// first used) and returns the state together with the worker that will deliver the outbox
+    /// (not yet running). With a database, [`AppState::migrate`] must run before serving.
     pub fn open(config: Config) -> anyhow::Result<(AppState, Worker)> {
         config.check()?;
         let data = &config.data_dir;
-        let outbox = Arc::new(
-            Outbox::open(
-                outbox::OutboxPaths {
-                    outbox: data.join("outbox"),
-                    dead: data.join("dead"),
-                },
-                config.outbox_max_messages,
-                config.outbox_max_bytes,
-            )
-            .context("opening the outbox")?,
-        );
-        let idempotency =
-            idempotency::IdempotencyStore::open(data.join("idempotency"), config.idempotency_ttl)
-                .context("opening the idempotency records")?;
+        let database = config
+            .database_url
+            .as_deref()
+            .map(|url| Database::connect_lazy(&config, url))
+            .transpose()?;
+        let (outbox, idempotency) = match &database {
+            Some(db) => (
+                Outbox::postgres(db.outbox(config.outbox_max_messages, config.outbox_max_bytes)),
+                idempotency::IdempotencyStore::postgres(db.keys(), config.idempotency_ttl),
+            ),
+            None => (
+                Outbox::open(
+                    outbox::OutboxPaths {
+                        outbox: data.join("outbox"),
+                        dead: data.join("dead"),
+                    },
+                    config.outbox_max_messages,
+                    config.outbox_max_bytes,
+                )
+                .context("opening the outbox")?,
+                idempotency::IdempotencyStore::open(
+                    data.join("idempotency"),
+                    config.idempotency_ttl,
+                )
+                .context("opening the idempotency records")?,
+            ),
+        };
+        let outbox = Arc::new(outbox);
         let subscribers = open_subscribers(&config)?;
         let public_url = config
             .public_url
@@ -108,6 +128,7 @@ impl AppState {
             subscribers,
             newsletter,
             mailer,
+            database,
             config,
         };
         Ok((
@@ -136,6 +157,27 @@ impl AppState {
     /// The newsletter's links, emails and pages.
     pub fn newsletter(&self) -> &Newsletter {
         &self.shared.newsletter
+    }
+
+    /// The idempotency records.
+    pub fn idempotency(&self) -> &IdempotencyStore {
+        &self.shared.idempotency
+    }
+
+    /// Applies the database migrations, if a database is configured.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        match &self.shared.database {
+            Some(db) => db.migrate().await,
+            None => Ok(()),
+        }
+    }
+
+    /// Where messages are stored, in words.
+    pub fn store_description(&self) -> String {
+        match &self.shared.database {
+            Some(db) => format!("{} as replica {}", db.describe(), db.replica()),
+            None => format!("in {}", self.shared.config.data_dir.display()),
+        }
     }
 
     /// Where mail goes, in words.
@@ -251,12 +293,14 @@ pub async fn run(
         config.public_url = Some(format!("http://{address}"));
     }
     let (state, worker) = AppState::open(config)?;
+    state.migrate().await?;
+    tracing::info!("messages are stored {}", state.store_description());
     tracing::info!(
         "mail to {} is delivered {}",
         state.config().mail_to,
         state.mail_destination()
     );
-    let queued = state.outbox().len();
+    let queued = state.outbox().len().await?;
     if queued > 0 {
         tracing::info!(queued, "resuming the outbox");
     }

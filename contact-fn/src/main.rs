@@ -1,12 +1,12 @@
 //! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C; or
-//! runs one of the commands beside it (`contact-fn subscribers export`).
+//! runs one of the commands beside it (`contact-fn subscribers export`, `contact-fn migrate`).
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use contact_fn::Config;
 use contact_fn::config::{Command, SubscribersCommand};
+use contact_fn::{Config, Database};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -22,6 +22,7 @@ async fn main() -> ExitCode {
     let done = match config.command.take() {
         None => serve(config).await,
         Some(Command::Subscribers(command)) => subscribers(&config, command).await,
+        Some(Command::Migrate) => migrate(config).await,
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
@@ -30,6 +31,23 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+async fn migrate(config: Config) -> anyhow::Result<()> {
+    config.check()?;
+    let Some(url) = &config.database_url else {
+        anyhow::bail!(
+            "contact-fn migrate needs --database-url (CONTACT_DATABASE_URL); the data folder needs no migrations"
+        );
+    };
+    let database = Database::connect_lazy(&config, url)?;
+    database.migrate().await?;
+    tracing::info!(
+        "{} is at schema version {}",
+        database.describe(),
+        Database::schema_version()
+    );
+    Ok(())
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

@@ -1,23 +1,21 @@
-//! The durable outbox: an accepted message is a file on disk until the mail server took it.
+//! The durable outbox: an accepted message is stored until the mail server took it.
 //!
-//! Each message is one JSON file `outbox/<id>.json` holding the finished email and its
-//! delivery state. The files are the truth; memory only keeps the schedule and the sizes
-//! for the quota, rebuilt from the folder at start-up. Messages that cannot be delivered
-//! move to `dead/` with the reason, never deleted.
+//! [`Outbox`] is the one interface the service uses; behind it a store keeps the messages:
+//! files in the data folder (the embedded default, [`files`]) or PostgreSQL tables shared by
+//! several replicas ([`crate::postgres`]). Messages that cannot be delivered become dead letters
+//! with the reason, never deleted.
 
-use std::collections::{BTreeSet, HashMap};
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+mod files;
 
-use anyhow::Context as _;
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 
-use crate::durable;
+use crate::postgres::PgOutbox;
 use crate::submission::FormKind;
 
-/// One queued email and its delivery state, as stored on disk.
+/// One queued email and its delivery state, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Record {
@@ -52,12 +50,12 @@ pub enum EnqueueError {
         /// Bytes waiting.
         bytes: u64,
     },
-    /// The disk refused the write.
+    /// The disk or the database refused the write.
     #[error("writing to the outbox")]
     Io(#[source] anyhow::Error),
 }
 
-/// Where the outbox keeps its files and how much it may hold.
+/// Where the file store keeps its files.
 #[derive(Debug, Clone)]
 pub struct OutboxPaths {
     /// Folder of waiting messages.
@@ -66,298 +64,188 @@ pub struct OutboxPaths {
     pub dead: PathBuf,
 }
 
+/// A message the worker took for delivery.
+#[derive(Debug)]
+pub enum Taken {
+    /// A message to deliver.
+    Message(Box<Record>),
+    /// Something stored under `id` that cannot be read as a message.
+    Unreadable {
+        /// Its id.
+        id: String,
+        /// Why it cannot be read.
+        error: anyhow::Error,
+    },
+}
+
 /// The queue of messages waiting for delivery.
 #[derive(Debug)]
 pub struct Outbox {
-    paths: OutboxPaths,
-    max_messages: u64,
-    max_bytes: u64,
-    index: Mutex<Index>,
+    store: Store,
     wake: Notify,
 }
 
-#[derive(Debug, Default)]
-struct Index {
-    /// Size on disk of every message in the outbox, by id.
-    sizes: HashMap<String, u64>,
-    bytes: u64,
-    /// Messages waiting for their time, ordered by it; taken out while being delivered.
-    due: BTreeSet<(u64, String)>,
-}
-
-impl Index {
-    fn set_size(&mut self, id: &str, size: u64) {
-        let old = self.sizes.insert(id.to_owned(), size).unwrap_or(0);
-        self.bytes = self.bytes.saturating_sub(old) + size;
-    }
-
-    fn forget(&mut self, id: &str) {
-        if let Some(old) = self.sizes.remove(id) {
-            self.bytes = self.bytes.saturating_sub(old);
-        }
-    }
-}
-
-fn file_name(id: &str) -> String {
-    format!("{id}.json")
+/// The two stores behind [`Outbox`]; each method of the outbox is one of each store's.
+#[derive(Debug)]
+enum Store {
+    Files(files::FileOutbox),
+    Postgres(PgOutbox),
 }
 
 impl Outbox {
     /// Opens (creating if needed) the folders and resumes every message found in them.
     pub fn open(paths: OutboxPaths, max_messages: u64, max_bytes: u64) -> anyhow::Result<Self> {
-        for dir in [&paths.outbox, &paths.dead] {
-            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            durable::remove_leftovers(dir)
-                .with_context(|| format!("cleaning up {}", dir.display()))?;
-        }
-        let outbox = Self {
-            paths,
-            max_messages,
-            max_bytes,
-            index: Mutex::default(),
+        let files = files::FileOutbox::open(paths, max_messages, max_bytes)?;
+        Ok(Self::over(Store::Files(files)))
+    }
+
+    /// The outbox in PostgreSQL tables, shared with every replica on the same database.
+    pub fn postgres(store: PgOutbox) -> Self {
+        Self::over(Store::Postgres(store))
+    }
+
+    fn over(store: Store) -> Self {
+        Self {
+            store,
             wake: Notify::new(),
-        };
-        let entries = fs::read_dir(&outbox.paths.outbox)
-            .with_context(|| format!("listing {}", outbox.paths.outbox.display()))?;
-        for entry in entries {
-            let path = entry?.path();
-            let Some(id) = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".json"))
-                .map(str::to_owned)
-            else {
-                continue;
-            };
-            match read_record(&path) {
-                Ok(record) => {
-                    let size = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                    let mut index = outbox.lock();
-                    index.set_size(&id, size);
-                    index.due.insert((record.next_attempt_ms, id));
-                }
-                Err(error) => {
-                    tracing::error!(
-                        id,
-                        "unreadable outbox file moved to the dead letters: {error:#}"
-                    );
-                    outbox
-                        .move_to_dead(&id)
-                        .with_context(|| format!("moving the unreadable {}", path.display()))?;
-                }
-            }
         }
-        Ok(outbox)
     }
 
-    fn lock(&self) -> MutexGuard<'_, Index> {
-        // A panic while holding this lock cannot leave the index half-updated in a way that
-        // matters more than losing the service, so a poisoned lock is simply reused.
-        self.index.lock().unwrap_or_else(|e| e.into_inner())
+    /// The PostgreSQL store, when it is the one.
+    pub(crate) fn as_postgres(&self) -> Option<&PgOutbox> {
+        match &self.store {
+            Store::Files(_) => None,
+            Store::Postgres(pg) => Some(pg),
+        }
     }
 
-    /// Folder of waiting messages.
-    pub fn dir(&self) -> &Path {
-        &self.paths.outbox
-    }
-
-    /// Folder of dead letters.
-    pub fn dead_dir(&self) -> &Path {
-        &self.paths.dead
+    /// Where dead letters are kept, for the logs.
+    pub fn dead_letters(&self) -> String {
+        match &self.store {
+            Store::Files(files) => files.dead_dir().display().to_string(),
+            Store::Postgres(_) => "the dead_letters table".to_owned(),
+        }
     }
 
     /// Messages waiting (including those being delivered right now).
-    pub fn len(&self) -> usize {
-        self.lock().sizes.len()
+    pub async fn len(&self) -> anyhow::Result<usize> {
+        match &self.store {
+            Store::Files(files) => Ok(files.len()),
+            Store::Postgres(pg) => pg.len().await,
+        }
     }
 
     /// Whether nothing waits.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    pub async fn is_empty(&self) -> anyhow::Result<bool> {
+        Ok(self.len().await? == 0)
     }
 
     /// Whether a message with this id waits for delivery.
-    pub fn contains(&self, id: &str) -> bool {
-        self.lock().sizes.contains_key(id)
+    pub async fn contains(&self, id: &str) -> anyhow::Result<bool> {
+        match &self.store {
+            Store::Files(files) => Ok(files.contains(id)),
+            Store::Postgres(pg) => pg.contains(id).await,
+        }
     }
 
     /// Stores a new message durably and wakes the delivery worker. A message whose id is
     /// already waiting is not written again.
     pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
-        let bytes = serde_json::to_vec(&record)
-            .context("serialising the message")
-            .map_err(EnqueueError::Io)?;
-        let size = bytes.len() as u64;
-        {
-            let mut index = self.lock();
-            if index.sizes.contains_key(&record.id) {
-                return Ok(());
-            }
-            let count = index.sizes.len() as u64;
-            if count >= self.max_messages || index.bytes + size > self.max_bytes {
-                return Err(EnqueueError::Full {
-                    count,
-                    bytes: index.bytes,
-                });
-            }
-            // Reserve the space before the slow write so concurrent writers respect the quota.
-            index.set_size(&record.id, size);
+        match &self.store {
+            Store::Files(files) => files.enqueue(record).await?,
+            Store::Postgres(pg) => pg.enqueue(record).await?,
         }
-        let dir = self.paths.outbox.clone();
-        let name = file_name(&record.id);
-        let written = blocking("writing the message file", move || {
-            durable::write(&dir, &name, &bytes)
-        })
-        .await;
-        let mut index = self.lock();
-        match written {
-            Ok(()) => {
-                index.due.insert((record.next_attempt_ms, record.id));
-                drop(index);
-                self.wake.notify_one();
-                Ok(())
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// Takes a message whose time has come, if any, for this worker alone: it is out of the
+    /// schedule until [`Outbox::delivered`], [`Outbox::retry_later`] or [`Outbox::bury`]. In
+    /// PostgreSQL the claim is a lease: if this replica dies, another takes the message over
+    /// once the lease ran out.
+    pub async fn take_due(&self, now_ms: u64) -> anyhow::Result<Option<Taken>> {
+        match &self.store {
+            Store::Files(files) => {
+                let Some(id) = files.take_due(now_ms) else {
+                    return Ok(None);
+                };
+                Ok(Some(match files.load(&id).await {
+                    Ok(record) => Taken::Message(Box::new(record)),
+                    Err(error) => Taken::Unreadable { id, error },
+                }))
             }
-            Err(error) => {
-                index.forget(&record.id);
-                Err(EnqueueError::Io(error))
-            }
+            Store::Postgres(pg) => pg.take_due(now_ms).await,
         }
     }
 
-    /// Takes the id of a message whose time has come, if any; it is out of the schedule
-    /// until [`Outbox::delivered`], [`Outbox::retry_later`] or [`Outbox::bury`].
-    pub fn take_due(&self, now_ms: u64) -> Option<String> {
-        let mut index = self.lock();
-        let first = index.due.first()?;
-        if first.0 > now_ms {
-            return None;
+    /// Time of the next attempt the worker should wake up for, in ms since the Unix epoch.
+    pub async fn next_due(&self) -> anyhow::Result<Option<u64>> {
+        match &self.store {
+            Store::Files(files) => Ok(files.next_due()),
+            Store::Postgres(pg) => pg.next_due().await,
         }
-        index.due.pop_first().map(|(_, id)| id)
     }
 
-    /// Time of the next scheduled attempt.
-    pub fn next_due(&self) -> Option<u64> {
-        self.lock().due.first().map(|(at, _)| *at)
-    }
-
-    /// Resolves when a message was added.
+    /// Resolves when a message was added by this process.
     pub async fn added(&self) {
         self.wake.notified().await;
     }
 
-    /// Reads a waiting message.
-    pub async fn load(&self, id: &str) -> anyhow::Result<Record> {
-        let path = self.paths.outbox.join(file_name(id));
-        blocking("reading the message file", move || read_record(&path)).await
-    }
-
     /// Forgets a message the mail server accepted.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
-        let dir = self.paths.outbox.clone();
-        let name = file_name(id);
-        let removed = blocking("removing the delivered message", move || {
-            durable::remove(&dir, &name)
-        })
-        .await;
-        self.lock().forget(id);
-        removed
+        match &self.store {
+            Store::Files(files) => files.delivered(id).await,
+            Store::Postgres(pg) => pg.delivered(id).await,
+        }
     }
 
     /// Stores the new state of a message that failed for now and schedules its next attempt.
     pub async fn retry_later(&self, record: Record) -> anyhow::Result<()> {
-        let bytes = serde_json::to_vec(&record).context("serialising the message")?;
-        let size = bytes.len() as u64;
-        let dir = self.paths.outbox.clone();
-        let name = file_name(&record.id);
-        let written = blocking("updating the message file", move || {
-            durable::write(&dir, &name, &bytes)
-        })
-        .await;
-        let mut index = self.lock();
-        if written.is_ok() {
-            index.set_size(&record.id, size);
+        match &self.store {
+            Store::Files(files) => files.retry_later(record).await,
+            Store::Postgres(pg) => pg.retry_later(record).await,
         }
-        // Even if the update was not written, the old file is still there: keep trying.
-        index.due.insert((record.next_attempt_ms, record.id));
-        written
+    }
+
+    /// Gives up the claims of this process after its deliveries ended, so that other replicas
+    /// (or this one, restarted) need not wait for the leases to run out. Files keep no claims.
+    pub async fn release_claims(&self) -> anyhow::Result<()> {
+        match &self.store {
+            Store::Files(_) => Ok(()),
+            Store::Postgres(pg) => pg.release_claims().await,
+        }
     }
 
     /// Moves a message that will never be delivered to the dead letters, with its reason.
     pub async fn bury(&self, record: Record) -> anyhow::Result<()> {
-        let bytes = serde_json::to_vec_pretty(&record).context("serialising the message")?;
-        let paths = self.paths.clone();
-        let id = record.id.clone();
-        let moved = blocking("moving the message to the dead letters", move || {
-            durable::write(&paths.dead, &file_name(&id), &bytes)?;
-            durable::remove(&paths.outbox, &file_name(&id))
-        })
-        .await;
-        self.lock().forget(&record.id);
-        moved
+        match &self.store {
+            Store::Files(files) => files.bury(record).await,
+            Store::Postgres(pg) => pg.bury(record).await,
+        }
     }
 
-    /// Moves a file that cannot be read as a message to the dead letters, bytes unchanged.
+    /// Moves what cannot be read as a message to the dead letters, unchanged.
     pub async fn bury_unreadable(&self, id: &str) -> anyhow::Result<()> {
-        let moved = {
-            let id = id.to_owned();
-            let outbox = OutboxMover(self.paths.clone());
-            blocking("moving an unreadable file to the dead letters", move || {
-                outbox.move_to_dead(&id)
-            })
-            .await
-        };
-        self.lock().forget(id);
-        moved
+        match &self.store {
+            Store::Files(files) => files.bury_unreadable(id).await,
+            Store::Postgres(pg) => pg.bury_unreadable(id).await,
+        }
     }
 
-    fn move_to_dead(&self, id: &str) -> anyhow::Result<()> {
-        OutboxMover(self.paths.clone()).move_to_dead(id)
+    /// The dead letter stored under `id`, if any.
+    pub async fn dead_letter(&self, id: &str) -> anyhow::Result<Option<Record>> {
+        match &self.store {
+            Store::Files(files) => files.dead_letter(id).await,
+            Store::Postgres(pg) => pg.dead_letter(id).await,
+        }
     }
 
-    /// Checks that a file can be created in the outbox folder.
+    /// Checks that a message could be stored now: the folder is writable, or the database
+    /// answers.
     pub async fn check_writable(&self) -> anyhow::Result<()> {
-        let dir = self.paths.outbox.clone();
-        blocking("checking the outbox folder", move || {
-            tempfile::Builder::new()
-                .prefix(durable::TEMP_PREFIX)
-                .tempfile_in(&dir)
-                .map(drop)
-                .with_context(|| format!("creating a file in {}", dir.display()))
-        })
-        .await
+        match &self.store {
+            Store::Files(files) => files.check_writable().await,
+            Store::Postgres(pg) => pg.check_writable().await,
+        }
     }
-}
-
-/// Runs file work on the blocking thread pool; `what` names it in the error.
-async fn blocking<T, E>(
-    what: &'static str,
-    work: impl FnOnce() -> Result<T, E> + Send + 'static,
-) -> anyhow::Result<T>
-where
-    T: Send + 'static,
-    E: Into<anyhow::Error> + Send + 'static,
-{
-    tokio::task::spawn_blocking(work)
-        .await
-        .with_context(|| format!("the outbox task {what} stopped"))?
-        .map_err(Into::into)
-        .context(what)
-}
-
-/// Moves files between the folders; usable from a blocking thread.
-struct OutboxMover(OutboxPaths);
-
-impl OutboxMover {
-    fn move_to_dead(&self, id: &str) -> anyhow::Result<()> {
-        let name = file_name(id);
-        fs::rename(self.0.outbox.join(&name), self.0.dead.join(&name))?;
-        durable::sync_dir(&self.0.dead)?;
-        durable::sync_dir(&self.0.outbox)?;
-        Ok(())
-    }
-}
-
-fn read_record(path: &Path) -> anyhow::Result<Record> {
-    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))
 }

@@ -192,7 +192,8 @@ pub async fn healthz() -> Json<serde_json::Value> {
     Json(json!({ "ok": true }))
 }
 
-/// `GET /readyz`: the outbox can be written and, when configured, the SMTP server answers.
+/// `GET /readyz`: the outbox can be written (the folder, or the database answers) and, when
+/// configured, the SMTP server answers.
 pub async fn readyz(State(state): State<AppState>) -> Response {
     let outbox = state.shared.outbox.check_writable().await;
     let smtp = if state.shared.mailer.is_smtp() {
@@ -212,15 +213,26 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     } else {
         StatusCode::SERVICE_UNAVAILABLE
     };
+    // An unreachable database would make the count wait as long again.
+    let queued = if outbox.is_ok() || state.shared.database.is_none() {
+        state.shared.outbox.len().await.ok()
+    } else {
+        None
+    };
     let body = json!({
         "ready": ready,
         "outbox": if outbox.is_ok() { "writable" } else { "not writable" },
+        "database": match (&state.shared.database, &outbox) {
+            (None, _) => "not configured",
+            (Some(_), Ok(())) => "reachable",
+            (Some(_), Err(_)) => "unreachable",
+        },
         "smtp": match smtp {
             None => "not configured",
             Some(Ok(())) => "reachable",
             Some(Err(_)) => "unreachable",
         },
-        "queued": state.shared.outbox.len(),
+        "queued": queued,
     });
     (status, Json(body)).into_response()
 }

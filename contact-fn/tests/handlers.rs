@@ -126,7 +126,7 @@ async fn a_valid_message_is_stored_before_the_answer_on_every_path() {
     assert_eq!(h.outbox().len(), 4);
     // Both enquiries tick the newsletter box for one address: one confirmation an hour.
     assert_eq!(h.confirmations().len(), 1);
-    assert_eq!(h.state.outbox().len(), 4 + 1);
+    assert_eq!(h.state.outbox().len().await.unwrap(), 4 + 1);
 }
 
 #[tokio::test]
@@ -360,7 +360,13 @@ async fn health_and_readiness() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         serde_json::from_slice::<Value>(&body).unwrap(),
-        json!({"ready": true, "outbox": "writable", "smtp": "not configured", "queued": 0})
+        json!({
+            "ready": true,
+            "outbox": "writable",
+            "database": "not configured",
+            "smtp": "not configured",
+            "queued": 0
+        })
     );
 }
 

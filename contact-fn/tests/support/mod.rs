@@ -2,6 +2,8 @@
 //! in-process or as the real binary, and request bodies.
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod pg;
+
 use std::io::{BufRead as _, BufReader};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,303 @@
+//! The file store of the outbox: one JSON file `outbox/<id>.json` per message, fsynced before
+//! it counts as stored. The files are the truth; memory only keeps the schedule and the sizes
+//! for the quota, rebuilt from the folder at start-up. Messages that cannot be delivered move to
+//! `dead/` with the reason, never deleted.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs;
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+use anyhow::Context as _;
+
+use super::{EnqueueError, OutboxPaths, Record};
+use crate::durable;
+
+/// The messages waiting for delivery, as files.
+#[derive(Debug)]
+pub struct FileOutbox {
+    paths: OutboxPaths,
+    max_messages: u64,
+    max_bytes: u64,
+    index: Mutex<Index>,
+}
+
+#[derive(Debug, Default)]
+struct Index {
+    /// Size on disk of every message in the outbox, by id.
+    sizes: HashMap<String, u64>,
+    bytes: u64,
+    /// Messages waiting for their time, ordered by it; taken out while being delivered.
+    due: BTreeSet<(u64, String)>,
+}
+
+impl Index {
+    fn set_size(&mut self, id: &str, size: u64) {
+        let old = self.sizes.insert(id.to_owned(), size).unwrap_or(0);
+        self.bytes = self.bytes.saturating_sub(old) + size;
+    }
+
+    fn forget(&mut self, id: &str) {
+        if let Some(old) = self.sizes.remove(id) {
+            self.bytes = self.bytes.saturating_sub(old);
+        }
+    }
+}
+
+fn file_name(id: &str) -> String {
+    format!("{id}.json")
+}
+
+impl FileOutbox {
+    /// Opens (creating if needed) the folders and resumes every message found in them.
+    pub fn open(paths: OutboxPaths, max_messages: u64, max_bytes: u64) -> anyhow::Result<Self> {
+        for dir in [&paths.outbox, &paths.dead] {
+            fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            durable::remove_leftovers(dir)
+                .with_context(|| format!("cleaning up {}", dir.display()))?;
+        }
+        let outbox = Self {
+            paths,
+            max_messages,
+            max_bytes,
+            index: Mutex::default(),
+        };
+        let entries = fs::read_dir(&outbox.paths.outbox)
+            .with_context(|| format!("listing {}", outbox.paths.outbox.display()))?;
+        for entry in entries {
+            let path = entry?.path();
+            let Some(id) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".json"))
+                .map(str::to_owned)
+            else {
+                continue;
+            };
+            match read_record(&path) {
+                Ok(record) => {
+                    let size = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                    let mut index = outbox.lock();
+                    index.set_size(&id, size);
+                    index.due.insert((record.next_attempt_ms, id));
+                }
+                Err(error) => {
+                    tracing::error!(
+                        id,
+                        "unreadable outbox file moved to the dead letters: {error:#}"
+                    );
+                    outbox
+                        .move_to_dead(&id)
+                        .with_context(|| format!("moving the unreadable {}", path.display()))?;
+                }
+            }
+        }
+        Ok(outbox)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Index> {
+        // A panic while holding this lock cannot leave the index half-updated in a way that
+        // matters more than losing the service, so a poisoned lock is simply reused.
+        self.index.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Folder of dead letters.
+    pub fn dead_dir(&self) -> &Path {
+        &self.paths.dead
+    }
+
+    /// Messages waiting (including those being delivered right now).
+    pub fn len(&self) -> usize {
+        self.lock().sizes.len()
+    }
+
+    /// Whether a message with this id waits for delivery.
+    pub fn contains(&self, id: &str) -> bool {
+        self.lock().sizes.contains_key(id)
+    }
+
+    /// Stores a new message durably. A message whose id is already waiting is not written again.
+    pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
+        let bytes = serde_json::to_vec(&record)
+            .context("serialising the message")
+            .map_err(EnqueueError::Io)?;
+        let size = bytes.len() as u64;
+        {
+            let mut index = self.lock();
+            if index.sizes.contains_key(&record.id) {
+                return Ok(());
+            }
+            let count = index.sizes.len() as u64;
+            if count >= self.max_messages || index.bytes + size > self.max_bytes {
+                return Err(EnqueueError::Full {
+                    count,
+                    bytes: index.bytes,
+                });
+            }
+            // Reserve the space before the slow write so concurrent writers respect the quota.
+            index.set_size(&record.id, size);
+        }
+        let dir = self.paths.outbox.clone();
+        let name = file_name(&record.id);
+        let written = blocking("writing the message file", move || {
+            durable::write(&dir, &name, &bytes)
+        })
+        .await;
+        let mut index = self.lock();
+        match written {
+            Ok(()) => {
+                index.due.insert((record.next_attempt_ms, record.id));
+                Ok(())
+            }
+            Err(error) => {
+                index.forget(&record.id);
+                Err(EnqueueError::Io(error))
+            }
+        }
+    }
+
+    /// Takes the id of a message whose time has come, if any; it is out of the schedule
+    /// until it is delivered, retried later or buried.
+    pub fn take_due(&self, now_ms: u64) -> Option<String> {
+        let mut index = self.lock();
+        let first = index.due.first()?;
+        if first.0 > now_ms {
+            return None;
+        }
+        index.due.pop_first().map(|(_, id)| id)
+    }
+
+    /// Time of the next scheduled attempt.
+    pub fn next_due(&self) -> Option<u64> {
+        self.lock().due.first().map(|(at, _)| *at)
+    }
+
+    /// Reads a waiting message.
+    pub async fn load(&self, id: &str) -> anyhow::Result<Record> {
+        let path = self.paths.outbox.join(file_name(id));
+        blocking("reading the message file", move || read_record(&path)).await
+    }
+
+    /// Reads a dead letter; `None` when there is none under `id`.
+    pub async fn dead_letter(&self, id: &str) -> anyhow::Result<Option<Record>> {
+        let path = self.paths.dead.join(file_name(id));
+        blocking("reading the dead letter", move || {
+            if path.exists() {
+                read_record(&path).map(Some)
+            } else {
+                Ok(None)
+            }
+        })
+        .await
+    }
+
+    /// Forgets a message the mail server accepted.
+    pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
+        let dir = self.paths.outbox.clone();
+        let name = file_name(id);
+        let removed = blocking("removing the delivered message", move || {
+            durable::remove(&dir, &name)
+        })
+        .await;
+        self.lock().forget(id);
+        removed
+    }
+
+    /// Stores the new state of a message that failed for now and schedules its next attempt.
+    pub async fn retry_later(&self, record: Record) -> anyhow::Result<()> {
+        let bytes = serde_json::to_vec(&record).context("serialising the message")?;
+        let size = bytes.len() as u64;
+        let dir = self.paths.outbox.clone();
+        let name = file_name(&record.id);
+        let written = blocking("updating the message file", move || {
+            durable::write(&dir, &name, &bytes)
+        })
+        .await;
+        let mut index = self.lock();
+        if written.is_ok() {
+            index.set_size(&record.id, size);
+        }
+        // Even if the update was not written, the old file is still there: keep trying.
+        index.due.insert((record.next_attempt_ms, record.id));
+        written
+    }
+
+    /// Moves a message that will never be delivered to the dead letters, with its reason.
+    pub async fn bury(&self, record: Record) -> anyhow::Result<()> {
+        let bytes = serde_json::to_vec_pretty(&record).context("serialising the message")?;
+        let paths = self.paths.clone();
+        let id = record.id.clone();
+        let moved = blocking("moving the message to the dead letters", move || {
+            durable::write(&paths.dead, &file_name(&id), &bytes)?;
+            durable::remove(&paths.outbox, &file_name(&id))
+        })
+        .await;
+        self.lock().forget(&record.id);
+        moved
+    }
+
+    /// Moves a file that cannot be read as a message to the dead letters, bytes unchanged.
+    pub async fn bury_unreadable(&self, id: &str) -> anyhow::Result<()> {
+        let moved = {
+            let id = id.to_owned();
+            let outbox = OutboxMover(self.paths.clone());
+            blocking("moving an unreadable file to the dead letters", move || {
+                outbox.move_to_dead(&id)
+            })
+            .await
+        };
+        self.lock().forget(id);
+        moved
+    }
+
+    fn move_to_dead(&self, id: &str) -> anyhow::Result<()> {
+        OutboxMover(self.paths.clone()).move_to_dead(id)
+    }
+
+    /// Checks that a file can be created in the outbox folder.
+    pub async fn check_writable(&self) -> anyhow::Result<()> {
+        let dir = self.paths.outbox.clone();
+        blocking("checking the outbox folder", move || {
+            tempfile::Builder::new()
+                .prefix(durable::TEMP_PREFIX)
+                .tempfile_in(&dir)
+                .map(drop)
+                .with_context(|| format!("creating a file in {}", dir.display()))
+        })
+        .await
+    }
+}
+
+/// Runs file work on the blocking thread pool; `what` names it in the error.
+async fn blocking<T, E>(
+    what: &'static str,
+    work: impl FnOnce() -> Result<T, E> + Send + 'static,
+) -> anyhow::Result<T>
+where
+    T: Send + 'static,
+    E: Into<anyhow::Error> + Send + 'static,
+{
+    tokio::task::spawn_blocking(work)
+        .await
+        .with_context(|| format!("the outbox task {what} stopped"))?
+        .map_err(Into::into)
+        .context(what)
+}
+
+/// Moves files between the folders; usable from a blocking thread.
+struct OutboxMover(OutboxPaths);
+
+impl OutboxMover {
+    fn move_to_dead(&self, id: &str) -> anyhow::Result<()> {
+        let name = file_name(id);
+        fs::rename(self.0.outbox.join(&name), self.0.dead.join(&name))?;
+        durable::sync_dir(&self.0.dead)?;
+        durable::sync_dir(&self.0.outbox)?;
+        Ok(())
+    }
+}
+
+fn read_record(path: &Path) -> anyhow::Result<Record> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_slice(&bytes).with_context(|| format!("parsing {}", path.display()))
+}

@@ -1,0 +1,412 @@
+//! The behavioural suite of the outbox and idempotency stores: every test of [`suite!`] runs
+//! against the files of the data folder and against PostgreSQL (a fresh database of the test
+//! run's throwaway cluster), through the same interface the service uses. Then what only the
+//! shared database does: leases between replicas, migrations.
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use contact_fn::contract::FormKind;
+use contact_fn::{AppState, Config, EnqueueError, Record, Seen, Taken};
+use sqlx::Connection as _;
+use support::pg::Cluster;
+
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Files,
+    Postgres,
+}
+
+/// One store opened as the service opens it, and what it takes to open it again.
+struct Fixture {
+    state: AppState,
+    args: Vec<String>,
+    _dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    async fn open(kind: Kind, extra: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let mut args = support::test_args(dir.path());
+        if let Kind::Postgres = kind {
+            args.extend([
+                "--database-url".to_owned(),
+                Cluster::shared().database().await,
+            ]);
+        }
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let state = open_state(&args).await;
+        Self {
+            state,
+            args,
+            _dir: dir,
+        }
+    }
+
+    /// Another process on the same store: the data folder after a restart, or a replica.
+    async fn reopen(self) -> Self {
+        let Fixture { state, args, _dir } = self;
+        drop(state);
+        let state = open_state(&args).await;
+        Self { state, args, _dir }
+    }
+
+    fn outbox(&self) -> &contact_fn::Outbox {
+        self.state.outbox()
+    }
+
+    async fn take(&self, now: u64) -> Option<Record> {
+        match self.outbox().take_due(now).await.unwrap()? {
+            Taken::Message(record) => Some(*record),
+            Taken::Unreadable { id, error } => panic!("{id} unreadable: {error:#}"),
+        }
+    }
+}
+
+async fn open_state(args: &[String]) -> AppState {
+    let (state, _worker) = AppState::open(Config::from_args(args).unwrap()).unwrap();
+    state.migrate().await.unwrap();
+    state
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        .try_into()
+        .unwrap()
+}
+
+fn record(id: &str, due: u64) -> Record {
+    Record {
+        id: id.to_owned(),
+        kind: FormKind::Enquiry,
+        created_ms: now(),
+        attempts: 0,
+        next_attempt_ms: due,
+        last_error: None,
+        envelope_from: "site@example.com".to_owned(),
+        envelope_to: vec![
+            "inbox@example.com".to_owned(),
+            "copy@example.com".to_owned(),
+        ],
+        message: format!("Message-ID: <{id}@example.com>\r\nSubject: test\r\n\r\nÜber alles\r\n"),
+    }
+}
+
+/// Runs each named test against both stores.
+macro_rules! suite {
+    ($($test:ident),* $(,)?) => {
+        mod files {
+            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Files).await; })*
+        }
+        mod postgres {
+            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Postgres).await; })*
+        }
+    };
+}
+
+suite![
+    a_stored_message_is_taken_once_and_forgotten_once_delivered,
+    a_message_is_not_taken_before_its_time,
+    a_failed_attempt_is_kept_with_its_state_and_retried_later,
+    a_buried_message_becomes_a_dead_letter_with_its_reason,
+    the_same_id_is_stored_once,
+    the_quota_refuses_what_does_not_fit,
+    waiting_messages_survive_a_restart,
+    idempotency_records_tell_a_retry_from_a_different_submission,
+    idempotency_records_expire,
+    idempotency_records_survive_a_restart,
+    a_keyed_message_is_stored_once_with_its_key,
+];
+
+async fn a_stored_message_is_taken_once_and_forgotten_once_delivered(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let sent = record("m1", now());
+    store.outbox().enqueue(sent.clone()).await.unwrap();
+    assert_eq!(store.outbox().len().await.unwrap(), 1);
+    assert!(store.outbox().contains("m1").await.unwrap());
+    assert_eq!(store.take(now()).await, Some(sent));
+    assert_eq!(store.take(now()).await, None, "taken once");
+    assert_eq!(
+        store.outbox().len().await.unwrap(),
+        1,
+        "still stored while delivered"
+    );
+    store.outbox().delivered("m1").await.unwrap();
+    assert!(store.outbox().is_empty().await.unwrap());
+    assert!(!store.outbox().contains("m1").await.unwrap());
+    assert_eq!(store.outbox().dead_letter("m1").await.unwrap(), None);
+}
+
+async fn a_message_is_not_taken_before_its_time(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let due = now() + 60_000;
+    store.outbox().enqueue(record("later", due)).await.unwrap();
+    assert_eq!(store.take(now()).await, None);
+    let next = store.outbox().next_due().await.unwrap().unwrap();
+    assert!(next <= due, "the worker wakes up in time: {next} > {due}");
+    assert_eq!(store.take(due).await.unwrap().id, "later");
+}
+
+async fn a_failed_attempt_is_kept_with_its_state_and_retried_later(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    store.outbox().enqueue(record("m1", now())).await.unwrap();
+    let mut taken = store.take(now()).await.unwrap();
+    taken.attempts = 1;
+    taken.last_error = Some("451 try again later".to_owned());
+    taken.next_attempt_ms = now() + 60_000;
+    store.outbox().retry_later(taken.clone()).await.unwrap();
+    assert_eq!(store.take(now()).await, None, "not before its next attempt");
+    assert_eq!(store.take(taken.next_attempt_ms).await, Some(taken));
+}
+
+async fn a_buried_message_becomes_a_dead_letter_with_its_reason(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    store.outbox().enqueue(record("m1", now())).await.unwrap();
+    let mut taken = store.take(now()).await.unwrap();
+    taken.attempts = 1;
+    taken.last_error = Some("550 no such mailbox".to_owned());
+    store.outbox().bury(taken.clone()).await.unwrap();
+    assert!(store.outbox().is_empty().await.unwrap());
+    assert_eq!(store.outbox().dead_letter("m1").await.unwrap(), Some(taken));
+    assert_eq!(store.take(u64::MAX / 2).await, None);
+}
+
+async fn the_same_id_is_stored_once(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let first = record("same", now());
+    store.outbox().enqueue(first.clone()).await.unwrap();
+    let mut second = record("same", now());
+    second.message = "something else".to_owned();
+    store.outbox().enqueue(second).await.unwrap();
+    assert_eq!(store.outbox().len().await.unwrap(), 1);
+    assert_eq!(store.take(now()).await, Some(first));
+}
+
+async fn the_quota_refuses_what_does_not_fit(kind: Kind) {
+    let store = Fixture::open(kind, &["--outbox-max-messages", "2"]).await;
+    for id in ["a", "b"] {
+        store.outbox().enqueue(record(id, now())).await.unwrap();
+    }
+    let refused = store.outbox().enqueue(record("c", now())).await;
+    assert!(
+        matches!(refused, Err(EnqueueError::Full { count: 2, .. })),
+        "{refused:?}"
+    );
+    assert_eq!(store.outbox().len().await.unwrap(), 2);
+
+    let store = Fixture::open(kind, &["--outbox-max-bytes", "300"]).await;
+    store.outbox().enqueue(record("a", now())).await.unwrap();
+    let mut big = record("big", now());
+    big.message = "x".repeat(300);
+    let refused = store.outbox().enqueue(big).await;
+    assert!(
+        matches!(refused, Err(EnqueueError::Full { .. })),
+        "{refused:?}"
+    );
+}
+
+async fn waiting_messages_survive_a_restart(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let due = record("due", now());
+    let later = record("later", now() + 60_000);
+    store.outbox().enqueue(due.clone()).await.unwrap();
+    store.outbox().enqueue(later.clone()).await.unwrap();
+    let store = store.reopen().await;
+    assert_eq!(store.outbox().len().await.unwrap(), 2);
+    assert_eq!(store.take(now()).await, Some(due));
+    assert_eq!(store.take(later.next_attempt_ms).await, Some(later));
+}
+
+async fn idempotency_records_tell_a_retry_from_a_different_submission(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let keys = store.state.idempotency();
+    assert_eq!(keys.seen("k1", "fp-a").await.unwrap(), Seen::New);
+    keys.remember("k1", "fp-a".to_owned()).await.unwrap();
+    assert_eq!(keys.seen("k1", "fp-a").await.unwrap(), Seen::Same);
+    assert_eq!(keys.seen("k1", "fp-b").await.unwrap(), Seen::Different);
+    assert_eq!(keys.seen("k2", "fp-a").await.unwrap(), Seen::New);
+}
+
+async fn idempotency_records_expire(kind: Kind) {
+    let store = Fixture::open(kind, &["--idempotency-ttl", "200ms"]).await;
+    let keys = store.state.idempotency();
+    keys.remember("k1", "fp-a".to_owned()).await.unwrap();
+    assert_eq!(keys.seen("k1", "fp-b").await.unwrap(), Seen::Different);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(keys.seen("k1", "fp-b").await.unwrap(), Seen::New);
+    keys.prune().await;
+    keys.remember("k1", "fp-b".to_owned()).await.unwrap();
+    assert_eq!(keys.seen("k1", "fp-b").await.unwrap(), Seen::Same);
+}
+
+async fn idempotency_records_survive_a_restart(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    store
+        .state
+        .idempotency()
+        .remember("k1", "fp-a".to_owned())
+        .await
+        .unwrap();
+    let store = store.reopen().await;
+    let keys = store.state.idempotency();
+    assert_eq!(keys.seen("k1", "fp-a").await.unwrap(), Seen::Same);
+}
+
+async fn a_keyed_message_is_stored_once_with_its_key(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let keys = store.state.idempotency();
+    let stored = |fingerprint: &str| {
+        keys.enqueue_remembering(store.outbox(), record("k1", now()), fingerprint.to_owned())
+    };
+    assert_eq!(stored("fp-a").await.unwrap(), Seen::New);
+    assert_eq!(keys.seen("k1", "fp-a").await.unwrap(), Seen::Same);
+    assert_eq!(store.outbox().len().await.unwrap(), 1);
+    // What the in-process lock and the look-up before it let through is still settled here.
+    if let Kind::Postgres = kind {
+        assert_eq!(stored("fp-a").await.unwrap(), Seen::Same);
+        assert_eq!(stored("fp-b").await.unwrap(), Seen::Different);
+    }
+    assert_eq!(store.outbox().len().await.unwrap(), 1);
+}
+
+// --- only the shared database -------------------------------------------------------------
+
+/// Flags of a replica whose claims run out quickly.
+const SHORT_LEASE: [&str; 4] = ["--smtp-timeout", "100ms", "--delivery-lease", "1s"];
+
+#[tokio::test]
+async fn a_replicas_claim_holds_until_its_lease_runs_out_then_another_takes_over() {
+    let first = Fixture::open(Kind::Postgres, &SHORT_LEASE).await;
+    let second = open_state(&first.args).await;
+    first.outbox().enqueue(record("m1", now())).await.unwrap();
+    let mut held = first.take(now()).await.unwrap();
+    assert!(
+        second.outbox().take_due(now()).await.unwrap().is_none(),
+        "claimed by the first replica"
+    );
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let Some(Taken::Message(taken)) = second.outbox().take_due(now()).await.unwrap() else {
+        panic!("the second replica takes the message over once the lease ran out");
+    };
+    assert_eq!(taken.id, "m1");
+    // The first replica comes back late: its update no longer applies.
+    held.attempts = 1;
+    held.next_attempt_ms = now();
+    first.outbox().retry_later(held).await.unwrap();
+    assert!(first.take(now()).await.is_none(), "still the second's");
+    second.outbox().delivered("m1").await.unwrap();
+    assert!(first.outbox().is_empty().await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_key_on_two_replicas_at_once_stores_one_message() {
+    let first = Fixture::open(Kind::Postgres, &[]).await;
+    let second = open_state(&first.args).await;
+    for round in 0..20 {
+        let id = format!("k{round}");
+        let (a, b) = tokio::join!(
+            first.state.idempotency().enqueue_remembering(
+                first.outbox(),
+                record(&id, now()),
+                "fp-a".to_owned()
+            ),
+            second.idempotency().enqueue_remembering(
+                second.outbox(),
+                record(&id, now()),
+                "fp-b".to_owned()
+            ),
+        );
+        let mut seen = [a.unwrap(), b.unwrap()];
+        seen.sort_by_key(|s| format!("{s:?}"));
+        assert_eq!(seen, [Seen::Different, Seen::New], "round {round}");
+    }
+    assert_eq!(first.outbox().len().await.unwrap(), 20);
+}
+
+#[tokio::test]
+async fn a_row_that_is_no_message_becomes_a_dead_letter_as_it_is() {
+    let store = Fixture::open(Kind::Postgres, &[]).await;
+    let url = &store.args[store.args.len() - 1];
+    let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+    sqlx::query(
+        "INSERT INTO outbox (id, kind, created_ms, attempts, next_attempt_ms, envelope_from,
+                             envelope_to, message)
+         VALUES ('odd', 'no-such-kind', 0, 0, 0, 'a@example.com', '{b@example.com}', 'x')",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+    let Some(Taken::Unreadable { id, error }) = store.outbox().take_due(now()).await.unwrap()
+    else {
+        panic!("an unknown kind cannot be read as a message");
+    };
+    assert_eq!(id, "odd");
+    assert!(format!("{error:#}").contains("no-such-kind"), "{error:#}");
+    store.outbox().bury_unreadable("odd").await.unwrap();
+    assert!(store.outbox().is_empty().await.unwrap());
+    let kind: String = sqlx::query_scalar("SELECT kind FROM dead_letters WHERE id = 'odd'")
+        .fetch_one(&mut db)
+        .await
+        .unwrap();
+    assert_eq!(kind, "no-such-kind");
+}
+
+#[tokio::test]
+async fn migrating_twice_changes_nothing_and_a_newer_schema_is_refused() {
+    let store = Fixture::open(Kind::Postgres, &[]).await;
+    store.state.migrate().await.unwrap();
+    let url = &store.args[store.args.len() - 1];
+    let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time)
+         VALUES (999999, 'from the future', true, '\\x00', 0)",
+    )
+    .execute(&mut db)
+    .await
+    .unwrap();
+    let refused = store.state.migrate().await.unwrap_err().to_string();
+    assert!(
+        refused
+            .contains("the database schema is at version 999999, newer than this contact-fn knows"),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn contact_fn_migrate_applies_the_migrations_and_exits() {
+    let url = Cluster::shared().database().await;
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_contact-fn"))
+        .args(["--database-url", &url, "migrate"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("is at schema version"), "{stderr}");
+    let mut db = sqlx::PgConnection::connect(&url).await.unwrap();
+    let tables: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM information_schema.tables
+         WHERE table_name IN ('outbox', 'dead_letters', 'idempotency_keys', 'subscribers')",
+    )
+    .fetch_one(&mut db)
+    .await
+    .unwrap();
+    assert_eq!(tables, 4);
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_contact-fn"))
+        .arg("migrate")
+        .env_remove("CONTACT_DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("contact-fn migrate needs --database-url"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
