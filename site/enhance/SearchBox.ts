@@ -10,8 +10,8 @@
  * - `[data-search-count]`: a live region counting the results;
  * - `[data-search-list]`: the result links.
  * A query's words are split like the index's (lowercased runs of letters and digits); every
- * word must match, the last one as a prefix (the visitor is still typing it) once it has as
- * many characters as the shortest shard keys (the entry's `prefix`); before that it waits.
+ * word must match, the last one as a prefix (the visitor is still typing it) once it has the
+ * entry's `prefix` characters; before that it waits (one letter would need all its shards).
  */
 import { DOC_PLACEHOLDER } from '../schema/search'
 import type { SearchDoc } from '../schema/SearchDoc'
@@ -34,28 +34,38 @@ export function plan(query: string, minPrefix: number): { word: string; prefix: 
   return words
 }
 
-/**
- * The keys of the shards that may hold `word`, or with `prefix` the words starting with it:
- * the longest key `word` starts with, and with `prefix` every key starting with `word`
- * (as `Entry::keys_for` in sitegen/src/search.rs).
- */
-export function shardKeys(entry: SearchEntry, word: string, prefix: boolean): string[] {
-  const keys = new Set<string>()
-  const chars = [...word]
-  for (let n = chars.length; n > 0; n--) {
-    const key = chars.slice(0, n).join('')
-    if (Object.hasOwn(entry.shards, key)) {
-      keys.add(key)
-      break
-    }
+/** Compares by code points, as the index sorts its words (not by UTF-16 units, as `<` does). */
+function compare(a: string, b: string): number {
+  const x = [...a]
+  const y = [...b]
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0)
+    if (d !== 0) return d
   }
-  if (prefix) for (const key of Object.keys(entry.shards)) if (key.startsWith(word)) keys.add(key)
-  return [...keys]
+  return x.length - y.length
+}
+
+/**
+ * The shards (indexes into `entry.shards`) that may hold `word`, or with `prefix` the words
+ * starting with it: the one with the greatest key not after `word`, and with `prefix` the ones
+ * after it whose keys start with `word` (as `Entry::shards_for` in sitegen/src/search.rs).
+ */
+export function shardsFor(entry: SearchEntry, word: string, prefix: boolean): number[] {
+  let low = 0
+  let high = entry.shards.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (compare(entry.shards[mid]?.[0] ?? '', word) <= 0) low = mid + 1
+    else high = mid
+  }
+  const found = [Math.max(low - 1, 0)]
+  if (prefix) for (let i = low; i < entry.shards.length && (entry.shards[i]?.[0] ?? '').startsWith(word); i++) found.push(i)
+  return found
 }
 
 /** The index as fetched so far: the entry, and the shards and fragments asked for. */
 export class SearchIndex {
-  private readonly shards = new Map<string, Promise<Shard>>()
+  private readonly shards = new Map<number, Promise<Shard>>()
   private readonly docs = new Map<number, Promise<SearchDoc>>()
 
   private constructor(
@@ -84,7 +94,7 @@ export class SearchIndex {
 
   /** The documents holding `word` (or with `prefix`, a word it begins), with their weights. */
   private async matches(word: string, prefix: boolean): Promise<Map<number, number>> {
-    const shards = await Promise.all(shardKeys(this.entry, word, prefix).map((key) => this.shard(key)))
+    const shards = await Promise.all(shardsFor(this.entry, word, prefix).map((i) => this.shard(i)))
     const found = new Map<number, number>()
     for (const shard of shards) {
       for (const [key, postings] of shard) {
@@ -106,9 +116,9 @@ export class SearchIndex {
     return this.once(this.docs, doc, () => fetchJson<SearchDoc>(new URL(this.entry.fragments.replace(DOC_PLACEHOLDER, String(doc)), this.base)))
   }
 
-  private shard(key: string): Promise<Shard> {
-    return this.once(this.shards, key, async () => {
-      const file = this.entry.shards[key] ?? ''
+  private shard(i: number): Promise<Shard> {
+    return this.once(this.shards, i, async () => {
+      const file = this.entry.shards[i]?.[1] ?? ''
       return new Map(Object.entries(await fetchJson<Record<string, number[]>>(new URL(file, this.base))))
     })
   }

@@ -13,13 +13,14 @@ version: number,
  */
 docs: number, 
 /**
- * [`KEY_CHARS`]: the length of the shortest shard keys.
+ * [`MIN_PREFIX`]: how many characters a last word needs to be matched as a prefix.
  */
 prefix: number, 
 /**
- * Shard key -> the shard's file, relative to the entry's folder.
+ * Every word shard as `[key, file]` (the file relative to the entry's folder), in the
+ * order of their words; the first key is empty.
  */
-shards: { [key in string]: string }, 
+shards: Array<[string, string]>, 
 /**
  * An article's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
  * where its number goes.

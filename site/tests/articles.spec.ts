@@ -112,7 +112,7 @@ test.describe('Articles', () => {
     const [word] = [...counts].filter(([w]) => w.length >= 6).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]))[0] ?? ['']
     const folder = content.search_index_path.slice(0, content.search_index_path.lastIndexOf('/') + 1)
     const entry = (await (await request.get(content.search_index_path)).json()) as SearchEntry
-    const shardFiles = new Set(Object.values(entry.shards).map((file) => folder + file))
+    const shardFiles = new Set(entry.shards.map(([, file]) => folder + file))
     const [fragmentsBefore, fragmentsAfter] = (folder + entry.fragments).split(DOC_PLACEHOLDER)
     const fetched: string[] = []
     page.on('request', (r) => {

@@ -30,9 +30,14 @@ fn main() -> Result<()> {
                 .with_context(|| format!("{a:?} is not a page count"))
         })
         .collect::<Result<_>>()?;
+    // SCALE_KEEP=1 keeps the generated content and builds (the directory is printed).
     let work = tempfile::Builder::new()
         .prefix("sitegen-scale-")
+        .disable_cleanup(std::env::var_os("SCALE_KEEP").is_some())
         .tempdir()?;
+    if std::env::var_os("SCALE_KEEP").is_some() {
+        println!("keeping {}", work.path().display());
+    }
 
     let mut runs = Vec::new();
     let mut search_sizes = Vec::new();
@@ -53,7 +58,9 @@ fn main() -> Result<()> {
         if articles {
             search_sizes.push((extra, search_weight(&dir.join("dist"))?));
         }
-        std::fs::remove_dir_all(&dir)?;
+        if std::env::var_os("SCALE_KEEP").is_none() {
+            std::fs::remove_dir_all(&dir)?;
+        }
     }
 
     let names: Vec<String> = runs[0].4.iter().map(|(n, _)| n.clone()).collect();
@@ -215,7 +222,9 @@ fn prose_sentences(body: &str) -> Vec<String> {
         }
         for sentence in line.split_inclusive(". ") {
             let sentence = sentence.trim();
-            if sentence.split(' ').count() >= 5 && !sentence.contains(['[', ']', '`', '<', '|', '^', '*', '_']) {
+            if sentence.split(' ').count() >= 5
+                && !sentence.contains(['[', ']', '`', '<', '|', '^', '*', '_'])
+            {
                 out.push(sentence.to_owned());
             }
         }
@@ -322,18 +331,19 @@ fn search_weight(dist: &Path) -> Result<SearchWeight> {
     }
     let mut queries = Vec::new();
     for word in QUERY_WORDS {
-        let keys = entry.keys_for(word, true);
+        let shards = entry.shards_for(word, true);
         let mut fetched = code + served(&entry_file)?;
         let mut scores: std::collections::BTreeMap<u32, u32> = Default::default();
-        for key in &keys {
-            let path = dir.join(&entry.shards[*key]);
+        for &i in &shards {
+            let path = dir.join(&entry.shards[i].1);
             fetched += served(&path)?;
             let shard: sitegen::search::Shard = serde_json::from_slice(&std::fs::read(&path)?)?;
             for (w, postings) in shard.iter().filter(|(w, _)| w.starts_with(word)) {
                 let mut doc = 0;
                 for pair in postings.chunks(2) {
                     doc += pair[0];
-                    *scores.entry(doc).or_default() += if w == word { pair[1] * 2 } else { pair[1] };
+                    *scores.entry(doc).or_default() +=
+                        if w == word { pair[1] * 2 } else { pair[1] };
                 }
             }
         }
@@ -342,7 +352,7 @@ fn search_weight(dist: &Path) -> Result<SearchWeight> {
         for (doc, _) in ranked.iter().take(FIRST_PAGE) {
             fetched += served(&dir.join(entry.fragment(*doc as usize)))?;
         }
-        queries.push((word, keys.len(), ranked.len(), fetched));
+        queries.push((word, shards.len(), ranked.len(), fetched));
     }
     Ok(SearchWeight {
         raw,

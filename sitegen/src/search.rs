@@ -10,32 +10,34 @@
 //! number of articles:
 //! - the **entry** (`entry.<hash>.json`, an [`Entry`]): the format version, the number of
 //!   articles, every word shard's key and file, and where the article fragments are;
-//! - **word shards** (`w/<hash>.json`): the words sharing a key, each with its postings. A
-//!   word's key is its first [`KEY_CHARS`] characters (the whole word when shorter); a shard
-//!   whose JSON would pass [`SHARD_MAX_BYTES`] splits its longer words by one more character,
-//!   again and again, so only a single very common word can make a shard larger than that.
-//!   A word is in the shard of the longest key it starts with. Two characters give a few
-//!   hundred shards for English text: the entry stays a few kB and a typical shard too; one
-//!   character would make shards of every `s…` or `c…` word, three would list thousands of keys;
+//! - **word shards** (`w/<hash>.json`): runs of consecutive words (in code point order), each
+//!   with its postings, of at most [`SHARD_MAX_BYTES`] of JSON (a single word may be larger).
+//!   A shard's key is the first characters of its first word, as few as tell it from the last
+//!   word of the shard before (`the` after `terraform`, `kube` after `kotlin`): a word is in the
+//!   shard with the greatest key not after it, and the words starting with a prefix are in
+//!   that shard and the ones after it whose keys start with the prefix. Cutting by size rather
+//!   than at fixed prefixes (every `ku…` word in one shard) keeps shards alike in size: fixed
+//!   two-character prefixes give shards of a few bytes (`qz`) beside shards of every `co…`
+//!   word, and splitting the large ones by more characters leaves thousands of tiny shards
+//!   whose keys make the entry larger than the shards (measured: 5,000 shards, a 60 kB entry);
 //! - **fragments** (`d-<hash>/<n>.json`, a [`Doc`]): what a result shows, one file per article,
 //!   fetched for the results on screen only. One hash names the folder of them all, so the
 //!   entry stays small (no hash per article) and every name still changes with its content.
 //!
 //! Every name carries a hash of the content it names (the fragments' of all fragments), so
 //! `_headers` caches the whole folder as immutable and the page names the entry it was built
-//! with ([`Content::search_index_path`]). Articles are numbered oldest first, so a new article
-//! leaves the postings of the others, and the shards without its words, unchanged.
+//! with ([`Content::search_index_path`]). The browser matches the last typed word as a prefix
+//! once it has [`MIN_PREFIX`] characters: one character would need every shard of its letter.
 //!
 //! Postings are `[doc, weight]` pairs flattened into one array in the order of the articles,
 //! each doc number given as the difference to the one before: a common word's postings become
 //! a run of small repeating numbers that compress to almost nothing.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::ops::Bound;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, ensure};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -45,11 +47,10 @@ use crate::content::{Content, RouteKind};
 pub const DIR: &str = "search";
 /// The version of the index's format, in the entry.
 pub const FORMAT_VERSION: u32 = 1;
-/// A word's shard key is its first this many characters; the browser matches a last word as a
-/// prefix once it has this many (a shorter one would need every shard of its letter).
-pub const KEY_CHARS: usize = 2;
-/// A shard whose JSON is larger than this splits by one more character of its words.
-pub const SHARD_MAX_BYTES: usize = 16 * 1024;
+/// The browser matches the last typed word as a prefix once it has this many characters.
+pub const MIN_PREFIX: usize = 2;
+/// A word shard's JSON stays within this many bytes, unless a single word's postings are larger.
+pub const SHARD_MAX_BYTES: usize = 24 * 1024;
 /// The placeholder of the article number in [`Entry::fragments`].
 pub const DOC_PLACEHOLDER: &str = "{doc}";
 
@@ -83,10 +84,11 @@ pub struct Entry {
     pub version: u32,
     /// How many articles are indexed, numbered from 0, oldest first.
     pub docs: usize,
-    /// [`KEY_CHARS`]: the length of the shortest shard keys.
+    /// [`MIN_PREFIX`]: how many characters a last word needs to be matched as a prefix.
     pub prefix: usize,
-    /// Shard key -> the shard's file, relative to the entry's folder.
-    pub shards: BTreeMap<String, String>,
+    /// Every word shard as `[key, file]` (the file relative to the entry's folder), in the
+    /// order of their words; the first key is empty.
+    pub shards: Vec<(String, String)>,
     /// An article's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
     /// where its number goes.
     pub fragments: String,
@@ -135,29 +137,21 @@ impl Files {
 }
 
 impl Entry {
-    /// The keys of the shards that may hold `word` (as a whole word) or, with `prefix`, the
-    /// words starting with it: the longest key `word` starts with, and with `prefix` every key
-    /// that starts with `word`.
-    pub fn keys_for(&self, word: &str, prefix: bool) -> BTreeSet<&str> {
-        let mut keys = BTreeSet::new();
-        let mut cut: Vec<usize> = word.char_indices().map(|(i, _)| i).skip(1).collect();
-        cut.push(word.len());
-        if let Some(key) = cut
-            .iter()
-            .rev()
-            .find_map(|&end| self.shards.get_key_value(&word[..end]))
-        {
-            keys.insert(key.0.as_str());
-        }
+    /// The shards (indexes into [`Self::shards`]) that may hold `word` (as a whole word) or,
+    /// with `prefix`, the words starting with it: the one with the greatest key not after
+    /// `word`, and with `prefix` the ones after it whose keys start with `word`.
+    pub fn shards_for(&self, word: &str, prefix: bool) -> Vec<usize> {
+        let at = self
+            .shards
+            .partition_point(|(key, _)| key.as_str() <= word)
+            .saturating_sub(1);
+        let mut found = vec![at];
         if prefix {
-            keys.extend(
-                self.shards
-                    .range::<str, _>((Bound::Included(word), Bound::Unbounded))
-                    .map(|(key, _)| key.as_str())
-                    .take_while(|key| key.starts_with(word)),
+            found.extend(
+                (at + 1..self.shards.len()).take_while(|&i| self.shards[i].0.starts_with(word)),
             );
         }
-        keys
+        found
     }
 
     /// The fragment file of article `doc`, relative to the entry's folder.
@@ -252,41 +246,50 @@ fn encode(postings: &[(u32, u32)]) -> Vec<u32> {
     out
 }
 
-/// The first `n` characters of `word` (all of it when shorter).
-fn key_of(word: &str, n: usize) -> &str {
-    word.char_indices().nth(n).map_or(word, |(i, _)| &word[..i])
+/// The shortest prefix of `word` that sorts after `before`.
+fn separator<'w>(before: &str, word: &'w str) -> &'w str {
+    word.char_indices()
+        .map(|(i, c)| &word[..i + c.len_utf8()])
+        .find(|prefix| *prefix > before)
+        .unwrap_or(word)
 }
 
-/// Splits the words (sorted, each with its encoded postings) into shards by key: see the
-/// module documentation.
-fn shard(words: Vec<(String, Vec<u32>)>, max_bytes: usize) -> Result<BTreeMap<String, Vec<u8>>> {
-    let mut shards = BTreeMap::new();
-    let mut pending: Vec<(usize, Vec<(String, Vec<u32>)>)> = vec![(KEY_CHARS, words)];
-    while let Some((chars, group)) = pending.pop() {
-        let mut by_key: BTreeMap<String, Vec<(String, Vec<u32>)>> = BTreeMap::new();
-        for (word, postings) in group {
-            by_key
-                .entry(key_of(&word, chars).to_owned())
-                .or_default()
-                .push((word, postings));
-        }
-        for (key, group) in by_key {
-            let json = serde_json::to_vec(&group.iter().cloned().collect::<Shard>())
-                .context("serialising a search shard")?;
-            let longer = group.iter().any(|(word, _)| word.len() > key.len());
-            if json.len() > max_bytes && longer {
-                let (whole, rest): (Vec<_>, Vec<_>) =
-                    group.into_iter().partition(|(word, _)| *word == key);
-                if !whole.is_empty() {
-                    let json = serde_json::to_vec(&whole.into_iter().collect::<Shard>())
-                        .context("serialising a search shard")?;
-                    shards.insert(key, json);
-                }
-                pending.push((chars + 1, rest));
-            } else {
-                shards.insert(key, json);
+/// Cuts the words (sorted, each with its encoded postings) into runs of at most `max_bytes`
+/// of JSON, each keyed as the module documentation says: `(key, shard JSON)`.
+fn shard(words: Vec<(String, Vec<u32>)>, max_bytes: usize) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut runs: Vec<Vec<(String, Vec<u32>)>> = Vec::new();
+    let mut size = 0;
+    for (word, postings) in words {
+        // `"word":[1,2,3],` and the braces: the JSON's exact length.
+        let bytes = serde_json::to_string(&word)?.len()
+            + postings
+                .iter()
+                .map(|n| n.to_string().len() + 1)
+                .sum::<usize>()
+            + postings.is_empty() as usize
+            + 3;
+        match runs.last_mut() {
+            Some(run) if size + bytes < max_bytes => {
+                size += bytes;
+                run.push((word, postings));
+            }
+            _ => {
+                size = bytes + 1;
+                runs.push(vec![(word, postings)]);
             }
         }
+    }
+    let mut shards = Vec::with_capacity(runs.len());
+    let mut last = String::new();
+    for run in runs {
+        let key = match run.first() {
+            Some((first, _)) if !shards.is_empty() => separator(&last, first).to_owned(),
+            _ => String::new(),
+        };
+        last = run.last().map(|(w, _)| w.clone()).unwrap_or_default();
+        let json = serde_json::to_vec(&run.into_iter().collect::<Shard>())
+            .context("serialising a search shard")?;
+        shards.push((key, json));
     }
     Ok(shards)
 }
@@ -298,11 +301,14 @@ pub fn build(sources: &[Source<'_>], max_bytes: usize) -> Result<Files> {
         .map(|(word, postings)| (word, encode(&postings)))
         .collect();
     let mut files = BTreeMap::new();
-    let mut shards = BTreeMap::new();
+    let mut shards = Vec::new();
     for (key, json) in shard(words, max_bytes)? {
         let name = format!("w/{}.json", hash(&[&json]));
-        shards.insert(key, name.clone());
-        files.insert(name, json);
+        shards.push((key, name.clone()));
+        ensure!(
+            files.insert(name, json).is_none(),
+            "two search shards have the same hash: make HASH_DIGITS larger"
+        );
     }
     let fragments: Vec<Vec<u8>> = sources
         .iter()
@@ -319,7 +325,7 @@ pub fn build(sources: &[Source<'_>], max_bytes: usize) -> Result<Files> {
     let entry = Entry {
         version: FORMAT_VERSION,
         docs: sources.len(),
-        prefix: KEY_CHARS,
+        prefix: MIN_PREFIX,
         shards,
         fragments: format!("{folder}/{DOC_PLACEHOLDER}.json"),
     };
@@ -365,18 +371,39 @@ mod tests {
         serde_json::from_slice(&files.files[&files.entry]).expect("the entry parses")
     }
 
-    fn shard_of(files: &Files, key: &str) -> Shard {
-        let name = &entry(files).shards[key];
+    fn shard_at(files: &Files, i: usize) -> Shard {
+        let name = &entry(files).shards[i].1;
         serde_json::from_slice(&files.files[name]).expect("a shard parses")
     }
 
-    /// The shard files holding `word`, found the way the browser looks.
-    fn find(files: &Files, word: &str) -> Vec<(String, Vec<u32>)> {
-        let entry = entry(files);
-        entry
-            .keys_for(word, false)
+    /// The shards holding `word` and its postings, looked up the way the browser looks.
+    fn find(files: &Files, word: &str) -> Vec<(usize, Vec<u32>)> {
+        entry(files)
+            .shards_for(word, false)
             .into_iter()
-            .filter_map(|key| shard_of(files, key).remove(word).map(|p| (key.to_owned(), p)))
+            .filter_map(|i| shard_at(files, i).remove(word).map(|p| (i, p)))
+            .collect()
+    }
+
+    /// Every word starting with `prefix`, from the shards the browser would fetch.
+    fn by_prefix(files: &Files, prefix: &str) -> Vec<String> {
+        entry(files)
+            .shards_for(prefix, true)
+            .into_iter()
+            .flat_map(|i| shard_at(files, i).into_keys())
+            .filter(|w| w.starts_with(prefix))
+            .collect()
+    }
+
+    /// `n` articles whose bodies have many words, `a000 … a{n}`, `b000 …` and so on.
+    fn many_words(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                (0..60)
+                    .map(|w| format!("{}{:03}", char::from(b'a' + (w % 6) as u8), w * 7 + i))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect()
     }
 
@@ -387,83 +414,98 @@ mod tests {
     }
 
     #[test]
-    fn words_land_in_the_shard_of_their_first_characters() {
-        let sources = [
-            source(0, "Kubernetes cost", "a kubelet in Øresund, 95 nodes"),
-            source(1, "Kafka", "kubernetes again"),
-        ];
-        let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
+    fn every_word_is_found_in_its_shard_and_prefixes_in_theirs() {
+        let bodies = many_words(30);
+        let mut sources: Vec<Source<'_>> = bodies
+            .iter()
+            .enumerate()
+            .map(|(n, body)| source(n, "Kubernetes cost", body))
+            .collect();
+        sources[0].body = "a kubelet in Øresund, 95 nodes";
+        let files = build(&sources, 2_000).expect("builds");
         let entry = entry(&files);
+        assert!(entry.shards.len() > 5, "{:?}", entry.shards);
+        assert_eq!(entry.shards[0].0, "");
+        let mut all: Vec<String> = Vec::new();
+        for i in 0..entry.shards.len() {
+            let shard = shard_at(&files, i);
+            let first = shard.keys().next().expect("a shard has words");
+            let key = &entry.shards[i].0;
+            assert!(first.starts_with(key.as_str()), "{key} {first}");
+            if let Some(before) = all.last() {
+                // The shortest prefix of the first word after the shard before.
+                assert!(key.as_str() > before.as_str(), "{key} after {before}");
+                let shorter = key.char_indices().last().map_or("", |(at, _)| &key[..at]);
+                assert!(shorter <= before.as_str(), "{key} is not the shortest");
+            }
+            all.extend(shard.keys().cloned());
+        }
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(all, sorted, "shards hold consecutive words");
+        for word in &all {
+            assert_eq!(find(&files, word).len(), 1, "{word}");
+        }
         assert_eq!(
-            entry.shards.keys().map(String::as_str).collect::<Vec<_>>(),
-            ["0", "1", "95", "a", "ad", "ag", "co", "ex", "in", "ka", "ku", "li", "no", "ør"]
+            find(&files, "kubelet"),
+            [(entry.shards_for("kubelet", false)[0], vec![0, 1])]
         );
-        assert_eq!(
-            find(&files, "kubernetes"),
-            [("ku".to_owned(), vec![0, 20, 1, 1])]
-        );
-        assert_eq!(find(&files, "kubelet"), [("ku".to_owned(), vec![0, 1])]);
-        assert_eq!(find(&files, "øresund"), [("ør".to_owned(), vec![0, 1])]);
-        assert_eq!(find(&files, "a"), [("a".to_owned(), vec![0, 1])]);
+        assert_eq!(find(&files, "øresund")[0].1, [0, 1]);
         assert!(find(&files, "kube").is_empty());
-        assert_eq!(entry.docs, 2);
-        assert_eq!(entry.prefix, KEY_CHARS);
+        assert_eq!(by_prefix(&files, "kube"), ["kubelet", "kubernetes"]);
+        let b_words: Vec<&String> = all.iter().filter(|w| w.starts_with('b')).collect();
+        assert!(b_words.len() > 50);
+        assert_eq!(by_prefix(&files, "b").len(), b_words.len());
+        assert_eq!(entry.docs, 30);
+        assert_eq!(entry.prefix, MIN_PREFIX);
         assert_eq!(entry.version, FORMAT_VERSION);
     }
 
     #[test]
-    fn a_shard_over_the_size_limit_splits_by_one_more_character() {
-        let body = "cab cabin cable cabinet cobalt cab";
-        let sources: Vec<Source<'_>> = (0..40).map(|n| source(n, "T", body)).collect();
-        let small = build(&sources, SHARD_MAX_BYTES).expect("builds");
-        assert_eq!(entry(&small).keys_for("ca", true), BTreeSet::from(["ca"]));
-        let limit = serde_json::to_vec(&shard_of(&small, "ca")).expect("json").len() - 1;
-        let split = build(&sources, limit).expect("builds");
-        let entry = entry(&split);
-        // `cab` itself keeps the key `cab`; its longer words split again when still too big.
-        assert!(entry.shards.contains_key("cab"), "{:?}", entry.shards);
-        assert!(!entry.shards.contains_key("ca"), "{:?}", entry.shards);
-        assert!(entry.shards.contains_key("co"), "{:?}", entry.shards);
-        for (key, name) in &entry.shards {
-            let shard: Shard = serde_json::from_slice(&split.files[name]).expect("parses");
-            assert!(
-                split.files[name].len() <= limit || shard.len() == 1,
-                "shard {key} is over the limit with {} words",
-                shard.len()
-            );
-            for word in shard.keys() {
-                assert!(word.starts_with(key.as_str()), "{word} in shard {key}");
-            }
-        }
-        // Every word is still found, by exact lookup and by prefix.
-        for word in ["cab", "cabin", "cable", "cabinet", "cobalt"] {
-            assert_eq!(find(&split, word).len(), 1, "{word}");
-        }
-        let by_prefix: BTreeSet<String> = entry
-            .keys_for("ca", true)
-            .into_iter()
-            .flat_map(|key| shard_of(&split, key).into_keys())
-            .filter(|w| w.starts_with("ca"))
+    fn a_shard_over_the_size_limit_splits() {
+        let bodies = many_words(20);
+        let sources: Vec<Source<'_>> = bodies
+            .iter()
+            .enumerate()
+            .map(|(n, body)| source(n, "T", body))
             .collect();
-        assert_eq!(
-            by_prefix,
-            BTreeSet::from(["cab", "cabin", "cabinet", "cable"].map(String::from))
-        );
+        let whole = build(&sources, usize::MAX).expect("builds");
+        assert_eq!(entry(&whole).shards.len(), 1);
+        let size = whole.files[&entry(&whole).shards[0].1].len();
+        let limit = size / 4;
+        let split = build(&sources, limit).expect("builds");
+        let shards = entry(&split).shards;
+        assert!((4..=6).contains(&shards.len()), "{} shards", shards.len());
+        for (key, name) in &shards {
+            assert!(
+                split.files[name].len() <= limit,
+                "shard {key} is over the limit"
+            );
+        }
+        // A word larger than the limit on its own is a shard of its own.
+        let common = ["the"; 20].join(" ");
+        let sources: Vec<Source<'_>> = (0..400).map(|n| source(n, "T", &common)).collect();
+        let files = build(&sources, 1_000).expect("builds");
+        let entry = entry(&files);
+        let the = entry.shards_for("the", false)[0];
+        assert_eq!(shard_at(&files, the).len(), 1);
+        assert!(files.files[&entry.shards[the].1].len() > 1_000);
     }
 
     #[test]
     fn postings_are_delta_coded_with_the_weights() {
         let sources = [
-            source(0, "Kafka streams", "kafka kafka kafka kafka kafka kafka kafka"),
+            source(
+                0,
+                "Kafka streams",
+                "kafka kafka kafka kafka kafka kafka kafka",
+            ),
             source(1, "Other", "nothing here"),
             source(2, "Other", "kafka once"),
         ];
         let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
         // Title 20 plus the body's seven repeats capped at 5; then one body mention.
-        assert_eq!(
-            find(&files, "kafka"),
-            [("ka".to_owned(), vec![0, 25, 2, 1])]
-        );
+        assert_eq!(find(&files, "kafka"), [(0, vec![0, 25, 2, 1])]);
     }
 
     #[test]
@@ -481,25 +523,29 @@ mod tests {
 
     #[test]
     fn names_change_with_the_content_and_identical_builds_are_identical() {
-        let sources = [source(0, "Kafka", "alpha beta"), source(1, "Other", "gamma")];
-        let first = build(&sources, SHARD_MAX_BYTES).expect("builds");
-        assert_eq!(first, build(&sources, SHARD_MAX_BYTES).expect("builds"));
+        let bodies = many_words(10);
+        let sources: Vec<Source<'_>> = bodies
+            .iter()
+            .enumerate()
+            .map(|(n, body)| source(n, "Kafka", body))
+            .collect();
+        let first = build(&sources, 2_000).expect("builds");
+        assert_eq!(first, build(&sources, 2_000).expect("builds"));
 
         let mut changed = sources.clone();
-        changed[1].body = "gamma delta";
-        let second = build(&changed, SHARD_MAX_BYTES).expect("builds");
+        let extended = format!("{} zzz", bodies[9]);
+        changed[9].body = &extended;
+        let second = build(&changed, 2_000).expect("builds");
         let (a, b) = (entry(&first), entry(&second));
         assert_ne!(first.entry, second.entry);
-        // Only the shard with the new word differs; the others keep their names.
-        assert_eq!(a.shards["al"], b.shards["al"]);
-        assert_eq!(a.shards["ga"], b.shards["ga"]);
-        assert!(b.shards.contains_key("de"));
+        // The shards before the new word keep their names.
+        assert_eq!(a.shards[0], b.shards[0]);
+        assert_ne!(a.shards.last(), b.shards.last());
         assert_eq!(a.fragments, b.fragments, "no fragment changed");
 
-        changed[1].doc.title = "Renamed".to_owned();
-        let third = build(&changed, SHARD_MAX_BYTES).expect("builds");
+        changed[9].doc.title = "Renamed".to_owned();
+        let third = build(&changed, 2_000).expect("builds");
         assert_ne!(entry(&third).fragments, b.fragments);
-        // Every file name under the folder is unique to its content.
         for files in [&first, &second, &third] {
             for (name, bytes) in &files.files {
                 if !name.starts_with("d-") {
