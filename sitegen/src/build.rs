@@ -74,7 +74,9 @@ impl Stage {
             Stage::Load => "loading and validating content",
             Stage::Search => "building the search index",
             Stage::Prerender => "prerendering every page with Vike (vite build)",
-            Stage::SiteFiles => "writing sitemap.xml, robots.txt and _headers",
+            Stage::SiteFiles => {
+                "writing sitemap.xml, robots.txt, _headers, the feed and the search index"
+            }
             Stage::Verify => "verifying every page and internal link",
             Stage::Compress => "writing the .br and .gz variants",
             Stage::Publish => "publishing",
