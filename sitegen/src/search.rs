@@ -35,11 +35,12 @@
 //! oldest first, so a new article adds to the end of each list and leaves the others' numbers
 //! as they were; the browser gives ties to the higher number, the newer article.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, ensure};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -214,29 +215,38 @@ pub fn attach(content: &mut Content) -> Result<Files> {
 
 /// Word -> postings (`(doc, weight)`, by doc) of `sources`.
 fn postings(sources: &[Source<'_>]) -> BTreeMap<String, Vec<(u32, u32)>> {
-    let mut index: BTreeMap<String, BTreeMap<u32, u32>> = BTreeMap::new();
-    for (doc, source) in (0u32..).zip(sources) {
-        let mut add = |text: &str, weight: u32, cap: u32| {
-            let mut seen: BTreeMap<String, u32> = BTreeMap::new();
-            for word in words(text) {
-                let n = seen.entry(word).or_insert(0);
-                if *n < cap {
-                    *n += 1;
+    // Each article's word weights on its own (in parallel), then merged in article order, so
+    // every list comes out sorted by doc.
+    let weighed: Vec<HashMap<String, u32>> = sources
+        .par_iter()
+        .map(|source| {
+            let mut weights: HashMap<String, u32> = HashMap::new();
+            let mut add = |text: &str, weight: u32, cap: u32| {
+                let mut seen: HashMap<String, u32> = HashMap::new();
+                for word in words(text) {
+                    let n = seen.entry(word).or_insert(0);
+                    if *n < cap {
+                        *n += 1;
+                    }
                 }
-            }
-            for (word, n) in seen {
-                *index.entry(word).or_default().entry(doc).or_insert(0) += weight * n;
-            }
-        };
-        add(&source.doc.title, TITLE_WEIGHT, 1);
-        add(&source.doc.excerpt, META_WEIGHT, 1);
-        add(&source.doc.author, META_WEIGHT, 1);
-        add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
+                for (word, n) in seen {
+                    *weights.entry(word).or_insert(0) += weight * n;
+                }
+            };
+            add(&source.doc.title, TITLE_WEIGHT, 1);
+            add(&source.doc.excerpt, META_WEIGHT, 1);
+            add(&source.doc.author, META_WEIGHT, 1);
+            add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
+            weights
+        })
+        .collect();
+    let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    for (doc, weights) in (0u32..).zip(weighed) {
+        for (word, weight) in weights {
+            index.entry(word).or_default().push((doc, weight));
+        }
     }
-    index
-        .into_iter()
-        .map(|(word, docs)| (word, docs.into_iter().collect()))
-        .collect()
+    index.into_iter().collect()
 }
 
 /// The flattened, delta-coded form of `postings`.
