@@ -117,7 +117,7 @@ fn main() -> Result<()> {
         println!(
             "(the index is every file under /{}/; gz is what a gzip-accepting visitor receives: \
              the .gz the build wrote, or the file itself when too small to compress; a search \
-             fetches the search code (gzipped), the entry, the shards of the typed word's \
+             fetches the search code, the entry, the shards of the typed word's \
              prefix and the fragments of the first {FIRST_PAGE} results)",
             sitegen::search::DIR
         );
@@ -298,10 +298,6 @@ const FIRST_PAGE: usize = 8;
 
 fn search_weight(dist: &Path) -> Result<SearchWeight> {
     let dir = dist.join(sitegen::search::DIR);
-    let served = |path: &Path| -> Result<u64> {
-        let gz = PathBuf::from(format!("{}.gz", path.display()));
-        Ok(std::fs::metadata(if gz.exists() { &gz } else { path })?.len())
-    };
     let (mut raw, mut gz, mut files) = (0, 0, 0);
     let mut entry_file = None;
     for entry in walkdir::WalkDir::new(&dir) {
@@ -319,16 +315,7 @@ fn search_weight(dist: &Path) -> Result<SearchWeight> {
     }
     let entry_file = entry_file.context("no search entry file")?;
     let entry: sitegen::search::Entry = serde_json::from_slice(&std::fs::read(&entry_file)?)?;
-    let mut code = 0;
-    for file in walkdir::WalkDir::new(dist.join("assets")) {
-        let file = file?;
-        let name = file.file_name().to_string_lossy();
-        if (name.starts_with("SearchBox") || name.starts_with("ArticleSearch"))
-            && name.ends_with(".js")
-        {
-            code += gzip_len(&std::fs::read(file.path())?)?;
-        }
-    }
+    let code = search_code_gz(dist)?;
     let mut queries = Vec::new();
     for word in QUERY_WORDS {
         let shards = entry.shards_for(word, true);
@@ -362,11 +349,50 @@ fn search_weight(dist: &Path) -> Result<SearchWeight> {
     })
 }
 
-fn gzip_len(bytes: &[u8]) -> Result<u64> {
-    use std::io::Write;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    encoder.write_all(bytes)?;
-    Ok(encoder.finish()?.len() as u64)
+/// The bytes a gzip-accepting visitor receives for `path`: its `.gz` where the build wrote
+/// one, the file itself otherwise.
+fn served(path: &Path) -> Result<u64> {
+    let gz = PathBuf::from(format!("{}.gz", path.display()));
+    Ok(std::fs::metadata(if gz.exists() { &gz } else { path })?.len())
+}
+
+/// What a visitor receives (see [`served`]) of the search engine's script (the one chunk naming the index's
+/// [`sitegen::search::DOC_PLACEHOLDER`], which the box imports on its first focus) and of the
+/// scripts it imports.
+fn search_code_gz(dist: &Path) -> Result<u64> {
+    let marker = sitegen::search::DOC_PLACEHOLDER;
+    let mut engine = Vec::new();
+    for file in walkdir::WalkDir::new(dist.join("assets")) {
+        let file = file?;
+        if file.path().extension().is_some_and(|e| e == "js")
+            && std::fs::read_to_string(file.path())?.contains(marker)
+        {
+            engine.push(file.path().to_owned());
+        }
+    }
+    ensure!(
+        engine.len() == 1,
+        "expected one script naming {marker}, found {engine:?}"
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    let mut total = 0;
+    while let Some(path) = engine.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)?;
+        total += served(&path)?;
+        // Static imports of sibling chunks: `from"./chunk-….js"`.
+        for import in text.split("from\"./").skip(1) {
+            if let Some((name, _)) = import.split_once('"') {
+                let imported = path.with_file_name(name);
+                if imported.is_file() {
+                    engine.push(imported);
+                }
+            }
+        }
+    }
+    Ok(total)
 }
 
 type Stages = Vec<(String, f64)>;
