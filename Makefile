@@ -104,8 +104,8 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact ## Benchmarks: b
 # each built once: the time of each step, sitegen's share of the build, ms per extra page.
 # Between the two, Chromium loads every route (served on INITIAL_JS_PORT) and the JavaScript it
 # fetches before a form is touched is set beside the report's figure (bench/initial-js.mjs).
-# Then the same with 1,000 and 5,000 generated articles, adding the search index's size and
-# what a one-word search fetches.
+# Then the same with 1,000 and 5,000 generated articles (about 900 words each, of a growing
+# vocabulary), adding the search index's size and what a one-word search fetches.
 BENCH_EXTRA_PAGES ?= 1000 5000
 BENCH_EXTRA_ARTICLES ?= 1000 5000
 INITIAL_JS_PORT   ?= 8092

@@ -1,16 +1,24 @@
 /**
  * The Insights search box's engine, loaded by ArticleSearch.ts the first time the box gets
- * focus: results as the visitor types, from the static index sitegen builds
- * (`search-index.json`, see sitegen/src/search.rs), fetched once. Markup, inside the root that names `article-search` (`data-index` = the index URL,
+ * focus: results as the visitor types, from the static index sitegen builds under `/search/`
+ * (see sitegen/src/search.rs). It fetches the entry file at once, then per query only the word
+ * shards the query's words need and the fragments of the results on screen, each once.
+ * Markup, inside the root that names `article-search` (`data-index` = the entry's URL,
  * `data-results-label` = `{count} results`, `data-no-results`):
  * - `[data-search-input]`: the box;
  * - `[data-search-results]`: the panel, shown while the box has a query;
  * - `[data-search-count]`: a live region counting the results;
  * - `[data-search-list]`: the result links.
  * A query's words are split like the index's (lowercased runs of letters and digits); every
- * word must match, the last one as a prefix (the visitor is still typing it).
+ * word must match, the last one as a prefix (the visitor is still typing it) once it has the
+ * entry's `prefix` characters; before that it waits (one letter would need all its shards).
  */
-type Index = { docs: { url: string; title: string; excerpt: string; author: string }[]; words: Record<string, [number, number][]> }
+import { DOC_PLACEHOLDER } from '../schema/search'
+import type { SearchDoc } from '../schema/SearchDoc'
+import type { SearchEntry } from '../schema/SearchEntry'
+
+/** A word shard: word -> postings, `[doc delta, weight, ...]` with docs in ascending order. */
+type Shard = Map<string, number[]>
 
 const MAX_RESULTS = 8
 
@@ -18,29 +26,123 @@ export function queryWords(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 }
 
-/** Documents matching every word of `query`, best first. */
-export function searchIndex(index: Index, query: string): number[] {
-  const words = queryWords(query)
-  if (words.length === 0) return []
-  const keys = Object.keys(index.words)
-  let scores: Map<number, number> | null = null
-  words.forEach((word, i) => {
-    const last = i === words.length - 1
-    const matches = last ? keys.filter((k) => k.startsWith(word)) : keys.filter((k) => k === word)
+/** The words to look up: all but the last whole, the last as a prefix once long enough. */
+export function plan(query: string, minPrefix: number): { word: string; prefix: boolean }[] {
+  const words = queryWords(query).map((word) => ({ word, prefix: false }))
+  const last = words.pop()
+  if (last && [...last.word].length >= minPrefix) words.push({ word: last.word, prefix: true })
+  return words
+}
+
+/** Compares by code points, as the index sorts its words (not by UTF-16 units, as `<` does). */
+function compare(a: string, b: string): number {
+  const x = [...a]
+  const y = [...b]
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0)
+    if (d !== 0) return d
+  }
+  return x.length - y.length
+}
+
+/**
+ * The shards (indexes into `entry.shards`) that may hold `word`, or with `prefix` the words
+ * starting with it: the one with the greatest key not after `word`, and with `prefix` the ones
+ * after it whose keys start with `word` (as `Entry::shards_for` in sitegen/src/search.rs).
+ */
+export function shardsFor(entry: SearchEntry, word: string, prefix: boolean): number[] {
+  let low = 0
+  let high = entry.shards.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (compare(entry.shards[mid]?.[0] ?? '', word) <= 0) low = mid + 1
+    else high = mid
+  }
+  const found = [Math.max(low - 1, 0)]
+  if (prefix) for (let i = low; i < entry.shards.length && (entry.shards[i]?.[0] ?? '').startsWith(word); i++) found.push(i)
+  return found
+}
+
+/** The index as fetched so far: the entry, and the shards and fragments asked for. */
+export class SearchIndex {
+  private readonly shards = new Map<number, Promise<Shard>>()
+  private readonly docs = new Map<number, Promise<SearchDoc>>()
+
+  private constructor(
+    private readonly base: URL,
+    readonly entry: SearchEntry,
+  ) {}
+
+  static async load(url: string): Promise<SearchIndex> {
+    const base = new URL(url, document.baseURI)
+    return new SearchIndex(base, await fetchJson<SearchEntry>(base))
+  }
+
+  /** Documents matching every word of `query`, best first; `null` while there is nothing to look up. */
+  async search(query: string): Promise<number[] | null> {
+    const words = plan(query, this.entry.prefix)
+    if (words.length === 0) return null
+    const perWord = await Promise.all(words.map(({ word, prefix }) => this.matches(word, prefix)))
+    const [first, ...rest] = perWord
+    const scores = [...(first ?? [])].filter(([doc]) => rest.every((found) => found.has(doc)))
+    // Ties go to the newer article: docs are numbered oldest first.
+    return scores
+      .map(([doc, score]): [number, number] => [doc, rest.reduce((sum, found) => sum + (found.get(doc) ?? 0), score)])
+      .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+      .map(([doc]) => doc)
+  }
+
+  /** The documents holding `word` (or with `prefix`, a word it begins), with their weights. */
+  private async matches(word: string, prefix: boolean): Promise<Map<number, number>> {
+    const shards = await Promise.all(shardsFor(this.entry, word, prefix).map((i) => this.shard(i)))
     const found = new Map<number, number>()
-    for (const key of matches) {
-      for (const [doc, weight] of index.words[key] ?? []) {
-        // An exact word weighs more than a word it only begins.
-        found.set(doc, (found.get(doc) ?? 0) + (key === word ? weight * 2 : weight))
+    for (const shard of shards) {
+      for (const [key, postings] of shard) {
+        if (key !== word && !(prefix && key.startsWith(word))) continue
+        let doc = 0
+        for (let i = 0; i + 1 < postings.length; i += 2) {
+          doc += postings[i] ?? 0
+          const weight = postings[i + 1] ?? 0
+          // An exact word weighs more than a word it only begins.
+          found.set(doc, (found.get(doc) ?? 0) + (key === word ? weight * 2 : weight))
+        }
       }
     }
-    scores = scores === null ? found : new Map([...scores].filter(([doc]) => found.has(doc)).map(([doc, s]) => [doc, s + (found.get(doc) ?? 0)]))
-  })
-  return [...(scores ?? new Map<number, number>())].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([doc]) => doc)
+    return found
+  }
+
+  /** What result `doc` shows. */
+  doc(doc: number): Promise<SearchDoc> {
+    return this.once(this.docs, doc, () => fetchJson<SearchDoc>(new URL(this.entry.fragments.replace(DOC_PLACEHOLDER, String(doc)), this.base)))
+  }
+
+  private shard(i: number): Promise<Shard> {
+    return this.once(this.shards, i, async () => {
+      const file = this.entry.shards[i]?.[1] ?? ''
+      return new Map(Object.entries(await fetchJson<Record<string, number[]>>(new URL(file, this.base))))
+    })
+  }
+
+  /** `load()` fetched once per key; a failed fetch is tried again next time. */
+  private once<K, T>(cache: Map<K, Promise<T>>, key: K, load: () => Promise<T>): Promise<T> {
+    let found = cache.get(key)
+    if (!found) {
+      found = load()
+      cache.set(key, found)
+      found.catch(() => cache.delete(key))
+    }
+    return found
+  }
+}
+
+async function fetchJson<T>(url: URL): Promise<T> {
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`search index: HTTP ${response.status} for ${url.pathname}`)
+  return (await response.json()) as T
 }
 
 export default class SearchBox {
-  private index: Promise<Index> | null = null
+  private index: Promise<SearchIndex> | null = null
   private readonly input: HTMLInputElement
   private readonly panel: HTMLElement
   private readonly count: HTMLElement
@@ -85,43 +187,43 @@ export default class SearchBox {
     })
   }
 
-  private load(): Promise<Index> {
-    this.index ??= fetch(this.root.dataset.index ?? '').then((response) => {
-      if (!response.ok) throw new Error(`search index: HTTP ${response.status}`)
-      return response.json() as Promise<Index>
-    })
+  private load(): Promise<SearchIndex> {
+    this.index ??= SearchIndex.load(this.root.dataset.index ?? '')
     return this.index
+  }
+
+  private hide() {
+    this.panel.hidden = true
+    this.list.replaceChildren()
+    this.count.textContent = ''
   }
 
   private async update() {
     const query = this.input.value
-    if (queryWords(query).length === 0) {
-      this.panel.hidden = true
-      this.list.replaceChildren()
-      this.count.textContent = ''
-      return
-    }
+    if (queryWords(query).length === 0) return this.hide()
     const index = await this.load()
+    const found = await index.search(query)
     if (this.input.value !== query) return
-    const found = searchIndex(index, query)
+    if (found === null) return this.hide()
+    const docs = await Promise.all(found.slice(0, MAX_RESULTS).map((doc) => index.doc(doc)))
+    if (this.input.value !== query) return
     this.panel.hidden = false
     this.count.textContent =
       found.length === 0
         ? (this.root.dataset.noResults ?? '')
         : (this.root.dataset.resultsLabel ?? '{count}').replace('{count}', String(found.length))
     this.list.replaceChildren(
-      ...found.slice(0, MAX_RESULTS).map((i) => {
-        const doc = index.docs[i]
+      ...docs.map((doc) => {
         const item = document.createElement('li')
         const link = document.createElement('a')
-        link.href = doc?.url ?? '#'
+        link.href = doc.url
         link.className = 'block rounded-md px-2 py-3 hover:bg-ink-50 focus:bg-ink-50'
         const title = document.createElement('span')
         title.className = 'block font-semibold text-ink-950'
-        title.textContent = doc?.title ?? ''
+        title.textContent = doc.title
         const meta = document.createElement('span')
         meta.className = 'mt-1 block text-sm text-ink-600'
-        meta.textContent = `${doc?.author ?? ''} · ${doc?.excerpt ?? ''}`
+        meta.textContent = `${doc.author} · ${doc.excerpt}`
         link.append(title, meta)
         item.append(link)
         return item

@@ -49,6 +49,8 @@ articles: Array<Article>,
  */
 feed_path: string, 
 /**
- * Where the search index of the articles is published (`/search-index.json`).
+ * Where the entry file of the articles' search index is published
+ * (`/search/entry.<hash>.json`); set by `crate::search::attach` when the index is built,
+ * empty until then.
  */
 search_index_path: string, };

@@ -4,6 +4,9 @@ import { articlePath, articles, blogList, categoryName, featured, latest } from 
 import { content, pathOf } from './support/content'
 import { axeViolations } from './support/sections'
 import { visit } from './support/visit'
+import { DOC_PLACEHOLDER } from '../schema/search'
+import type { SearchDoc } from '../schema/SearchDoc'
+import type { SearchEntry } from '../schema/SearchEntry'
 
 const insights = content.pages.insights
 const words = insights.article
@@ -98,6 +101,39 @@ test.describe('Articles', () => {
     await expect(results.first()).toBeFocused()
     await page.keyboard.press('Enter')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(articles.find((a) => a.slug === slug)?.title ?? '')
+  })
+
+  test('a one-word search fetches the entry, one word shard and the fragments it shows', async ({ page, request }) => {
+    // The longest of the words found in the most articles: more results than one page holds.
+    const counts = new Map<string, number>()
+    for (const article of articles) {
+      for (const w of new Set(article.text.toLowerCase().split(/[^\p{L}\p{N}]+/u))) counts.set(w, (counts.get(w) ?? 0) + 1)
+    }
+    const [word] = [...counts].filter(([w]) => w.length >= 6).sort((a, b) => b[1] - a[1] || b[0].length - a[0].length || a[0].localeCompare(b[0]))[0] ?? ['']
+    const folder = content.search_index_path.slice(0, content.search_index_path.lastIndexOf('/') + 1)
+    const entry = (await (await request.get(content.search_index_path)).json()) as SearchEntry
+    const shardFiles = new Set(entry.shards.map(([, file]) => folder + file))
+    const [fragmentsBefore, fragmentsAfter] = (folder + entry.fragments).split(DOC_PLACEHOLDER)
+    const fetched: string[] = []
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname
+      if (path.startsWith(folder)) fetched.push(path)
+    })
+    await visit(page, '/insights')
+    const box = page.getByRole('searchbox', { name: insights.search.label })
+    await box.focus()
+    await box.fill(word)
+    const results = page.locator('[data-search-list] a')
+    await expect(results).toHaveCount(8)
+    await page.waitForLoadState('networkidle')
+    expect(fetched.filter((p) => p === content.search_index_path), 'the entry, once').toHaveLength(1)
+    expect(fetched.filter((p) => shardFiles.has(p)), 'one word shard').toHaveLength(1)
+    const fragments = fetched.filter((p) => p.startsWith(fragmentsBefore ?? '') && p.endsWith(fragmentsAfter ?? ''))
+    expect(new Set(fragments).size, 'one fragment per result shown').toBe(8)
+    expect(fetched, 'nothing else of the index').toHaveLength(1 + 1 + fragments.length)
+    const shown = await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+    const fragmentDocs = await Promise.all(fragments.map(async (p) => ((await (await request.get(p)).json()) as SearchDoc).url))
+    expect(new Set(fragmentDocs)).toEqual(new Set(shown))
   })
 
   test('the filter narrows the cards and the URL round-trips', async ({ page }) => {

@@ -2,7 +2,7 @@
 //! with extra generated sub-service pages (or, with `--articles`, extra generated articles),
 //! and prints the wall time of each build step and the cost of each extra page. With
 //! `--articles` it also prints the search index's size and what a one-word search fetches
-//! (the search code and the index, gzipped).
+//! (the search code, the index's entry, word shards and result fragments, gzipped).
 //!
 //! ```sh
 //! cargo run --release -p sitegen --example scale -- target/release/sitegen 1000 5000
@@ -30,9 +30,14 @@ fn main() -> Result<()> {
                 .with_context(|| format!("{a:?} is not a page count"))
         })
         .collect::<Result<_>>()?;
+    // SCALE_KEEP=1 keeps the generated content and builds (the directory is printed).
     let work = tempfile::Builder::new()
         .prefix("sitegen-scale-")
+        .disable_cleanup(std::env::var_os("SCALE_KEEP").is_some())
         .tempdir()?;
+    if std::env::var_os("SCALE_KEEP").is_some() {
+        println!("keeping {}", work.path().display());
+    }
 
     let mut runs = Vec::new();
     let mut search_sizes = Vec::new();
@@ -53,7 +58,9 @@ fn main() -> Result<()> {
         if articles {
             search_sizes.push((extra, search_weight(&dir.join("dist"))?));
         }
-        std::fs::remove_dir_all(&dir)?;
+        if std::env::var_os("SCALE_KEEP").is_none() {
+            std::fs::remove_dir_all(&dir)?;
+        }
     }
 
     let names: Vec<String> = runs[0].4.iter().map(|(n, _)| n.clone()).collect();
@@ -92,25 +99,37 @@ fn main() -> Result<()> {
     );
     if articles {
         println!(
-            "{:>6} {:>15} {:>14} {:>26}",
-            "extra", "index raw kB", "index gz kB", "one-word search gz kB"
+            "\n{:>6} {:>7} {:>13} {:>12}   one-word search: word, shards, results, gz kB fetched",
+            "extra", "files", "index raw kB", "index gz kB"
         );
-        for (extra, (raw, gz, code_gz)) in &search_sizes {
-            println!(
-                "{extra:>6} {:>15.1} {:>14.1} {:>26.1}",
-                *raw as f64 / 1e3,
-                *gz as f64 / 1e3,
-                (*gz + *code_gz) as f64 / 1e3
+        for (extra, w) in &search_sizes {
+            print!(
+                "{extra:>6} {:>7} {:>13.1} {:>12.1}  ",
+                w.files,
+                w.raw as f64 / 1e3,
+                w.gz as f64 / 1e3
             );
+            for (word, shards, results, bytes) in &w.queries {
+                print!(" | {word} {shards} {results} {:.1}", *bytes as f64 / 1e3);
+            }
+            println!();
         }
         println!(
-            "(a search fetches the search code and the whole index once, on the box's first focus)"
+            "(the index is every file under /{}/; gz is what a gzip-accepting visitor receives: \
+             the .gz the build wrote, or the file itself when too small to compress; a search \
+             fetches the search code, the entry, the shards of the typed word's \
+             prefix and the fragments of the first {FIRST_PAGE} results)",
+            sitegen::search::DIR
         );
     }
     Ok(())
 }
 
-/// Adds `extra` articles, copies of the existing ones under new slugs and titles.
+/// Adds `extra` generated articles of about [`BODY_WORDS`] words each. A body is made of
+/// sentences of the existing articles with about one word in [`RARE_SHARE`] replaced by a
+/// made-up word drawn from a vocabulary of [`VOCABULARY`] with Zipf's law (the `r`th most common
+/// word about `1/r` as often as the first), so the vocabulary grows with the number of articles
+/// as real writing's does and the index is as large as a real one would be.
 fn add_articles(content: &Path, extra: usize) -> Result<()> {
     let dir = content.join("articles");
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)?
@@ -119,17 +138,29 @@ fn add_articles(content: &Path, extra: usize) -> Result<()> {
     sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
     sources.sort();
     ensure!(!sources.is_empty(), "no articles in {}", dir.display());
-    let texts: Vec<String> = sources
-        .iter()
-        .map(std::fs::read_to_string)
-        .collect::<Result<_, _>>()?;
+    let mut front_matters = Vec::new();
+    let mut sentences = Vec::new();
+    for source in &sources {
+        let text = std::fs::read_to_string(source)?;
+        let (front, body) = text
+            .strip_prefix("---\n")
+            .and_then(|rest| rest.split_once("\n---\n"))
+            .with_context(|| format!("front matter in {}", source.display()))?;
+        front_matters.push(front.to_owned());
+        sentences.extend(prose_sentences(body));
+    }
+    ensure!(!sentences.is_empty(), "no prose in {}", dir.display());
     for n in 0..extra {
-        let text = &texts[n % texts.len()];
-        let copy: Vec<String> = text
+        let mut rng = Rng(n as u64 ^ 0x5eed);
+        let front: Vec<String> = front_matters[n % front_matters.len()]
             .lines()
             .map(|line| {
                 if line.starts_with("title:") {
-                    format!("title: Generated article {n}")
+                    format!(
+                        "title: Generated article {n} on {} and {}",
+                        rng.rare_word(),
+                        rng.rare_word()
+                    )
                 } else if line.starts_with("featured:") {
                     "featured: false".to_owned()
                 } else {
@@ -137,35 +168,231 @@ fn add_articles(content: &Path, extra: usize) -> Result<()> {
                 }
             })
             .collect();
-        let copy = copy.join("\n") + "\n";
-        std::fs::write(dir.join(format!("generated-{n}.md")), copy)?;
+        let mut body = String::new();
+        let mut words = 0;
+        let mut paragraphs = 0;
+        while words < BODY_WORDS {
+            if paragraphs % 4 == 1 {
+                let heading: Vec<String> = (0..3).map(|_| rng.rare_word()).collect();
+                body.push_str(&format!("## About {}\n\n", heading.join(" ")));
+            }
+            for _ in 0..4 + rng.below(3) {
+                let sentence = &sentences[rng.below(sentences.len() as u64) as usize];
+                for (i, word) in sentence.split(' ').enumerate() {
+                    if i > 0 {
+                        body.push(' ');
+                    }
+                    if rng.below(RARE_SHARE) == 0 && word.chars().all(char::is_alphabetic) {
+                        body.push_str(&rng.rare_word());
+                    } else {
+                        body.push_str(word);
+                    }
+                    words += 1;
+                }
+                body.push(' ');
+            }
+            body.push_str("\n\n");
+            paragraphs += 1;
+        }
+        let text = format!("---\n{}\n---\n\n{body}", front.join("\n"));
+        std::fs::write(dir.join(format!("generated-{n}.md")), text)?;
     }
     Ok(())
 }
 
-/// The search index's raw and gzipped sizes and the gzipped size of the search code.
-fn search_weight(dist: &Path) -> Result<(u64, u64, u64)> {
-    let index = dist.join(sitegen::search::INDEX_FILE);
-    let raw = std::fs::metadata(&index)?.len();
-    let gz = gzip_len(&std::fs::read(&index)?)?;
-    let mut code = 0;
-    for entry in walkdir::WalkDir::new(dist.join("assets")) {
-        let entry = entry?;
-        let name = entry.file_name().to_string_lossy();
-        if (name.starts_with("SearchBox") || name.starts_with("ArticleSearch"))
-            && name.ends_with(".js")
-        {
-            code += gzip_len(&std::fs::read(entry.path())?)?;
+/// Words in a generated article's body, about.
+const BODY_WORDS: usize = 900;
+/// About one word in this many of a generated body is a made-up word of the vocabulary.
+const RARE_SHARE: u64 = 8;
+/// The made-up vocabulary's size.
+const VOCABULARY: f64 = 60_000.0;
+
+/// The sentences of a Markdown body's plain paragraphs: no headings, tables, lists, code,
+/// links or footnotes, which a generated article could not reuse out of their place.
+fn prose_sentences(body: &str) -> Vec<String> {
+    let mut in_code = false;
+    let mut out = Vec::new();
+    for line in body.lines() {
+        if line.starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code || !line.starts_with(|c: char| c.is_alphabetic()) {
+            continue;
+        }
+        for sentence in line.split_inclusive(". ") {
+            let sentence = sentence.trim();
+            if sentence.split(' ').count() >= 5
+                && !sentence.contains(['[', ']', '`', '<', '|', '^', '*', '_'])
+            {
+                out.push(sentence.to_owned());
+            }
         }
     }
-    Ok((raw, gz, code))
+    out
 }
 
-fn gzip_len(bytes: &[u8]) -> Result<u64> {
-    use std::io::Write;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    encoder.write_all(bytes)?;
-    Ok(encoder.finish()?.len() as u64)
+/// A small deterministic generator (SplitMix64): the same articles on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// A word of the made-up vocabulary, the `r`th most common drawn about `1/r` as often.
+    fn rare_word(&mut self) -> String {
+        let unit = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        made_up_word(VOCABULARY.powf(unit) as usize)
+    }
+}
+
+/// The made-up word of rank `rank`: two or more syllables, the first chosen by the rank's
+/// lowest digits, so words spread over first letters as real ones do.
+fn made_up_word(rank: usize) -> String {
+    const ONSETS: [&str; 26] = [
+        "b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "z",
+        "st", "tr", "pl", "gr", "br", "ch", "sh", "th",
+    ];
+    const VOWELS: [&str; 5] = ["a", "e", "i", "o", "u"];
+    const CODAS: [&str; 8] = ["", "n", "r", "l", "s", "t", "k", "m"];
+    let syllables = ONSETS.len() * VOWELS.len() * CODAS.len();
+    let mut word = String::new();
+    let mut rest = rank;
+    for i in 0.. {
+        let s = rest % syllables;
+        word.push_str(ONSETS[s % ONSETS.len()]);
+        word.push_str(VOWELS[s / ONSETS.len() % VOWELS.len()]);
+        word.push_str(CODAS[s / ONSETS.len() / VOWELS.len()]);
+        rest /= syllables;
+        if i >= 1 && rest == 0 {
+            break;
+        }
+    }
+    word
+}
+
+/// What the search index weighs: every file's raw bytes and the bytes a gzip-accepting
+/// visitor receives (the `.gz` variant where the build wrote one, the file itself otherwise),
+/// and per query word of [`QUERY_WORDS`] what typing it alone fetches, as received: the search
+/// code, the entry, the word shards of its prefix and the fragments of the first page of results.
+struct SearchWeight {
+    raw: u64,
+    gz: u64,
+    files: usize,
+    queries: Vec<(&'static str, usize, usize, u64)>,
+}
+
+/// One rare topical word, one common one, and the most common word of all (the worst case).
+const QUERY_WORDS: [&str; 3] = ["kubernetes", "data", "the"];
+/// The results on the first page (`MAX_RESULTS` of site/enhance/SearchBox.ts).
+const FIRST_PAGE: usize = 8;
+
+fn search_weight(dist: &Path) -> Result<SearchWeight> {
+    let dir = dist.join(sitegen::search::DIR);
+    let (mut raw, mut gz, mut files) = (0, 0, 0);
+    let mut entry_file = None;
+    for entry in walkdir::WalkDir::new(&dir) {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy();
+        if !entry.file_type().is_file() || name.ends_with(".gz") || name.ends_with(".br") {
+            continue;
+        }
+        if name.starts_with("entry.") {
+            entry_file = Some(entry.path().to_owned());
+        }
+        raw += entry.metadata()?.len();
+        gz += served(entry.path())?;
+        files += 1;
+    }
+    let entry_file = entry_file.context("no search entry file")?;
+    let entry: sitegen::search::Entry = serde_json::from_slice(&std::fs::read(&entry_file)?)?;
+    let code = search_code_gz(dist)?;
+    let mut queries = Vec::new();
+    for word in QUERY_WORDS {
+        let shards = entry.shards_for(word, true);
+        let mut fetched = code + served(&entry_file)?;
+        let mut scores: std::collections::BTreeMap<u32, u32> = Default::default();
+        for &i in &shards {
+            let path = dir.join(&entry.shards[i].1);
+            fetched += served(&path)?;
+            let shard: sitegen::search::Shard = serde_json::from_slice(&std::fs::read(&path)?)?;
+            for (w, postings) in shard.iter().filter(|(w, _)| w.starts_with(word)) {
+                let mut doc = 0;
+                for pair in postings.chunks(2) {
+                    doc += pair[0];
+                    *scores.entry(doc).or_default() +=
+                        if w == word { pair[1] * 2 } else { pair[1] };
+                }
+            }
+        }
+        let mut ranked: Vec<(u32, u32)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
+        for (doc, _) in ranked.iter().take(FIRST_PAGE) {
+            fetched += served(&dir.join(entry.fragment(*doc as usize)))?;
+        }
+        queries.push((word, shards.len(), ranked.len(), fetched));
+    }
+    Ok(SearchWeight {
+        raw,
+        gz,
+        files,
+        queries,
+    })
+}
+
+/// The bytes a gzip-accepting visitor receives for `path`: its `.gz` where the build wrote
+/// one, the file itself otherwise.
+fn served(path: &Path) -> Result<u64> {
+    let gz = PathBuf::from(format!("{}.gz", path.display()));
+    Ok(std::fs::metadata(if gz.exists() { &gz } else { path })?.len())
+}
+
+/// What a visitor receives (see [`served`]) of the search engine's script (the one chunk naming the index's
+/// [`sitegen::search::DOC_PLACEHOLDER`], which the box imports on its first focus) and of the
+/// scripts it imports.
+fn search_code_gz(dist: &Path) -> Result<u64> {
+    let marker = sitegen::search::DOC_PLACEHOLDER;
+    let mut engine = Vec::new();
+    for file in walkdir::WalkDir::new(dist.join("assets")) {
+        let file = file?;
+        if file.path().extension().is_some_and(|e| e == "js")
+            && std::fs::read_to_string(file.path())?.contains(marker)
+        {
+            engine.push(file.path().to_owned());
+        }
+    }
+    ensure!(
+        engine.len() == 1,
+        "expected one script naming {marker}, found {engine:?}"
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    let mut total = 0;
+    while let Some(path) = engine.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)?;
+        total += served(&path)?;
+        // Static imports of sibling chunks: `from"./chunk-….js"`.
+        for import in text.split("from\"./").skip(1) {
+            if let Some((name, _)) = import.split_once('"') {
+                let imported = path.with_file_name(name);
+                if imported.is_file() {
+                    engine.push(imported);
+                }
+            }
+        }
+    }
+    Ok(total)
 }
 
 type Stages = Vec<(String, f64)>;

@@ -38,9 +38,11 @@ pub struct BuildOptions {
 pub enum Stage {
     /// Load and validate the content.
     Load,
+    /// Build the search index of the articles (written with the site-wide files).
+    Search,
     /// Write the content JSON and run `vite build`; move its output into staging.
     Prerender,
-    /// Write `sitemap.xml`, `robots.txt` and `_headers`.
+    /// Write `sitemap.xml`, `robots.txt`, `_headers`, the feed and the search index.
     SiteFiles,
     /// Parse every page once; check routes, links and fragments.
     Verify,
@@ -57,6 +59,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Load => "load",
+            Stage::Search => "search index",
             Stage::Prerender => "prerender",
             Stage::SiteFiles => "site files",
             Stage::Verify => "verify",
@@ -69,8 +72,11 @@ impl Stage {
     fn doing(self) -> &'static str {
         match self {
             Stage::Load => "loading and validating content",
+            Stage::Search => "building the search index",
             Stage::Prerender => "prerendering every page with Vike (vite build)",
-            Stage::SiteFiles => "writing sitemap.xml, robots.txt and _headers",
+            Stage::SiteFiles => {
+                "writing sitemap.xml, robots.txt, _headers, the feed and the search index"
+            }
             Stage::Verify => "verifying every page and internal link",
             Stage::Compress => "writing the .br and .gz variants",
             Stage::Publish => "publishing",
@@ -135,13 +141,16 @@ pub struct Built {
 /// Runs the whole pipeline. See the module documentation.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let mut steps = Steps::new(options.quiet);
-    let content = steps.run(Stage::Load, || load(options))?;
+    let mut content = steps.run(Stage::Load, || load(options))?;
+    let search = steps.run(Stage::Search, || {
+        crate::search::attach(&mut content).map_err(BuildError::during(Stage::Search))
+    })?;
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
     let staging = steps.run(Stage::Prerender, || {
         prerender_into_staging(options, &content)
     })?;
     steps.run(Stage::SiteFiles, || {
-        write_site_files(staging.path(), &content)
+        write_site_files(staging.path(), &content, &search)
     })?;
     let scan = steps.run(Stage::Verify, || verify(staging.path(), &routes))?;
     let gzip = steps.run(Stage::Compress, || {
@@ -195,7 +204,11 @@ fn prerender_into_staging(
     Ok(staging)
 }
 
-fn write_site_files(dir: &Path, content: &Content) -> Result<(), BuildError> {
+fn write_site_files(
+    dir: &Path,
+    content: &Content,
+    search: &crate::search::Files,
+) -> Result<(), BuildError> {
     let entries: Vec<SitemapEntry> = content
         .routes
         .iter()
@@ -211,7 +224,7 @@ fn write_site_files(dir: &Path, content: &Content) -> Result<(), BuildError> {
         &entries,
     )
     .and_then(|()| crate::feed::write(dir, content))
-    .and_then(|()| crate::search::write(dir, content))
+    .and_then(|()| search.write(dir))
     .map_err(BuildError::during(Stage::SiteFiles))
 }
 

@@ -184,7 +184,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Cmd::Export { out, dirs } => {
-            let content = dirs.load()?;
+            let mut content = dirs.load()?;
+            // The page names the entry file of the search index the build writes.
+            sitegen::search::attach(&mut content)?;
             let out = out.unwrap_or_else(|| sitegen::prerender::dev_content_json(&dirs.site));
             sitegen::prerender::write_json(&out, &content)?;
             println!("wrote {}", out.display());

@@ -80,6 +80,7 @@ pub fn write_site_files(
     let mut html_paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
     html_paths.push(format!("/{NOT_FOUND_FILE}"));
     let sitemap_url = base.join("sitemap.xml")?.to_string();
+    let search_files = format!("/{}/*", crate::search::DIR);
 
     let env = environment()?;
     let files = [
@@ -88,7 +89,7 @@ pub fn write_site_files(
         (
             "_headers",
             "_headers.j2",
-            context! { html_paths, connect_origins },
+            context! { html_paths, connect_origins, search_files },
         ),
     ];
     for (file, template, ctx) in files {

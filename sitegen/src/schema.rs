@@ -16,6 +16,8 @@ use crate::content::{self, Content, FixedPage, RouteKind, countries, forms, serv
 
 /// The file holding the form contract's values.
 const CONTRACT_FILE: &str = "contract.ts";
+/// The file holding the search index's format values.
+const SEARCH_FILE: &str = "search.ts";
 
 /// Writes one `.ts` file per content type into `dir`, removing stale ones.
 pub fn write_typescript(dir: &Path) -> Result<()> {
@@ -33,10 +35,18 @@ pub fn write_typescript(dir: &Path) -> Result<()> {
         // A route's kind is flattened into `RouteInfo`; the site also names it on its own.
         .and_then(|()| RouteKind::export_all(&config))
         .and_then(|()| form_contract::ErrorBody::export_all(&config))
+        // The search index's files, which the site's search box reads.
+        .and_then(|()| crate::search::Entry::export_all(&config))
+        .and_then(|()| crate::search::Doc::export_all(&config))
         .with_context(|| format!("writing TypeScript types into {}", dir.display()))?;
-    let contract = dir.join(CONTRACT_FILE);
-    std::fs::write(&contract, form_contract::typescript())
-        .with_context(|| format!("writing {}", contract.display()))
+    for (file, text) in [
+        (CONTRACT_FILE, form_contract::typescript()),
+        (SEARCH_FILE, crate::search::typescript()),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Where the JSON Schemas go, under the directory of the TypeScript types.

@@ -1,42 +1,178 @@
-//! The static search index of the articles (`/search-index.json`), built at `sitegen build`
-//! and fetched by the Insights search box the first time it gets focus.
+//! The static search index of the articles, built at `sitegen build` under `/search/` and read
+//! by the Insights search box (`site/enhance/SearchBox.ts`) only after the box first gets focus.
 //!
 //! An inverted index: every word of an article's title, excerpt, author and body maps to the
 //! articles containing it with a weight (a title word counts most, a body word least), so the
 //! browser matches the typed words (the last one as a prefix) without reading any body text.
 //! Words are lowercased runs of letters and digits; the browser splits a query the same way.
+//!
+//! Split the way Pagefind splits its index, so a query fetches a few small files whatever the
+//! number of articles:
+//! - the **entry** (`entry.<hash>.json`, an [`Entry`]): the format version, the number of
+//!   articles, every word shard's key and file, and where the article fragments are;
+//! - **word shards** (`w/<hash>.json`): runs of consecutive words (in code point order), each
+//!   with its postings, of at most [`SHARD_MAX_BYTES`] of JSON (a single word may be larger).
+//!   A shard's key is the first characters of its first word, as few as tell it from the last
+//!   word of the shard before (`the` after `terraform`, `kube` after `kotlin`): a word is in the
+//!   shard with the greatest key not after it, and the words starting with a prefix are in
+//!   that shard and the ones after it whose keys start with the prefix. Cutting by size rather
+//!   than at fixed prefixes (every `ku…` word in one shard) keeps shards alike in size: fixed
+//!   two-character prefixes give shards of a few bytes (`qz`) beside shards of every `co…`
+//!   word, and splitting the large ones by more characters leaves thousands of tiny shards
+//!   whose keys make the entry larger than the shards (measured: 5,000 shards, a 60 kB entry);
+//! - **fragments** (`d-<hash>/<n>.json`, a [`Doc`]): what a result shows, one file per article,
+//!   fetched for the results on screen only. One hash names the folder of them all, so the
+//!   entry stays small (no hash per article) and every name still changes with its content.
+//!
+//! Every name carries a hash of the content it names (the fragments' of all fragments), so
+//! `_headers` caches the whole folder as immutable and the page names the entry it was built
+//! with ([`Content::search_index_path`]). The browser matches the last typed word as a prefix
+//! once it has [`MIN_PREFIX`] characters: one character would need every shard of its letter.
+//!
+//! Postings are `[doc, weight]` pairs flattened into one array in the order of the articles,
+//! each doc number given as the difference to the one before: a common word's postings become
+//! a run of small repeating numbers that compress to almost nothing. Articles are numbered
+//! oldest first, so a new article adds to the end of each list and leaves the others' numbers
+//! as they were; the browser gives ties to the higher number, the newer article.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
 use std::path::Path;
 
-use anyhow::{Context, Result};
-use serde::Serialize;
+use anyhow::{Context, Result, ensure};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 use crate::content::{Content, RouteKind};
 
-pub use crate::content::articles::SEARCH_INDEX_FILE as INDEX_FILE;
+/// The folder of the index in the output, relative to the site root.
+pub const DIR: &str = "search";
+/// The version of the index's format, in the entry.
+pub const FORMAT_VERSION: u32 = 1;
+/// The browser matches the last typed word as a prefix once it has this many characters.
+pub const MIN_PREFIX: usize = 2;
+/// A word shard's JSON stays within this many bytes, unless a single word's postings are larger.
+/// A query fetches the entry and a shard: halving this doubles the entry's list of shards, and
+/// at 5,000 generated articles 24 kB (about 5 kB gzipped) keeps both near their smallest sum.
+pub const SHARD_MAX_BYTES: usize = 24 * 1024;
+/// The placeholder of the article number in [`Entry::fragments`].
+pub const DOC_PLACEHOLDER: &str = "{doc}";
 
 const TITLE_WEIGHT: u32 = 20;
 const META_WEIGHT: u32 = 8;
 const BODY_WEIGHT: u32 = 1;
 /// A word repeated in a body counts at most this often, so long articles do not drown short ones.
 const BODY_REPEAT_CAP: u32 = 5;
+/// Hex digits of the content hash in a file name.
+const HASH_DIGITS: usize = 12;
 
-/// One searchable article: what a result shows.
-#[derive(Debug, Serialize)]
+/// One searchable article: what a result shows (a fragment file).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "SearchDoc")]
 pub struct Doc {
-    url: String,
-    title: String,
-    excerpt: String,
-    author: String,
+    /// The article's page.
+    pub url: String,
+    /// Its title.
+    pub title: String,
+    /// Its excerpt.
+    pub excerpt: String,
+    /// Its author's name.
+    pub author: String,
 }
 
-/// The whole index.
-#[derive(Debug, Serialize)]
-pub struct Index {
-    docs: Vec<Doc>,
-    /// Word -> `[doc, weight]` pairs, heaviest first.
-    words: BTreeMap<String, Vec<(usize, u32)>>,
+/// The entry file: what the browser reads first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "SearchEntry")]
+pub struct Entry {
+    /// [`FORMAT_VERSION`].
+    pub version: u32,
+    /// How many articles are indexed, numbered from 0, oldest first.
+    pub docs: usize,
+    /// [`MIN_PREFIX`]: how many characters a last word needs to be matched as a prefix.
+    pub prefix: usize,
+    /// Every word shard as `[key, file]` (the file relative to the entry's folder), in the
+    /// order of their words; the first key is empty.
+    pub shards: Vec<(String, String)>,
+    /// An article's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
+    /// where its number goes.
+    pub fragments: String,
+}
+
+/// The words of one shard: word -> postings (`doc delta, weight` pairs, flattened).
+pub type Shard = BTreeMap<String, Vec<u32>>;
+
+/// What is indexed of one article.
+#[derive(Debug, Clone)]
+pub struct Source<'a> {
+    /// What a result shows.
+    pub doc: Doc,
+    /// The body's text.
+    pub body: &'a str,
+}
+
+/// The built index: every file under [`DIR`], by path relative to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Files {
+    /// The entry's file name.
+    pub entry: String,
+    /// Every file, the entry included.
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+impl Files {
+    /// The URL path of the entry (`/search/entry.<hash>.json`).
+    pub fn entry_path(&self) -> String {
+        format!("/{DIR}/{}", self.entry)
+    }
+
+    /// Writes every file under `site_dir/search/`.
+    pub fn write(&self, site_dir: &Path) -> Result<()> {
+        let root = site_dir.join(DIR);
+        for (name, bytes) in &self.files {
+            let path = root.join(name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+impl Entry {
+    /// The shards (indexes into [`Self::shards`]) that may hold `word` (as a whole word) or,
+    /// with `prefix`, the words starting with it: the one with the greatest key not after
+    /// `word`, and with `prefix` the ones after it whose keys start with `word`.
+    pub fn shards_for(&self, word: &str, prefix: bool) -> Vec<usize> {
+        let at = self
+            .shards
+            .partition_point(|(key, _)| key.as_str() <= word)
+            .saturating_sub(1);
+        let mut found = vec![at];
+        if prefix {
+            found.extend(
+                (at + 1..self.shards.len()).take_while(|&i| self.shards[i].0.starts_with(word)),
+            );
+        }
+        found
+    }
+
+    /// The fragment file of article `doc`, relative to the entry's folder.
+    pub fn fragment(&self, doc: usize) -> String {
+        self.fragments.replace(DOC_PLACEHOLDER, &doc.to_string())
+    }
+}
+
+/// The values of the index's format the browser needs besides the [`Entry`] and [`Doc`] types,
+/// as a TypeScript module (`site/schema/search.ts`, written by `sitegen schema`).
+pub fn typescript() -> String {
+    format!(
+        "// Generated by `sitegen schema` from sitegen/src/search.rs. Do not edit.\n\n\
+         /** Where an article's number goes in `SearchEntry.fragments`. */\n\
+         export const DOC_PLACEHOLDER = {DOC_PLACEHOLDER:?}\n"
+    )
 }
 
 /// Lowercased runs of letters and digits.
@@ -46,66 +182,386 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         .map(str::to_lowercase)
 }
 
-/// Builds the index of every article.
-pub fn build(content: &Content) -> Index {
-    let mut docs = Vec::new();
-    let mut words_map: BTreeMap<String, BTreeMap<usize, u32>> = BTreeMap::new();
-    for (i, article) in content.articles.iter().enumerate() {
-        let author = content
-            .authors
-            .get(&article.author)
-            .map_or(article.author.clone(), |a| a.name.clone());
-        let mut add = |text: &str, weight: u32, cap: u32| {
-            let mut seen: BTreeMap<String, u32> = BTreeMap::new();
-            for word in words(text) {
-                let n = seen.entry(word).or_insert(0);
-                if *n < cap {
-                    *n += 1;
+/// What is indexed of every article, oldest first.
+pub fn sources(content: &Content) -> Vec<Source<'_>> {
+    content
+        .articles
+        .iter()
+        .rev()
+        .map(|article| Source {
+            doc: Doc {
+                url: RouteKind::Article {
+                    slug: article.slug.clone(),
                 }
-            }
-            for (word, n) in seen {
-                *words_map.entry(word).or_default().entry(i).or_insert(0) += weight * n;
-            }
-        };
-        add(&article.title, TITLE_WEIGHT, 1);
-        add(&article.excerpt, META_WEIGHT, 1);
-        add(&author, META_WEIGHT, 1);
-        add(&article.text, BODY_WEIGHT, BODY_REPEAT_CAP);
-        docs.push(Doc {
-            url: RouteKind::Article {
-                slug: article.slug.clone(),
-            }
-            .path(),
-            title: article.title.clone(),
-            excerpt: article.excerpt.clone(),
-            author,
-        });
-    }
-    let words = words_map
-        .into_iter()
-        .map(|(word, postings)| {
-            let mut postings: Vec<(usize, u32)> = postings.into_iter().collect();
-            postings.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            (word, postings)
+                .path(),
+                title: article.title.clone(),
+                excerpt: article.excerpt.clone(),
+                author: content
+                    .authors
+                    .get(&article.author)
+                    .map_or(article.author.clone(), |a| a.name.clone()),
+            },
+            body: &article.text,
         })
-        .collect();
-    Index { docs, words }
+        .collect()
 }
 
-/// Writes `search-index.json` into the site directory `dir`.
-pub fn write(dir: &Path, content: &Content) -> Result<()> {
-    let path = dir.join(INDEX_FILE);
-    let json = serde_json::to_vec(&build(content)).context("serialising the search index")?;
-    std::fs::write(&path, json).with_context(|| format!("writing {}", path.display()))
+/// Builds the index of every article and names its entry in `content.search_index_path`.
+pub fn attach(content: &mut Content) -> Result<Files> {
+    let files = build(&sources(content), SHARD_MAX_BYTES)?;
+    content.search_index_path = files.entry_path();
+    Ok(files)
+}
+
+/// Word -> postings (`(doc, weight)`, by doc) of `sources`.
+fn postings(sources: &[Source<'_>]) -> BTreeMap<String, Vec<(u32, u32)>> {
+    // Each article's word weights on its own (in parallel), then merged in article order, so
+    // every list comes out sorted by doc.
+    let weighed: Vec<HashMap<String, u32>> = sources
+        .par_iter()
+        .map(|source| {
+            let mut weights: HashMap<String, u32> = HashMap::new();
+            let mut add = |text: &str, weight: u32, cap: u32| {
+                let mut seen: HashMap<String, u32> = HashMap::new();
+                for word in words(text) {
+                    let n = seen.entry(word).or_insert(0);
+                    if *n < cap {
+                        *n += 1;
+                    }
+                }
+                for (word, n) in seen {
+                    *weights.entry(word).or_insert(0) += weight * n;
+                }
+            };
+            add(&source.doc.title, TITLE_WEIGHT, 1);
+            add(&source.doc.excerpt, META_WEIGHT, 1);
+            add(&source.doc.author, META_WEIGHT, 1);
+            add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
+            weights
+        })
+        .collect();
+    let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+    for (doc, weights) in (0u32..).zip(weighed) {
+        for (word, weight) in weights {
+            index.entry(word).or_default().push((doc, weight));
+        }
+    }
+    index.into_iter().collect()
+}
+
+/// The flattened, delta-coded form of `postings`.
+fn encode(postings: &[(u32, u32)]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(postings.len() * 2);
+    let mut previous = 0;
+    for &(doc, weight) in postings {
+        out.extend([doc - previous, weight]);
+        previous = doc;
+    }
+    out
+}
+
+/// The shortest prefix of `word` that sorts after `before`.
+fn separator<'w>(before: &str, word: &'w str) -> &'w str {
+    word.char_indices()
+        .map(|(i, c)| &word[..i + c.len_utf8()])
+        .find(|prefix| *prefix > before)
+        .unwrap_or(word)
+}
+
+/// Cuts the words (sorted, each with its encoded postings) into runs of at most `max_bytes`
+/// of JSON, each keyed as the module documentation says: `(key, shard JSON)`.
+fn shard(words: Vec<(String, Vec<u32>)>, max_bytes: usize) -> Result<Vec<(String, Vec<u8>)>> {
+    let mut runs: Vec<Vec<(String, Vec<u32>)>> = Vec::new();
+    let mut size = 0;
+    for (word, postings) in words {
+        // `"word":[1,2,3],` and the braces: the JSON's exact length.
+        let bytes = serde_json::to_string(&word)?.len()
+            + postings
+                .iter()
+                .map(|n| n.to_string().len() + 1)
+                .sum::<usize>()
+            + postings.is_empty() as usize
+            + 3;
+        match runs.last_mut() {
+            Some(run) if size + bytes < max_bytes => {
+                size += bytes;
+                run.push((word, postings));
+            }
+            _ => {
+                size = bytes + 1;
+                runs.push(vec![(word, postings)]);
+            }
+        }
+    }
+    let mut shards = Vec::with_capacity(runs.len());
+    let mut last = String::new();
+    for run in runs {
+        let key = match run.first() {
+            Some((first, _)) if !shards.is_empty() => separator(&last, first).to_owned(),
+            _ => String::new(),
+        };
+        last = run.last().map(|(w, _)| w.clone()).unwrap_or_default();
+        let json = serde_json::to_vec(&run.into_iter().collect::<Shard>())
+            .context("serialising a search shard")?;
+        shards.push((key, json));
+    }
+    Ok(shards)
+}
+
+/// Builds the index files of `sources` (oldest first), splitting shards over `max_bytes`.
+pub fn build(sources: &[Source<'_>], max_bytes: usize) -> Result<Files> {
+    let words = postings(sources)
+        .into_iter()
+        .map(|(word, postings)| (word, encode(&postings)))
+        .collect();
+    let mut files = BTreeMap::new();
+    let mut shards = Vec::new();
+    for (key, json) in shard(words, max_bytes)? {
+        let name = format!("w/{}.json", hash(&[&json]));
+        shards.push((key, name.clone()));
+        ensure!(
+            files.insert(name, json).is_none(),
+            "two search shards have the same hash: make HASH_DIGITS larger"
+        );
+    }
+    let fragments: Vec<Vec<u8>> = sources
+        .iter()
+        .map(|s| serde_json::to_vec(&s.doc))
+        .collect::<Result<_, _>>()
+        .context("serialising a search fragment")?;
+    let folder = format!(
+        "d-{}",
+        hash(&fragments.iter().map(Vec::as_slice).collect::<Vec<_>>())
+    );
+    for (doc, json) in fragments.into_iter().enumerate() {
+        files.insert(format!("{folder}/{doc}.json"), json);
+    }
+    let entry = Entry {
+        version: FORMAT_VERSION,
+        docs: sources.len(),
+        prefix: MIN_PREFIX,
+        shards,
+        fragments: format!("{folder}/{DOC_PLACEHOLDER}.json"),
+    };
+    let json = serde_json::to_vec(&entry).context("serialising the search entry")?;
+    let name = format!("entry.{}.json", hash(&[&json]));
+    files.insert(name.clone(), json);
+    Ok(Files { entry: name, files })
+}
+
+/// A short content hash of `parts` for file names (FNV-1a, 64 bits): it only has to tell
+/// versions of the same file apart, not resist anyone.
+fn hash(parts: &[&[u8]]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &byte in part.iter().chain(&[0xff]) {
+            h ^= u64::from(byte);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let mut hex = String::with_capacity(16);
+    let _ = write!(hex, "{h:016x}");
+    hex.truncate(HASH_DIGITS);
+    hex
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn source<'a>(n: usize, title: &str, body: &'a str) -> Source<'a> {
+        Source {
+            doc: Doc {
+                url: format!("/insights/a{n}"),
+                title: title.to_owned(),
+                excerpt: format!("Excerpt {n}"),
+                author: "Ada Lind".to_owned(),
+            },
+            body,
+        }
+    }
+
+    fn entry(files: &Files) -> Entry {
+        serde_json::from_slice(&files.files[&files.entry]).expect("the entry parses")
+    }
+
+    fn shard_at(files: &Files, i: usize) -> Shard {
+        let name = &entry(files).shards[i].1;
+        serde_json::from_slice(&files.files[name]).expect("a shard parses")
+    }
+
+    /// The shards holding `word` and its postings, looked up the way the browser looks.
+    fn find(files: &Files, word: &str) -> Vec<(usize, Vec<u32>)> {
+        entry(files)
+            .shards_for(word, false)
+            .into_iter()
+            .filter_map(|i| shard_at(files, i).remove(word).map(|p| (i, p)))
+            .collect()
+    }
+
+    /// Every word starting with `prefix`, from the shards the browser would fetch.
+    fn by_prefix(files: &Files, prefix: &str) -> Vec<String> {
+        entry(files)
+            .shards_for(prefix, true)
+            .into_iter()
+            .flat_map(|i| shard_at(files, i).into_keys())
+            .filter(|w| w.starts_with(prefix))
+            .collect()
+    }
+
+    fn sources_of<'a>(bodies: &'a [String], title: &str) -> Vec<Source<'a>> {
+        bodies
+            .iter()
+            .enumerate()
+            .map(|(n, body)| source(n, title, body))
+            .collect()
+    }
+
+    /// `n` articles whose bodies have many words, `a000 … a{n}`, `b000 …` and so on.
+    fn many_words(n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                (0..60)
+                    .map(|w| format!("{}{:03}", char::from(b'a' + (w % 6) as u8), w * 7 + i))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
     #[test]
     fn words_are_lowercased_runs_of_letters_and_digits() {
         let found: Vec<String> = words("Kubernetes' cost, in 2024: 95%!").collect();
         assert_eq!(found, ["kubernetes", "cost", "in", "2024", "95"]);
+    }
+
+    #[test]
+    fn every_word_is_found_in_its_shard_and_prefixes_in_theirs() {
+        let bodies = many_words(30);
+        let mut sources = sources_of(&bodies, "Kubernetes cost");
+        sources[0].body = "a kubelet in Øresund, 95 nodes";
+        let files = build(&sources, 2_000).expect("builds");
+        let entry = entry(&files);
+        assert!(entry.shards.len() > 5, "{:?}", entry.shards);
+        assert_eq!(entry.shards[0].0, "");
+        let mut all: Vec<String> = Vec::new();
+        for i in 0..entry.shards.len() {
+            let shard = shard_at(&files, i);
+            let first = shard.keys().next().expect("a shard has words");
+            let key = &entry.shards[i].0;
+            assert!(first.starts_with(key.as_str()), "{key} {first}");
+            if let Some(before) = all.last() {
+                // The shortest prefix of the first word after the shard before.
+                assert!(key.as_str() > before.as_str(), "{key} after {before}");
+                let shorter = key.char_indices().last().map_or("", |(at, _)| &key[..at]);
+                assert!(shorter <= before.as_str(), "{key} is not the shortest");
+            }
+            all.extend(shard.keys().cloned());
+        }
+        let mut sorted = all.clone();
+        sorted.sort();
+        assert_eq!(all, sorted, "shards hold consecutive words");
+        for word in &all {
+            assert_eq!(find(&files, word).len(), 1, "{word}");
+        }
+        assert_eq!(
+            find(&files, "kubelet"),
+            [(entry.shards_for("kubelet", false)[0], vec![0, 1])]
+        );
+        assert_eq!(find(&files, "øresund")[0].1, [0, 1]);
+        assert!(find(&files, "kube").is_empty());
+        assert_eq!(by_prefix(&files, "kube"), ["kubelet", "kubernetes"]);
+        let b_words: Vec<&String> = all.iter().filter(|w| w.starts_with('b')).collect();
+        assert!(b_words.len() > 50);
+        assert_eq!(by_prefix(&files, "b").len(), b_words.len());
+        assert_eq!(entry.docs, 30);
+        assert_eq!(entry.prefix, MIN_PREFIX);
+        assert_eq!(entry.version, FORMAT_VERSION);
+    }
+
+    #[test]
+    fn a_shard_over_the_size_limit_splits() {
+        let bodies = many_words(20);
+        let sources = sources_of(&bodies, "T");
+        let whole = build(&sources, usize::MAX).expect("builds");
+        assert_eq!(entry(&whole).shards.len(), 1);
+        let size = whole.files[&entry(&whole).shards[0].1].len();
+        let limit = size / 4;
+        let split = build(&sources, limit).expect("builds");
+        let shards = entry(&split).shards;
+        assert!((4..=6).contains(&shards.len()), "{} shards", shards.len());
+        for (key, name) in &shards {
+            assert!(
+                split.files[name].len() <= limit,
+                "shard {key} is over the limit"
+            );
+        }
+        // A word larger than the limit on its own is a shard of its own.
+        let common = ["the"; 20].join(" ");
+        let sources: Vec<Source<'_>> = (0..400).map(|n| source(n, "T", &common)).collect();
+        let files = build(&sources, 1_000).expect("builds");
+        let entry = entry(&files);
+        let the = entry.shards_for("the", false)[0];
+        assert_eq!(shard_at(&files, the).len(), 1);
+        assert!(files.files[&entry.shards[the].1].len() > 1_000);
+    }
+
+    #[test]
+    fn postings_are_delta_coded_with_the_weights() {
+        let sources = [
+            source(
+                0,
+                "Kafka streams",
+                "kafka kafka kafka kafka kafka kafka kafka",
+            ),
+            source(1, "Other", "nothing here"),
+            source(2, "Other", "kafka once"),
+        ];
+        let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
+        // Title 20 plus the body's seven repeats capped at 5; then one body mention.
+        assert_eq!(find(&files, "kafka"), [(0, vec![0, 25, 2, 1])]);
+    }
+
+    #[test]
+    fn fragments_round_trip() {
+        let sources: Vec<Source<'_>> = (0..3).map(|n| source(n, "Title", "body")).collect();
+        let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
+        let entry = entry(&files);
+        for (n, source) in sources.iter().enumerate() {
+            let doc: Doc =
+                serde_json::from_slice(&files.files[&entry.fragment(n)]).expect("parses");
+            assert_eq!(doc, source.doc);
+        }
+        assert_eq!(files.entry_path(), format!("/search/{}", files.entry));
+    }
+
+    #[test]
+    fn names_change_with_the_content_and_identical_builds_are_identical() {
+        let bodies = many_words(10);
+        let sources = sources_of(&bodies, "Kafka");
+        let first = build(&sources, 2_000).expect("builds");
+        assert_eq!(first, build(&sources, 2_000).expect("builds"));
+
+        let mut changed = sources.clone();
+        let extended = format!("{} zzz", bodies[9]);
+        changed[9].body = &extended;
+        let second = build(&changed, 2_000).expect("builds");
+        let (a, b) = (entry(&first), entry(&second));
+        assert_ne!(first.entry, second.entry);
+        // The shards before the new word keep their names.
+        assert_eq!(a.shards[0], b.shards[0]);
+        assert_ne!(a.shards.last(), b.shards.last());
+        assert_eq!(a.fragments, b.fragments, "no fragment changed");
+
+        changed[9].doc.title = "Renamed".to_owned();
+        let third = build(&changed, 2_000).expect("builds");
+        assert_ne!(entry(&third).fragments, b.fragments);
+        for files in [&first, &second, &third] {
+            for (name, bytes) in &files.files {
+                if !name.starts_with("d-") {
+                    assert!(name.contains(&hash(&[bytes])), "{name}");
+                }
+            }
+        }
     }
 }

@@ -13,7 +13,7 @@ export type FilterChoices = {
 export type InsightsSearchBarProps = {
   search: InsightsSearch
   filter: FilterChoices
-  /** Where the search index is published (fetched on the box's first focus). */
+  /** The search index's entry file (fetched on the box's first focus). */
   indexPath: string
   /** The Insights page, whose URL the type choices filter. */
   insightsHref: string

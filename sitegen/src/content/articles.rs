@@ -25,8 +25,6 @@ pub const ARTICLES_DIR: &str = "articles";
 pub const AUTHORS_FILE: &str = "authors.yaml";
 /// The Atom feed of the articles, relative to the site root.
 pub const FEED_FILE: &str = "feed.xml";
-/// The search index of the articles, relative to the site root (see `crate::search`).
-pub const SEARCH_INDEX_FILE: &str = "search-index.json";
 /// Reading speed for the computed read time, in words per minute.
 pub const WORDS_PER_MINUTE: usize = 200;
 /// An article with at least this many `##`/`###` headings shows a table of contents.

@@ -50,7 +50,9 @@ pub struct Content {
     pub articles: Vec<articles::Article>,
     /// Where the Atom feed of the articles is published (`/feed.xml`).
     pub feed_path: String,
-    /// Where the search index of the articles is published (`/search-index.json`).
+    /// Where the entry file of the articles' search index is published
+    /// (`/search/entry.<hash>.json`); set by `crate::search::attach` when the index is built,
+    /// empty until then.
     pub search_index_path: String,
 }
 
@@ -109,7 +111,7 @@ impl Content {
             authors,
             articles: loaded.articles,
             feed_path: format!("/{}", articles::FEED_FILE),
-            search_index_path: format!("/{}", articles::SEARCH_INDEX_FILE),
+            search_index_path: String::new(),
         };
         content.routes = routes::derive(&content);
         validate::validate(&mut loader, &content, public_dir);
