@@ -47,7 +47,7 @@ pub use newsletter::Newsletter;
 pub use outbox::{EnqueueError, Outbox, Record, Taken};
 pub use postgres::Database;
 pub use server::ServerLimits;
-pub use subscribers::{FileStore, SubscriberStore};
+pub use subscribers::{FileStore, PgSubscriberStore, SubscriberStore};
 
 /// Everything the handlers share.
 #[derive(Debug, Clone)]
@@ -104,7 +104,7 @@ impl AppState {
             ),
         };
         let outbox = Arc::new(outbox);
-        let subscribers = open_subscribers(&config)?;
+        let subscribers = open_subscribers(&config, database.as_ref())?;
         let public_url = config
             .public_url
             .clone()
@@ -211,8 +211,16 @@ impl AppState {
     }
 }
 
-/// The subscriber store the configuration asks for: the files in the data folder.
-pub fn open_subscribers(config: &Config) -> anyhow::Result<Arc<dyn SubscriberStore>> {
+/// The subscriber store the configuration asks for: the tables of `database` when the
+/// configuration names one (`--database-url`), else the files in the data folder.
+pub fn open_subscribers(
+    config: &Config,
+    database: Option<&Database>,
+) -> anyhow::Result<Arc<dyn SubscriberStore>> {
+    if config.database_url.is_some() {
+        let database = database.context("the database is configured but not connected")?;
+        return Ok(Arc::new(database.subscribers(config.subscribers_max)));
+    }
     let store = FileStore::open(config.data_dir.join("subscribers"), config.subscribers_max)
         .context("opening the subscribers")?;
     Ok(Arc::new(store))

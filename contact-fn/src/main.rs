@@ -57,9 +57,18 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     contact_fn::run(config, listener, shutdown_signal()).await
 }
 
-/// `contact-fn subscribers ...`: works on the store while the service runs or not.
+/// `contact-fn subscribers ...`: works on the store (the data folder, or the database once
+/// migrated) while the service runs or not.
 async fn subscribers(config: &Config, command: SubscribersCommand) -> anyhow::Result<()> {
-    let store = contact_fn::open_subscribers(config)?;
+    let database = match &config.database_url {
+        Some(url) => {
+            let database = Database::connect_lazy(config, url)?;
+            database.require_schema().await?;
+            Some(database)
+        }
+        None => None,
+    };
+    let store = contact_fn::open_subscribers(config, database.as_ref())?;
     match command {
         SubscribersCommand::Export => {
             let subscribers = store.export().await?;

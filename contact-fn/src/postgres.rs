@@ -24,6 +24,7 @@ use crate::config::Config;
 use crate::durable::now_ms;
 use crate::idempotency::Seen;
 use crate::outbox::{EnqueueError, Record, Taken};
+use crate::subscribers::PgSubscriberStore;
 
 /// The migrations, oldest first, as `<version>_<description>` file names in `migrations/`.
 macro_rules! embedded {
@@ -31,7 +32,7 @@ macro_rules! embedded {
         &[$(($name, include_str!(concat!("../migrations/", $name, ".sql")))),*]
     };
 }
-const MIGRATIONS: &[(&str, &str)] = embedded!["0001_initial"];
+const MIGRATIONS: &[(&str, &str)] = embedded!["0001_initial", "0002_subscriber_times"];
 
 /// The connection pool and what every table of this replica needs to know.
 #[derive(Debug, Clone)]
@@ -95,23 +96,12 @@ impl Database {
     /// Applies the migrations the database lacks; refuses a schema newer than this binary's.
     pub async fn migrate(&self) -> anyhow::Result<()> {
         let known = latest_version();
-        let exists: bool = sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
-            .fetch_one(&self.pool)
-            .await
-            .with_context(|| format!("connecting to {}", self.describe))?;
-        if exists {
-            let applied: Option<i64> =
-                sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations")
-                    .fetch_one(&self.pool)
-                    .await
-                    .context("reading the schema version")?;
-            if let Some(applied) = applied.filter(|v| *v > known) {
-                bail!(
-                    "the database schema is at version {applied}, newer than this contact-fn \
-                     knows (up to {known}); run a contact-fn at least as new as the one that \
-                     migrated it"
-                );
-            }
+        if let Some(applied) = self.applied_version().await?.filter(|v| *v > known) {
+            bail!(
+                "the database schema is at version {applied}, newer than this contact-fn \
+                 knows (up to {known}); run a contact-fn at least as new as the one that \
+                 migrated it"
+            );
         }
         let migrator = Migrator::new(Embedded)
             .await
@@ -120,6 +110,21 @@ impl Database {
             .run(&self.pool)
             .await
             .context("applying the database migrations")
+    }
+
+    /// The newest migration applied to the database, if any.
+    async fn applied_version(&self) -> anyhow::Result<Option<i64>> {
+        let exists: bool = sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
+            .fetch_one(&self.pool)
+            .await
+            .with_context(|| format!("connecting to {}", self.describe))?;
+        if !exists {
+            return Ok(None);
+        }
+        sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations")
+            .fetch_one(&self.pool)
+            .await
+            .context("reading the schema version")
     }
 
     /// The outbox tables, holding at most `max_messages` messages of `max_bytes` together.
@@ -134,6 +139,28 @@ impl Database {
     /// The idempotency records.
     pub fn keys(&self) -> PgKeys {
         PgKeys { db: self.clone() }
+    }
+
+    /// The newsletter's subscribers, at most `max` addresses.
+    pub fn subscribers(&self, max: u64) -> PgSubscriberStore {
+        PgSubscriberStore::new(self.pool.clone(), max)
+    }
+
+    /// Fails, saying to run `contact-fn migrate`, unless the database has this binary's schema:
+    /// for the commands that work on the database without applying migrations.
+    pub async fn require_schema(&self) -> anyhow::Result<()> {
+        let known = latest_version();
+        let applied = self.applied_version().await?;
+        match applied {
+            Some(applied) if applied == known => Ok(()),
+            // Refused by `migrate`, with its message.
+            Some(applied) if applied > known => self.migrate().await,
+            applied => bail!(
+                "the database schema is at version {}, this contact-fn needs {known}; run \
+                 `contact-fn migrate` (or start the service once) first",
+                applied.unwrap_or(0)
+            ),
+        }
     }
 }
 
@@ -191,11 +218,11 @@ fn replica_name() -> String {
     format!("{host}/{}/{}", std::process::id(), &uuid[uuid.len() - 8..])
 }
 
-fn to_db(value: u64) -> i64 {
+pub(crate) fn to_db(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-fn from_db(value: i64) -> u64 {
+pub(crate) fn from_db(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
 }
 

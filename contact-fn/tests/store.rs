@@ -121,7 +121,13 @@ suite![
     idempotency_records_expire,
     idempotency_records_survive_a_restart,
     a_keyed_message_is_stored_once_with_its_key,
+    the_subscribers_pass_the_subscriber_store_suite,
 ];
+
+async fn the_subscribers_pass_the_subscriber_store_suite(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    contact_fn::subscribers::suite::check_store(store.state.subscribers()).await;
+}
 
 async fn a_stored_message_is_taken_once_and_forgotten_once_delivered(kind: Kind) {
     let store = Fixture::open(kind, &[]).await;
@@ -326,6 +332,57 @@ async fn the_same_key_on_two_replicas_at_once_stores_one_message() {
         assert_eq!(seen, [Seen::Different, Seen::New], "round {round}");
     }
     assert_eq!(first.outbox().len().await.unwrap(), 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_subscribe_requests_for_one_address_on_two_replicas_send_one_email() {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode, header};
+    use tower::ServiceExt as _;
+
+    let first = Fixture::open(Kind::Postgres, &[]).await;
+    let second = open_state(&first.args).await;
+    let replicas = [
+        contact_fn::app(first.state.clone()),
+        contact_fn::app(second.clone()),
+    ];
+    let requests = (0..40).map(|i| {
+        let request = Request::post(FormKind::Newsletter.path())
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(r#"{"email":"Burst@Example.org"}"#))
+            .unwrap();
+        replicas[i % 2].clone().oneshot(request)
+    });
+    let answers = futures_join_all(requests).await;
+    for answer in answers {
+        assert_eq!(answer.unwrap().status(), StatusCode::OK);
+    }
+    assert_eq!(
+        first.outbox().len().await.unwrap(),
+        1,
+        "one confirmation email, whichever replica was asked"
+    );
+    let entry = second
+        .subscribers()
+        .get("burst@example.org".into())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(entry.sends_ms.len(), 1);
+}
+
+/// Runs the futures at once (each spawned, so both runtime threads work), in order.
+async fn futures_join_all<F>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut outputs = Vec::new();
+    for handle in handles {
+        outputs.push(handle.await.unwrap());
+    }
+    outputs
 }
 
 #[tokio::test]

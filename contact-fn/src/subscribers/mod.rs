@@ -2,11 +2,13 @@
 //! confirmation emails each address was sent.
 //!
 //! [`SubscriberStore`] is what the service needs of a store; [`FileStore`] keeps one file per
-//! address in the data folder. Every store runs through the same behaviour suite (`suite.rs`).
+//! address in the data folder, [`PgSubscriberStore`] a row per address in PostgreSQL. Every
+//! store runs through the same behaviour suite (`suite.rs`).
 
 mod file;
-#[cfg(test)]
-mod suite;
+mod pg;
+#[doc(hidden)]
+pub mod suite;
 
 use std::fmt::Debug;
 use std::future::Future;
@@ -17,6 +19,7 @@ use form_contract::FormKind;
 use serde::{Deserialize, Serialize};
 
 pub use file::FileStore;
+pub use pg::PgSubscriberStore;
 
 /// What a store's methods return: a future that may be held across threads.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;

@@ -1,5 +1,6 @@
 //! The behaviour every [`SubscriberStore`] must have, written against the trait so that each
-//! implementation runs the same suite: `check_store(&store).await`.
+//! implementation runs the same suite: `check_store(&store).await`. Public (hidden) for the
+//! integration tests, which run it against both stores (`tests/store.rs`).
 #![allow(clippy::unwrap_used)]
 
 use std::time::Duration;
@@ -234,47 +235,45 @@ async fn pruning_forgets_only_old_pending_addresses(store: &dyn SubscriberStore)
     );
 }
 
-#[tokio::test]
-async fn the_file_store_passes_the_suite() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = super::FileStore::open(dir.path().join("subscribers"), 100).unwrap();
-    check_store(&store).await;
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-#[tokio::test]
-async fn the_file_store_is_bounded_and_survives_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("subscribers");
-    let store = super::FileStore::open(path.clone(), 2).unwrap();
-    for a in ["a@example.org", "b@example.org"] {
-        store.request(a.into(), LIMITS, T0).await.unwrap();
+    #[tokio::test]
+    async fn the_file_store_is_bounded_and_survives_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("subscribers");
+        let store = crate::subscribers::FileStore::open(path.clone(), 2).unwrap();
+        for a in ["a@example.org", "b@example.org"] {
+            store.request(a.into(), LIMITS, T0).await.unwrap();
+        }
+        assert!(matches!(
+            store.request("c@example.org".into(), LIMITS, T0).await,
+            Err(crate::subscribers::StoreError::Full(2))
+        ));
+        assert_eq!(
+            store
+                .request("a@example.org".into(), LIMITS, T0 + DAY_MS)
+                .await
+                .unwrap(),
+            Requested::Send,
+            "known addresses still work when full"
+        );
+        drop(store);
+        let store = crate::subscribers::FileStore::open(path, 2).unwrap();
+        assert!(
+            store
+                .request("c@example.org".into(), LIMITS, T0)
+                .await
+                .is_err()
+        );
+        assert!(store.remove("b@example.org".into()).await.unwrap());
+        assert_eq!(
+            store
+                .request("c@example.org".into(), LIMITS, T0)
+                .await
+                .unwrap(),
+            Requested::Send
+        );
     }
-    assert!(matches!(
-        store.request("c@example.org".into(), LIMITS, T0).await,
-        Err(super::StoreError::Full(2))
-    ));
-    assert_eq!(
-        store
-            .request("a@example.org".into(), LIMITS, T0 + DAY_MS)
-            .await
-            .unwrap(),
-        Requested::Send,
-        "known addresses still work when full"
-    );
-    drop(store);
-    let store = super::FileStore::open(path, 2).unwrap();
-    assert!(
-        store
-            .request("c@example.org".into(), LIMITS, T0)
-            .await
-            .is_err()
-    );
-    assert!(store.remove("b@example.org".into()).await.unwrap());
-    assert_eq!(
-        store
-            .request("c@example.org".into(), LIMITS, T0)
-            .await
-            .unwrap(),
-        Requested::Send
-    );
 }
