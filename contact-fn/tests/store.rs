@@ -9,6 +9,7 @@ mod support;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use contact_fn::contract::FormKind;
+use contact_fn::subscribers::{Requested, SendLimits, StoreError};
 use contact_fn::{AppState, Config, EnqueueError, Record, Seen, Taken};
 use sqlx::Connection as _;
 use support::pg::Cluster;
@@ -122,11 +123,47 @@ suite![
     idempotency_records_survive_a_restart,
     a_keyed_message_is_stored_once_with_its_key,
     the_subscribers_pass_the_subscriber_store_suite,
+    the_subscribers_are_bounded_and_known_addresses_still_work,
 ];
 
 async fn the_subscribers_pass_the_subscriber_store_suite(kind: Kind) {
     let store = Fixture::open(kind, &[]).await;
     contact_fn::subscribers::suite::check_store(store.state.subscribers()).await;
+}
+
+const LIMITS: SendLimits = SendLimits {
+    resend_after: Duration::from_secs(3600),
+    per_day: 3,
+};
+
+async fn the_subscribers_are_bounded_and_known_addresses_still_work(kind: Kind) {
+    let store = Fixture::open(kind, &["--subscribers-max", "2"]).await;
+    let subscribers = store.state.subscribers();
+    for a in ["a@example.org", "b@example.org"] {
+        subscribers.request(a.into(), LIMITS, now()).await.unwrap();
+    }
+    assert!(matches!(
+        subscribers
+            .request("c@example.org".into(), LIMITS, now())
+            .await,
+        Err(StoreError::Full(2))
+    ));
+    assert_eq!(
+        subscribers
+            .request("A@example.org".into(), LIMITS, now() + 86_400_000)
+            .await
+            .unwrap(),
+        Requested::Send,
+        "known addresses still work when full"
+    );
+    assert!(subscribers.remove("b@example.org".into()).await.unwrap());
+    assert_eq!(
+        subscribers
+            .request("c@example.org".into(), LIMITS, now())
+            .await
+            .unwrap(),
+        Requested::Send
+    );
 }
 
 async fn a_stored_message_is_taken_once_and_forgotten_once_delivered(kind: Kind) {
@@ -466,4 +503,67 @@ async fn contact_fn_migrate_applies_the_migrations_and_exits() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// `contact-fn --database-url URL subscribers ARGS...`: (success, stdout, stderr).
+fn subscribers_cli(url: &str, args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_contact-fn"))
+        .args(["--database-url", url, "subscribers"])
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn the_subscribers_commands_work_on_the_database_once_migrated() {
+    let url = Cluster::shared().database().await;
+    let (ok, _, stderr) = subscribers_cli(&url, &["export"]);
+    assert!(!ok);
+    assert!(stderr.contains("run `contact-fn migrate`"), "{stderr}");
+
+    let store = Fixture::open(
+        Kind::Files,
+        &["--database-url", &url, "--subscribers-max", "10"],
+    )
+    .await;
+    let subscribers = store.state.subscribers();
+    let address = "reader@example.org".to_owned();
+    subscribers
+        .request(address.clone(), LIMITS, now())
+        .await
+        .unwrap();
+    let confirmation = contact_fn::subscribers::Confirmation {
+        source: FormKind::Newsletter,
+        consent_version: "v1".into(),
+        consent_text: "One email a week.".into(),
+        issued_ms: now(),
+        now_ms: now(),
+    };
+    subscribers
+        .confirm(address.clone(), confirmation)
+        .await
+        .unwrap();
+
+    let (ok, csv, stderr) = subscribers_cli(&url, &["export"]);
+    assert!(ok, "{stderr}");
+    assert!(csv.starts_with("address,confirmed_at,source\r\n"), "{csv}");
+    assert!(csv.contains("reader@example.org,"), "{csv}");
+
+    let (ok, _, stderr) = subscribers_cli(&url, &["remove", "Reader@Example.org"]);
+    assert!(ok, "{stderr}");
+    assert!(subscribers.get(address.clone()).await.unwrap().is_none());
+    let mut db = sqlx::PgConnection::connect(&url).await.unwrap();
+    let sends: i64 = sqlx::query_scalar("SELECT count(*) FROM subscriber_sends")
+        .fetch_one(&mut db)
+        .await
+        .unwrap();
+    assert_eq!(sends, 0, "the sends go with the address");
+    let (ok, _, _) = subscribers_cli(&url, &["remove", "reader@example.org"]);
+    assert!(!ok, "an unknown address is an error");
 }

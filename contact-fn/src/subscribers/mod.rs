@@ -229,8 +229,11 @@ impl Entry {
 
     /// Applies a request to subscribe: the decision every store makes the same way.
     pub fn request(&mut self, limits: SendLimits, now_ms: u64) -> Requested {
+        // A send later than `now_ms` stays and counts as recent: a request whose time was taken
+        // before another's email was counted (waiting for the address, or on a replica whose
+        // clock lags) is decided after it, as the trait promises.
         self.sends_ms
-            .retain(|at| now_ms.saturating_sub(*at) < DAY_MS && *at <= now_ms);
+            .retain(|at| now_ms.saturating_sub(*at) < DAY_MS);
         match &mut self.status {
             Status::Confirmed(_) => return Requested::AlreadySubscribed,
             Status::Pending { requested_ms } => *requested_ms = now_ms,

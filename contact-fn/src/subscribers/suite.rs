@@ -30,6 +30,7 @@ fn confirmation(issued_ms: u64, now_ms: u64) -> Confirmation {
 /// Runs every check against `store`, which must be empty and allow at least 10 addresses.
 pub async fn check_store(store: &dyn SubscriberStore) {
     requests_are_limited_per_address(store).await;
+    a_request_decided_after_a_later_send_is_limited(store).await;
     confirming_records_the_consent_and_twice_is_harmless(store).await;
     unsubscribing_suppresses_until_a_newer_link(store).await;
     removing_forgets_everything(store).await;
@@ -70,6 +71,19 @@ async fn requests_are_limited_per_address(store: &dyn SubscriberStore) {
             .unwrap()
             == Requested::Send,
         "other addresses keep their own count"
+    );
+}
+
+async fn a_request_decided_after_a_later_send_is_limited(store: &dyn SubscriberStore) {
+    let a = "late@example.org".to_owned();
+    assert_eq!(
+        store.request(a.clone(), LIMITS, T0 + 5).await.unwrap(),
+        Requested::Send
+    );
+    assert_eq!(
+        store.request(a.clone(), LIMITS, T0).await.unwrap(),
+        Requested::Limited,
+        "its time was taken before the email it waited for was counted"
     );
 }
 
