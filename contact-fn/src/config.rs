@@ -31,8 +31,9 @@ pub struct Config {
     )]
     pub data_dir: PathBuf,
 
-    /// PostgreSQL holding the outbox, dead letters and idempotency records instead of the data
-    /// folder, shared by every replica, e.g. `postgres://user:password@host:5432/contact`.
+    /// PostgreSQL holding the outbox, dead letters, idempotency records and subscribers instead
+    /// of the data folder, shared by every replica, e.g.
+    /// `postgres://user:password@host:5432/contact`.
     #[arg(
         long,
         env = "CONTACT_DATABASE_URL",
