@@ -86,7 +86,16 @@ impl Newsletter {
     pub fn new(config: &Config, public_url: &str) -> anyhow::Result<Self> {
         let secret = match &config.newsletter_secret {
             Some(secret) => secret.clone().into_bytes(),
-            None => stored_secret(&config.data_dir)?,
+            None => {
+                if config.database_url.is_some() {
+                    // Replicas on one database each keep a data folder of their own.
+                    tracing::warn!(
+                        "CONTACT_NEWSLETTER_SECRET is not set: this replica signs the newsletter's \
+                         links with its own key, which other replicas will not accept"
+                    );
+                }
+                stored_secret(&config.data_dir)?
+            }
         };
         let mut templates = Environment::new();
         templates.set_undefined_behavior(UndefinedBehavior::Strict);

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use contact_fn::contract::FormKind;
 use serde_json::{Value, json};
 use support::pg::Cluster;
 use support::{Mode, Process, Received, Service, SmtpServer, eventually};
@@ -246,6 +247,18 @@ async fn an_idempotent_retry_on_the_other_replica_gets_the_first_answer() {
     assert_eq!(smtp.received().len(), 1);
 }
 
+/// Asks for the newsletter; the answer's status.
+async fn subscribe(client: &reqwest::Client, base: &str) -> u16 {
+    let response = client
+        .post(format!("{base}{}", FormKind::Newsletter.path()))
+        .json(&json!({ "email": "reader@example.org" }))
+        .timeout(Duration::from_secs(10))
+        .send()
+        .await
+        .unwrap();
+    response.status().as_u16()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_database_outage_answers_503_and_passes_without_a_restart() {
     let cluster = Cluster::private();
@@ -293,6 +306,11 @@ async fn a_database_outage_answers_503_and_passes_without_a_restart() {
     assert_eq!(ready.status(), 503);
     let ready: Value = ready.json().await.unwrap();
     assert_eq!(ready["database"], "unreachable", "{ready}");
+    assert_eq!(
+        subscribe(&client, &base).await,
+        503,
+        "the subscribers are there too"
+    );
     tokio::time::sleep(Duration::from_secs(2)).await;
     cluster.start();
     eventually("the service to be ready again", || {
@@ -303,6 +321,7 @@ async fn a_database_outage_answers_503_and_passes_without_a_restart() {
             .is_ok_and(|s| s.success())
     })
     .await;
+    assert_eq!(subscribe(&client, &base).await, 200);
     tokio::time::sleep(Duration::from_millis(300)).await;
     stop_sending.store(true, Ordering::SeqCst);
     let answers = sender.await.unwrap();
