@@ -163,6 +163,26 @@ impl PgSubscriberStore {
     async fn commit(tx: Tx) -> Result<(), StoreError> {
         tx.commit().await.map_err(failed("committing a subscriber"))
     }
+
+    /// Locks the row of `address` in `tx` and applies `apply` to its entry, writing the entry
+    /// back and committing when `apply` says it changed it; `absent` when the address is not
+    /// known.
+    async fn change<T>(
+        mut tx: Tx,
+        address: &str,
+        absent: impl FnOnce() -> Result<T, StoreError>,
+        apply: impl FnOnce(&mut Entry) -> (T, bool),
+    ) -> Result<T, StoreError> {
+        let Some(mut entry) = Self::lock(&mut tx, address).await? else {
+            return absent();
+        };
+        let (outcome, changed) = apply(&mut entry);
+        if changed {
+            Self::write(&mut tx, &entry).await?;
+            Self::commit(tx).await?;
+        }
+        Ok(outcome)
+    }
 }
 
 /// The form's name as serde writes it, as in the outbox's `kind`.
@@ -226,15 +246,15 @@ impl SubscriberStore for PgSubscriberStore {
             if let Some(count) = self.insert_new(&mut tx, &address, now_ms).await? {
                 return Err(StoreError::Full(count));
             }
-            let Some(mut entry) = Self::lock(&mut tx, &address).await? else {
-                return Err(StoreError::Failed(anyhow::anyhow!(
+            let vanished = || {
+                Err(StoreError::Failed(anyhow::anyhow!(
                     "a subscriber vanished while being added"
-                )));
+                )))
             };
-            let requested = entry.request(limits, now_ms);
-            Self::write(&mut tx, &entry).await?;
-            Self::commit(tx).await?;
-            Ok(requested)
+            Self::change(tx, &address, vanished, |entry| {
+                (entry.request(limits, now_ms), true)
+            })
+            .await
         })
     }
 
@@ -245,32 +265,36 @@ impl SubscriberStore for PgSubscriberStore {
     ) -> BoxFuture<'_, Result<Confirmed, StoreError>> {
         Box::pin(async move {
             let address = normalise(&address);
-            let mut tx = self.begin().await?;
-            let Some(mut entry) = Self::lock(&mut tx, &address).await? else {
-                return Ok(Confirmed::Outdated);
-            };
-            let confirmed = entry.confirm(confirmation);
-            if confirmed == Confirmed::Subscribed {
-                Self::write(&mut tx, &entry).await?;
-                Self::commit(tx).await?;
-            }
-            Ok(confirmed)
+            let tx = self.begin().await?;
+            Self::change(
+                tx,
+                &address,
+                || Ok(Confirmed::Outdated),
+                |entry| {
+                    let confirmed = entry.confirm(confirmation);
+                    (confirmed, confirmed == Confirmed::Subscribed)
+                },
+            )
+            .await
         })
     }
 
     fn unsubscribe(&self, address: String, now_ms: u64) -> BoxFuture<'_, Result<bool, StoreError>> {
         Box::pin(async move {
             let address = normalise(&address);
-            let mut tx = self.begin().await?;
-            let Some(mut entry) = Self::lock(&mut tx, &address).await? else {
-                return Ok(false);
-            };
-            entry.status = Status::Unsubscribed {
-                unsubscribed_ms: now_ms,
-            };
-            Self::write(&mut tx, &entry).await?;
-            Self::commit(tx).await?;
-            Ok(true)
+            let tx = self.begin().await?;
+            Self::change(
+                tx,
+                &address,
+                || Ok(false),
+                |entry| {
+                    entry.status = Status::Unsubscribed {
+                        unsubscribed_ms: now_ms,
+                    };
+                    (true, true)
+                },
+            )
+            .await
         })
     }
 
