@@ -29,7 +29,7 @@ use anyhow::Context as _;
 use axum::Router;
 use axum::http::{HeaderName, Method, StatusCode, header};
 use axum::response::{IntoResponse as _, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, watch};
 use tower_http::catch_panic::CatchPanicLayer;
@@ -247,22 +247,12 @@ pub fn app(state: AppState) -> Router {
         .max_age(Duration::from_secs(3600));
     let timeout =
         TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout);
-    Router::new()
-        .route(FormKind::Contact.path(), post(routes::send_contact_email))
-        .route(
-            &FormKind::Contact.functions_path(),
-            post(routes::send_contact_email),
-        )
-        .route(FormKind::Enquiry.path(), post(routes::send_enquiry))
-        .route(
-            &FormKind::Enquiry.functions_path(),
-            post(routes::send_enquiry),
-        )
-        .route(FormKind::Newsletter.path(), post(routes::subscribe))
-        .route(
-            &FormKind::Newsletter.functions_path(),
-            post(routes::subscribe),
-        )
+    let forms = FormKind::ALL.iter().fold(Router::new(), |router, &kind| {
+        router
+            .route(kind.path(), routes::form(kind))
+            .route(&kind.functions_path(), routes::form(kind))
+    });
+    forms
         .route(contract::CONFIRM_PATH, get(routes::confirm))
         .route(
             contract::UNSUBSCRIBE_PATH,

@@ -12,6 +12,7 @@ use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, post};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use serde_json::json;
 use uuid::Uuid;
@@ -27,34 +28,14 @@ use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
 use crate::subscribers::Confirmed;
 use form_contract::NewsletterPage;
 
-/// `POST` to the contact page form's path ([`FormKind::path`]).
-pub async fn send_contact_email(
-    State(state): State<AppState>,
-    client: Client,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    submit(state, FormKind::Contact, client, headers, body).await
-}
-
-/// `POST` to the home page "Get in Touch" form's path ([`FormKind::path`]).
-pub async fn send_enquiry(
-    State(state): State<AppState>,
-    client: Client,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    submit(state, FormKind::Enquiry, client, headers, body).await
-}
-
-/// `POST` to the newsletter block's path ([`FormKind::path`]): starts the double opt-in.
-pub async fn subscribe(
-    State(state): State<AppState>,
-    client: Client,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    submit(state, FormKind::Newsletter, client, headers, body).await
+/// `POST` to a form's paths ([`FormKind::path`], [`FormKind::functions_path`]): every form,
+/// the newsletter block included, goes through the same [`submit`].
+pub fn form(kind: FormKind) -> MethodRouter<AppState> {
+    post(
+        move |State(state): State<AppState>, client: Client, headers: HeaderMap, body: Body| {
+            submit(state, kind, client, headers, body)
+        },
+    )
 }
 
 /// `GET` of a confirmation link: records the subscription and sends the visitor to the
