@@ -56,8 +56,6 @@ run: deps ## Build, then serve the site and the contact service locally
 	@trap 'trap - EXIT INT TERM; kill 0' EXIT INT TERM; \
 	  $(CONTACT) --bind $(HOST):$(CONTACT_PORT) \
 	    --allowed-origins http://$(HOST):$(PORT),http://localhost:$(PORT) \
-	    --success-url http://$(HOST):$(PORT)/contact/sent/ \
-	    --failure-url http://$(HOST):$(PORT)/contact/error/ \
 	    --site-url http://$(HOST):$(PORT) & \
 	  $(SITEGEN) serve $(DIST) --host $(HOST) --port $(PORT)
 

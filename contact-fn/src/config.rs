@@ -132,23 +132,18 @@ pub struct Config {
     )]
     pub allowed_origins: Vec<HeaderValue>,
 
-    /// Page a plain HTML form post is redirected to after success.
-    #[arg(
-        long,
-        env = "CONTACT_SUCCESS_URL",
-        default_value = "http://127.0.0.1:8080/contact/sent/"
-    )]
-    pub success_url: HeaderValue,
+    /// Page a plain HTML form post is redirected to after success
+    /// [default: the site's /contact/sent/].
+    #[arg(long, env = "CONTACT_SUCCESS_URL")]
+    pub success_url: Option<HeaderValue>,
 
-    /// Page a plain HTML form post is redirected to after any failure.
-    #[arg(
-        long,
-        env = "CONTACT_FAILURE_URL",
-        default_value = "http://127.0.0.1:8080/contact/error/"
-    )]
-    pub failure_url: HeaderValue,
+    /// Page a plain HTML form post is redirected to after any failure
+    /// [default: the site's /contact/error/].
+    #[arg(long, env = "CONTACT_FAILURE_URL")]
+    pub failure_url: Option<HeaderValue>,
 
-    /// The site's address: the newsletter's links lead to its pages under `/newsletter/`.
+    /// The site's address: plain form posts end on its /contact/sent/ or /contact/error/ page,
+    /// and the newsletter's links lead to its pages under /newsletter/.
     #[arg(
         long,
         env = "CONTACT_SITE_URL",
@@ -279,6 +274,25 @@ pub enum SubscribersCommand {
 }
 
 impl Config {
+    /// Where a plain form post goes after success: `--success-url`, else the site's page.
+    pub fn success_page(&self) -> HeaderValue {
+        self.site_page(self.success_url.as_ref(), form_contract::CONTACT_SENT_PATH)
+    }
+
+    /// Where a plain form post goes after a failure: `--failure-url`, else the site's page.
+    pub fn failure_page(&self) -> HeaderValue {
+        self.site_page(self.failure_url.as_ref(), form_contract::CONTACT_ERROR_PATH)
+    }
+
+    fn site_page(&self, given: Option<&HeaderValue>, path: &str) -> HeaderValue {
+        given.cloned().unwrap_or_else(|| {
+            let site = String::from_utf8_lossy(self.site_url.as_bytes());
+            // `check` proved the site URL is visible ASCII, so this only falls back in theory.
+            HeaderValue::try_from(format!("{site}{path}/"))
+                .unwrap_or_else(|_| self.site_url.clone())
+        })
+    }
+
     /// Reads flags and environment, including the password that only the environment holds.
     pub fn from_env_and_args() -> Self {
         let mut config = Self::parse();

@@ -241,8 +241,8 @@ async fn submit(
         (Some(Encoding::Form), Err(_)) if kind == FormKind::Newsletter => {
             see_other(&newsletter.page(NewsletterPage::Failed))
         }
-        (Some(Encoding::Form), Ok(_)) => see_other(&config.success_url),
-        (Some(Encoding::Form), Err(_)) => see_other(&config.failure_url),
+        (Some(Encoding::Form), Ok(_)) => see_other(&config.success_page()),
+        (Some(Encoding::Form), Err(_)) => see_other(&config.failure_page()),
         (_, Ok(id)) => Json(json!({ "ok": true, "id": id })).into_response(),
         (_, Err(error)) => error.into_response(),
     }

@@ -442,6 +442,14 @@ async fn plain_form_posts_are_redirected_to_the_configured_pages() {
         "a storage failure is a failure page too"
     );
     assert_eq!(location, "https://www.example.com/sorry/");
+
+    let h = Harness::new(&["--site-url", "https://www.example.com"]);
+    let (status, location) = h.form("/send-enquiry", enquiry).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(location, "https://www.example.com/contact/sent/");
+    let (status, location) = h.form("/send-contact-email", "name=Ada").await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    assert_eq!(location, "https://www.example.com/contact/error/");
 }
 
 #[tokio::test]

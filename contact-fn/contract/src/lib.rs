@@ -168,6 +168,12 @@ wire_enum! {
 /// Where the newsletter's pages are published on the site.
 pub const NEWSLETTER_PAGES_PATH: &str = "/newsletter";
 
+/// Where a form sent without JavaScript ends when the message was accepted.
+pub const CONTACT_SENT_PATH: &str = "/contact/sent";
+
+/// Where a form sent without JavaScript ends when the message could not be accepted.
+pub const CONTACT_ERROR_PATH: &str = "/contact/error";
+
 /// The path of the link in the confirmation email (`GET`, on contact-fn).
 pub const CONFIRM_PATH: &str = "/subscribe/confirm";
 

@@ -53,8 +53,6 @@ export async function startContactFn(smtpPort: number, siteOrigin: string): Prom
       ['--smtp-url', `smtp://127.0.0.1:${smtpPort}`],
       ['--smtp-timeout', '5s'],
       ['--allowed-origins', siteOrigin],
-      ['--success-url', `${siteOrigin}/contact/sent/`],
-      ['--failure-url', `${siteOrigin}/contact/error/`],
       ['--site-url', siteOrigin],
       ['--retry-initial', '500ms'],
       ['--retry-max', '2s'],

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use form_contract::{NEWSLETTER_PAGES_PATH, NewsletterPage};
+use form_contract::{CONTACT_ERROR_PATH, CONTACT_SENT_PATH, NEWSLETTER_PAGES_PATH, NewsletterPage};
 
 use super::Content;
 use super::common::Meta;
@@ -75,12 +75,11 @@ impl RouteKind {
     /// The path this page is published at.
     pub fn path(&self) -> String {
         let services = FixedPage::Services.path();
-        let contact = FixedPage::Contact.path();
         let insights = FixedPage::Insights.path();
         match self {
             Self::Fixed(page) => page.path().to_owned(),
-            Self::ContactSent => format!("{contact}/sent"),
-            Self::ContactError => format!("{contact}/error"),
+            Self::ContactSent => CONTACT_SENT_PATH.to_owned(),
+            Self::ContactError => CONTACT_ERROR_PATH.to_owned(),
             Self::Newsletter { page } => format!("{NEWSLETTER_PAGES_PATH}/{page}"),
             Self::ServiceCategory { category } => format!("{services}/{category}"),
             Self::SubService { category, service } => format!("{services}/{category}/{service}"),

@@ -21,7 +21,7 @@ use serde::Serialize;
 use tokio::process::Command;
 use tokio::signal::unix::{SignalKind, signal};
 
-use crate::content::{Content, ContentErrors, RouteKind};
+use crate::content::{Content, ContentErrors};
 use children::Owned;
 
 /// What `sitegen dev` serves and where.
@@ -174,10 +174,6 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                 .arg(format!("{}:{contact_port}", options.host))
                 .arg("--allowed-origins")
                 .arg(format!("{origin},http://localhost:{port}"))
-                .arg("--success-url")
-                .arg(format!("{origin}{}/", RouteKind::ContactSent.path()))
-                .arg("--failure-url")
-                .arg(format!("{origin}{}/", RouteKind::ContactError.path()))
                 .arg("--site-url")
                 .arg(&origin)
                 .env(
