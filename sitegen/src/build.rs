@@ -1,22 +1,44 @@
-//! `sitegen build`: load and validate the content, prerender the site with Vike, add the
-//! site-wide files, verify every page and link, precompress, publish atomically, and report
-//! what each page weighs.
+//! `sitegen build`: the pipeline, as a list of stages, each a module of its own that knows
+//! nothing of this one:
 //!
-//! Nothing touches the output directory until the new site is complete and verified, so a
-//! failed build leaves the previous output byte for byte as it was.
+//! | stage | module | does |
+//! |---|---|---|
+//! | load | [`content`] | read and validate `content/` into the model |
+//! | search index | [`search`] | the articles' static search index |
+//! | bundle | [`bundle`] | `vite build` of `site/`, only when the site's own files changed |
+//! | render | [`render`] | every page through the render workers, only those whose data changed |
+//! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
+//! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
+//! | compress | [`compress`] | `.br`/`.gz` of whatever the cache did not have compressed |
+//! | publish | [`publish`] | swap the new output in |
+//! | report | [`report`] | what each page weighs |
+//!
+//! Files are made once and kept in the build cache ([`cache`]) by the hash of their bytes with
+//! their compressed variants; the new output is assembled from links to them in a staging
+//! directory beside the output, so nothing touches the output until the new site is complete
+//! and verified: a failed build leaves the previous output byte for byte as it was. A build
+//! writes nothing into `site/` or `content/`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::bundle::{self, Bundle, BundleError};
+use crate::cache::{self, Cache};
 use crate::check;
 use crate::compress;
-use crate::content::{Content, ContentErrors};
+use crate::content::{Content, ContentErrors, RouteInfo};
+use crate::feed;
+use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
-use crate::prerender;
 use crate::publish;
+use crate::render::{self, PageJob, RenderError, RenderOptions, Rendered};
 use crate::report::{self, BuildReport, StageTime};
 use crate::scan::Scan;
+use crate::search;
 
 /// Where a build reads from and writes to.
 #[derive(Debug, Clone)]
@@ -29,8 +51,33 @@ pub struct BuildOptions {
     pub out_dir: PathBuf,
     /// Overrides `contact_endpoint` from `content/site.yaml`.
     pub contact_endpoint: Option<String>,
-    /// Hide the progress and the prerender's output unless it fails.
+    /// Hide the progress and Vite's output unless it fails.
     pub quiet: bool,
+    /// The build cache folder; `None` for the default (see [`cache::Cache::open`]).
+    pub cache_dir: Option<PathBuf>,
+    /// Ignore the cache: build everything in a fresh one, removed afterwards.
+    pub no_cache: bool,
+    /// How many render workers.
+    pub jobs: usize,
+    /// How long one page may take to render.
+    pub page_timeout: Duration,
+}
+
+impl BuildOptions {
+    /// A build of `content_dir` with `site_dir` into `out_dir`, with the defaults for the rest.
+    pub fn new(content_dir: PathBuf, site_dir: PathBuf, out_dir: PathBuf) -> Self {
+        Self {
+            content_dir,
+            site_dir,
+            out_dir,
+            contact_endpoint: None,
+            quiet: false,
+            cache_dir: None,
+            no_cache: false,
+            jobs: RenderOptions::default_jobs(),
+            page_timeout: Duration::from_secs(60),
+        }
+    }
 }
 
 /// The steps of a build, in order; each is timed and names the failures it causes.
@@ -40,13 +87,15 @@ pub enum Stage {
     Load,
     /// Build the search index of the articles (written with the site-wide files).
     Search,
-    /// Write the content JSON and run `vite build`; move its output into staging.
-    Prerender,
+    /// Build the site's bundle, or take it from the cache.
+    Bundle,
+    /// Render the pages whose data changed; link the rest from the cache.
+    Render,
     /// Write `sitemap.xml`, `robots.txt`, `_headers`, the feed and the search index.
     SiteFiles,
-    /// Parse every page once; check routes, links and fragments.
+    /// Check routes, links and fragments.
     Verify,
-    /// Write the `.br` and `.gz` variants.
+    /// Write the `.br` and `.gz` variants the cache did not have.
     Compress,
     /// Swap the staging directory in.
     Publish,
@@ -55,12 +104,13 @@ pub enum Stage {
 }
 
 impl Stage {
-    /// A short name for timings (`prerender`).
+    /// A short name for timings (`render`).
     pub fn name(self) -> &'static str {
         match self {
             Stage::Load => "load",
             Stage::Search => "search index",
-            Stage::Prerender => "prerender",
+            Stage::Bundle => "bundle",
+            Stage::Render => "render",
             Stage::SiteFiles => "site files",
             Stage::Verify => "verify",
             Stage::Compress => "compress",
@@ -73,7 +123,8 @@ impl Stage {
         match self {
             Stage::Load => "loading and validating content",
             Stage::Search => "building the search index",
-            Stage::Prerender => "prerendering every page with Vike (vite build)",
+            Stage::Bundle => "bundling the site (vite build, unless cached)",
+            Stage::Render => "rendering the pages whose data changed",
             Stage::SiteFiles => {
                 "writing sitemap.xml, robots.txt, _headers, the feed and the search index"
             }
@@ -100,14 +151,12 @@ pub enum BuildError {
     /// Node.js or the site's packages are missing.
     #[error("{0}")]
     Toolchain(String),
-    /// `vite build` exited unsuccessfully; its output says why.
-    #[error("the prerender (vite build in {site}) failed with {status}")]
-    Render {
-        /// The Vike project that failed to build.
-        site: String,
-        /// How it exited.
-        status: std::process::ExitStatus,
-    },
+    /// `vite build` failed; its output says why.
+    #[error("{0}")]
+    Bundle(String),
+    /// A page could not be rendered; the message names its route and content file.
+    #[error("{0}")]
+    Render(RenderError),
     /// The rendered site is missing pages or has links that lead nowhere.
     #[error("the rendered site failed verification:\n{0}")]
     Verify(String),
@@ -129,6 +178,32 @@ impl BuildError {
     }
 }
 
+impl From<BundleError> for BuildError {
+    fn from(err: BundleError) -> Self {
+        match err {
+            BundleError::Toolchain(message) => BuildError::Toolchain(message),
+            BundleError::Vite { .. } => BuildError::Bundle(err.to_string()),
+            BundleError::Files(source) => BuildError::Files {
+                stage: Stage::Bundle,
+                source,
+            },
+        }
+    }
+}
+
+impl From<RenderError> for BuildError {
+    fn from(err: RenderError) -> Self {
+        match err {
+            RenderError::Toolchain(message) => BuildError::Toolchain(message),
+            RenderError::Files(source) => BuildError::Files {
+                stage: Stage::Render,
+                source,
+            },
+            err => BuildError::Render(err),
+        }
+    }
+}
+
 /// What a successful build produced.
 #[derive(Debug)]
 pub struct Built {
@@ -136,26 +211,41 @@ pub struct Built {
     pub content: Content,
     /// Sizes per route (HTML and the JS/CSS it loads), totals and the time of each step.
     pub report: BuildReport,
+    /// Whether the bundle was built (false: taken from the cache).
+    pub bundled: bool,
+    /// How many pages were rendered (the rest came from the cache).
+    pub rendered: usize,
 }
 
 /// Runs the whole pipeline. See the module documentation.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let mut steps = Steps::new(options.quiet);
+    let cache = if options.no_cache {
+        Cache::fresh()
+    } else {
+        Cache::open(options.cache_dir.as_deref())
+    }
+    .map_err(BuildError::during(Stage::Load))?;
     let mut content = steps.run(Stage::Load, || load(options))?;
     let search = steps.run(Stage::Search, || {
-        crate::search::attach(&mut content).map_err(BuildError::during(Stage::Search))
+        search::attach(&mut content).map_err(BuildError::during(Stage::Search))
     })?;
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
-    let staging = steps.run(Stage::Prerender, || {
-        prerender_into_staging(options, &content)
+    let bundle = steps.run(Stage::Bundle, || {
+        Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
+    })?;
+    let staging =
+        publish::staging_dir(&options.out_dir).map_err(BuildError::during(Stage::Render))?;
+    let rendered = steps.run(Stage::Render, || {
+        render_pages(options, &cache, &bundle, &content, staging.path())
     })?;
     steps.run(Stage::SiteFiles, || {
-        write_site_files(staging.path(), &content, &search)
+        write_site_files(&cache, staging.path(), &content, &search)
+            .map_err(BuildError::during(Stage::SiteFiles))
     })?;
-    let scan = steps.run(Stage::Verify, || verify(staging.path(), &routes))?;
+    let scan = steps.run(Stage::Verify, || verify(staging.path(), &rendered, &routes))?;
     let gzip = steps.run(Stage::Compress, || {
-        compress::compress_dir(staging.path(), Some(&options.out_dir))
-            .map_err(BuildError::during(Stage::Compress))
+        compress::compress_dir(staging.path(), None).map_err(BuildError::during(Stage::Compress))
     })?;
     let previous = steps.run(Stage::Publish, || {
         publish::publish_keeping_old(staging, &options.out_dir)
@@ -175,40 +265,103 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let mut report = report?;
     removed.map_err(BuildError::during(Stage::Publish))?;
     report.stages = steps.times;
-    Ok(Built { content, report })
-}
-
-/// Loads and validates the content in `content_dir` for the site in `site_dir`, whose
-/// `public/` folder holds the pictures the content names.
-pub fn load_content(content_dir: &Path, site_dir: &Path) -> Result<Content, ContentErrors> {
-    Content::load(content_dir, &site_dir.join("public"))
+    Ok(Built {
+        content,
+        report,
+        bundled: bundle.built,
+        rendered: rendered.rendered,
+    })
 }
 
 fn load(options: &BuildOptions) -> Result<Content, BuildError> {
-    let mut content = load_content(&options.content_dir, &options.site_dir)?;
+    let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
     if let Some(endpoint) = &options.contact_endpoint {
         content.settings.contact_endpoint = endpoint.clone();
     }
     Ok(content)
 }
 
-fn prerender_into_staging(
-    options: &BuildOptions,
-    content: &Content,
-) -> Result<tempfile::TempDir, BuildError> {
-    let staging =
-        publish::staging_dir(&options.out_dir).map_err(BuildError::during(Stage::Prerender))?;
-    let rendered = prerender::render(&options.site_dir, content, options.quiet)?;
-    publish::move_into(&rendered.client_dir(), staging.path())
-        .map_err(BuildError::during(Stage::Prerender))?;
-    Ok(staging)
+/// The path the not-found page is rendered at: no route has it (routes have no extension).
+const NOT_FOUND_PATH: &str = "/404.html";
+
+/// Every page of the model, and the not-found page.
+fn page_jobs(routes: &[RouteInfo]) -> Vec<PageJob> {
+    routes
+        .iter()
+        .map(|route| PageJob {
+            path: route.path.clone(),
+            file: route_file(&route.path),
+            source: route.kind.source_file(),
+            status: 200,
+        })
+        .chain([PageJob {
+            path: NOT_FOUND_PATH.into(),
+            file: NOT_FOUND_FILE.into(),
+            source: crate::content::SITE_FILE.into(),
+            status: 404,
+        }])
+        .collect()
 }
 
+fn render_pages(
+    options: &BuildOptions,
+    cache: &Cache,
+    bundle: &Bundle,
+    content: &Content,
+    staging: &Path,
+) -> Result<Rendered, BuildError> {
+    let work = cache
+        .scratch("build-")
+        .map_err(BuildError::during(Stage::Render))?;
+    let json = serde_json::to_vec(content)
+        .context("serialising the content")
+        .map_err(BuildError::during(Stage::Render))?;
+    let content_json = work.path().join("content.json");
+    std::fs::write(&content_json, &json)
+        .with_context(|| format!("writing {}", content_json.display()))
+        .map_err(BuildError::during(Stage::Render))?;
+    let content_hash = cache::hash_hex(&[&json]);
+    drop(json);
+    // The browser's files, with the variants made when the bundle was built.
+    link_tree(&bundle.client_dir(), staging).map_err(BuildError::during(Stage::Render))?;
+    let render_options = RenderOptions {
+        jobs: options.jobs,
+        page_timeout: options.page_timeout,
+    };
+    Ok(render::render(
+        &page_jobs(&content.routes),
+        &content_json,
+        &content_hash,
+        bundle,
+        &options.site_dir,
+        cache,
+        staging,
+        &render_options,
+    )?)
+}
+
+/// Links every file under `from` into the same place under `to`.
+fn link_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect();
+    files.par_iter().try_for_each(|file| {
+        let rel = file.strip_prefix(from).unwrap_or(file);
+        cache::link_file(file, &to.join(rel))
+    })
+}
+
+/// The site-wide files, each stored (and compressed) once per version and linked into `dir`.
 fn write_site_files(
+    cache: &Cache,
     dir: &Path,
     content: &Content,
-    search: &crate::search::Files,
-) -> Result<(), BuildError> {
+    search: &search::Files,
+) -> anyhow::Result<()> {
+    let work = cache.scratch("site-files-")?;
     let entries: Vec<SitemapEntry> = content
         .routes
         .iter()
@@ -218,18 +371,40 @@ fn write_site_files(
         })
         .collect();
     outputs::write_site_files(
-        dir,
+        work.path(),
         &content.settings.base_url,
         &content.settings.contact_endpoint,
         &entries,
-    )
-    .and_then(|()| crate::feed::write(dir, content))
-    .and_then(|()| search.write(dir))
-    .map_err(BuildError::during(Stage::SiteFiles))
+    )?;
+    feed::write(work.path(), content)?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for entry in std::fs::read_dir(work.path())? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        files.push((name, std::fs::read(entry.path())?));
+    }
+    let store = cache.files();
+    let stored = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
+        let stored = store.put(name, bytes)?;
+        store.link(&stored.hash, &dir.join(name))
+    };
+    files
+        .par_iter()
+        .try_for_each(|(name, bytes)| stored(name, bytes))?;
+    search
+        .files
+        .par_iter()
+        .try_for_each(|(name, bytes)| stored(&format!("{}/{name}", search::DIR), bytes))
 }
 
-fn verify(dir: &Path, routes: &[String]) -> Result<Scan, BuildError> {
-    let scan = Scan::dir(dir).map_err(BuildError::during(Stage::Verify))?;
+fn verify(dir: &Path, rendered: &Rendered, routes: &[String]) -> Result<Scan, BuildError> {
+    let files = Files::list(dir).map_err(BuildError::during(Stage::Verify))?;
+    let pages = rendered
+        .pages
+        .iter()
+        .map(|page| (page.file.clone(), page.scan.clone()))
+        .collect();
+    let scan = Scan { files, pages };
     let check = check::check_scan(&scan, routes);
     if check.is_ok() {
         Ok(scan)
