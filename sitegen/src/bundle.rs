@@ -273,8 +273,8 @@ mod tests {
         write("dist/client/index.html", "built")?;
         write("test-results/x.txt", "ran")?;
         write("node_modules/react/index.js", "installed")?;
-        assert_eq!(first, inputs_hash(site.path(), "v20"));
-        assert_ne!(first, inputs_hash(site.path(), "v22"));
+        assert_eq!(first, inputs_hash(site.path(), "v20")?);
+        assert_ne!(first, inputs_hash(site.path(), "v22")?);
         write("node_modules/.package-lock.json", "{\"x\":1}")?;
         let reinstalled = inputs_hash(site.path(), "v20")?;
         assert_ne!(first, reinstalled);
