@@ -320,7 +320,10 @@ fn render_pages(
     std::fs::write(&content_json, &json)
         .with_context(|| format!("writing {}", content_json.display()))
         .map_err(BuildError::during(Stage::Render))?;
-    let content_hash = cache::hash_hex(&[&json]);
+    let content_file = render::ContentFile {
+        hash: cache::hash_hex(&[&json]),
+        path: content_json,
+    };
     drop(json);
     // The browser's files, with the variants made when the bundle was built.
     link_tree(&bundle.client_dir(), staging).map_err(BuildError::during(Stage::Render))?;
@@ -330,8 +333,7 @@ fn render_pages(
     };
     Ok(render::render(
         &page_jobs(&content.routes),
-        &content_json,
-        &content_hash,
+        &content_file,
         bundle,
         &options.site_dir,
         cache,

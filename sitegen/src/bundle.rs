@@ -126,6 +126,7 @@ pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, Bun
         });
     }
     let work = cache.scratch("bundle-")?;
+    let _interrupted = crate::interrupt::track_dir(work.path().to_owned());
     let out = work.path().join("bundle");
     let site = absolute(site_dir)?;
     // Vite and Vike write temporary files beside the sources they load: they build a copy, so

@@ -13,6 +13,7 @@ pub mod compress;
 pub mod content;
 pub mod dev;
 pub mod feed;
+pub mod interrupt;
 pub mod new;
 pub mod output_dir;
 pub mod outputs;

@@ -139,6 +139,10 @@ impl Dirs {
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        // Stopped by Ctrl-C or SIGTERM, whose handler has said so and cleaned up.
+        Err(_) if sitegen::interrupt::interrupted().is_some() => {
+            ExitCode::from(sitegen::interrupt::interrupted().unwrap_or(1))
+        }
         Err(err) => {
             report(&err);
             ExitCode::FAILURE

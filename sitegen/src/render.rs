@@ -12,15 +12,15 @@
 //! Faults are named: a page that throws names its route and content file; a worker that dies or
 //! answers nothing within the page deadline fails the build naming the route it was given. No
 //! worker outlives sitegen: they exit when their stdin closes, are killed on drop, and on
-//! Ctrl-C or SIGTERM sitegen kills them before it exits.
+//! Ctrl-C or SIGTERM sitegen kills them before it exits ([`crate::interrupt`]).
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bundle::{self, Bundle};
 use crate::cache::{self, Cache, Store, Stored};
+use crate::interrupt;
 use crate::scan;
 
 /// The worker script, relative to the site.
@@ -135,12 +136,20 @@ pub enum Fault {
     Protocol(String),
 }
 
-/// Renders `jobs` from the content JSON at `content_json` (whose bytes hash `content_hash`)
-/// with `bundle`, linking every page into `out` (with its variants).
+/// The content as the workers read it: the model's JSON in a file, and the hash of its bytes.
+#[derive(Debug, Clone)]
+pub struct ContentFile {
+    /// The JSON file.
+    pub path: PathBuf,
+    /// The hash of its bytes.
+    pub hash: String,
+}
+
+/// Renders `jobs` from `content` with `bundle`, linking every page into `out` (with its
+/// variants).
 pub fn render(
     jobs: &[PageJob],
-    content_json: &Path,
-    content_hash: &str,
+    content: &ContentFile,
     bundle: &Bundle,
     site_dir: &Path,
     cache: &Cache,
@@ -151,7 +160,7 @@ pub fn render(
     let site_key = cache::hash_hex(&[
         RENDER_FORMAT.as_bytes(),
         bundle.hash.as_bytes(),
-        content_hash.as_bytes(),
+        content.hash.as_bytes(),
     ]);
     if let Some(pages) = recall_site(cache, &store, &site_key, jobs) {
         let pages = link_all(&store, pages, out)?;
@@ -164,7 +173,7 @@ pub fn render(
         options.jobs.clamp(1, jobs.len().max(1)),
         options.page_timeout,
     )?;
-    pool.load_content(content_json)?;
+    pool.load_content(&content.path)?;
     let hashes = pool.input_hashes(jobs)?;
     let keys: Vec<String> = hashes
         .iter()
@@ -307,7 +316,6 @@ impl Pool {
                 script.display()
             )));
         }
-        watch_signals();
         let workers = (0..jobs)
             .map(|_| Worker::spawn(&script, &bundle.dir))
             .collect::<Result<Vec<_>>>()?;
@@ -534,7 +542,7 @@ impl Worker {
             .stderr(Stdio::inherit())
             .spawn()
             .with_context(|| format!("starting the render worker {}", script.display()))?;
-        register(child.id());
+        interrupt::track_child(child.id());
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(stdin), Some(stdout)) => (stdin, stdout),
             _ => anyhow::bail!("the render worker has no pipes"),
@@ -580,14 +588,14 @@ impl Worker {
             .child
             .wait()
             .map_or_else(|e| e.to_string(), |s| s.to_string());
-        unregister(self.child.id());
+        interrupt::forget_child(self.child.id());
         Fault::Died(status)
     }
 
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        unregister(self.child.id());
+        interrupt::forget_child(self.child.id());
     }
 }
 
@@ -608,66 +616,6 @@ impl std::fmt::Debug for Worker {
 fn truncate(text: &str) -> &str {
     let end = text.char_indices().nth(200).map_or(text.len(), |(i, _)| i);
     &text[..end]
-}
-
-/// The workers alive, for the signal handler.
-static LIVE: Mutex<BTreeSet<u32>> = Mutex::new(BTreeSet::new());
-
-fn register(pid: u32) {
-    if let Ok(mut live) = LIVE.lock() {
-        live.insert(pid);
-    }
-}
-
-fn unregister(pid: u32) {
-    if let Ok(mut live) = LIVE.lock() {
-        live.remove(&pid);
-    }
-}
-
-/// From the first worker on, Ctrl-C and SIGTERM kill every worker before sitegen exits
-/// (with 130 and 143, as a shell reports a process stopped by them).
-fn watch_signals() {
-    static WATCHING: OnceLock<()> = OnceLock::new();
-    WATCHING.get_or_init(|| {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
-            .build();
-        let Ok(runtime) = runtime else { return };
-        // Registered here, before any worker starts, so no signal finds them unwatched.
-        let signals = runtime.block_on(async {
-            use tokio::signal::unix::{SignalKind, signal};
-            Ok::<_, std::io::Error>((
-                signal(SignalKind::interrupt())?,
-                signal(SignalKind::terminate())?,
-            ))
-        });
-        let Ok((mut interrupt, mut terminate)) = signals else {
-            return;
-        };
-        std::thread::spawn(move || {
-            let code = runtime.block_on(async {
-                tokio::select! {
-                    _ = interrupt.recv() => 130,
-                    _ = terminate.recv() => 143,
-                }
-            });
-            if let Ok(live) = LIVE.lock() {
-                for &pid in live.iter() {
-                    if let Ok(pid) = i32::try_from(pid) {
-                        let _ = nix::sys::signal::kill(
-                            nix::unistd::Pid::from_raw(pid),
-                            nix::sys::signal::Signal::SIGKILL,
-                        );
-                    }
-                }
-            }
-            eprintln!(
-                "sitegen: stopped; the render workers were stopped and nothing was published"
-            );
-            std::process::exit(code);
-        });
-    });
 }
 
 /// Where the worker script of `site_dir` is.
