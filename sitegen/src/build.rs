@@ -9,32 +9,32 @@
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
 //! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
 //! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
-//! | compress | [`compress`] | `.br`/`.gz` of whatever the cache did not have compressed |
-//! | publish | [`publish`] | swap the new output in |
+//! | publish | [`publish`] | link what changed into the output, remove what went |
 //! | report | [`report`] | what each page weighs |
 //!
-//! Files are made once and kept in the build cache ([`cache`]) by the hash of their bytes with
-//! their compressed variants; the new output is assembled from links to them in a staging
-//! directory beside the output, so nothing touches the output until the new site is complete
-//! and verified: a failed build leaves the previous output byte for byte as it was. A build
-//! writes nothing into `site/` or `content/`.
+//! Files are made once and kept in the build cache ([`cache`]) by the hash of their bytes,
+//! with their `.br` and `.gz` variants compressed when they are stored ([`compress`]): a file
+//! that did not change is neither rendered nor compressed again. The new output is a plan of
+//! links to those files, verified as a whole before the output is touched, so a failed build
+//! leaves the previous output byte for byte as it was. A build writes nothing into `site/` or
+//! `content/`.
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use rayon::prelude::*;
 
 use crate::bundle::{self, Bundle, BundleError};
-use crate::cache::{self, Cache};
+use crate::cache::{self, Cache, Stored};
 use crate::check;
-use crate::compress;
+use crate::compress::{self, Encoding};
 use crate::content::{Content, ContentErrors, RouteInfo};
 use crate::feed;
 use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
-use crate::publish;
+use crate::publish::{self, PlannedFile};
 use crate::render::{self, PageJob, RenderError, RenderOptions, Rendered};
 use crate::report::{self, BuildReport, StageTime};
 use crate::scan::Scan;
@@ -95,9 +95,7 @@ pub enum Stage {
     SiteFiles,
     /// Check routes, links and fragments.
     Verify,
-    /// Write the `.br` and `.gz` variants the cache did not have.
-    Compress,
-    /// Swap the staging directory in.
+    /// Link what changed into the output directory; remove what went.
     Publish,
     /// Measure every route.
     Report,
@@ -113,7 +111,6 @@ impl Stage {
             Stage::Render => "render",
             Stage::SiteFiles => "site files",
             Stage::Verify => "verify",
-            Stage::Compress => "compress",
             Stage::Publish => "publish",
             Stage::Report => "report",
         }
@@ -129,7 +126,6 @@ impl Stage {
                 "writing sitemap.xml, robots.txt, _headers, the feed and the search index"
             }
             Stage::Verify => "verifying every page and internal link",
-            Stage::Compress => "writing the .br and .gz variants",
             Stage::Publish => "publishing",
             Stage::Report => "measuring every route",
         }
@@ -215,6 +211,8 @@ pub struct Built {
     pub bundled: bool,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// How many files the output directory took and lost.
+    pub published: publish::Published,
 }
 
 /// Runs the whole pipeline. See the module documentation.
@@ -234,42 +232,34 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let bundle = steps.run(Stage::Bundle, || {
         Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
     })?;
-    let staging =
-        publish::staging_dir(&options.out_dir).map_err(BuildError::during(Stage::Render))?;
     let rendered = steps.run(Stage::Render, || {
-        render_pages(options, &cache, &bundle, &content, staging.path())
+        render_pages(options, &cache, &bundle, &content)
     })?;
-    steps.run(Stage::SiteFiles, || {
-        write_site_files(&cache, staging.path(), &content, &search)
-            .map_err(BuildError::during(Stage::SiteFiles))
+    let site_files = steps.run(Stage::SiteFiles, || {
+        write_site_files(&cache, &content, &search).map_err(BuildError::during(Stage::SiteFiles))
     })?;
-    let scan = steps.run(Stage::Verify, || verify(staging.path(), &rendered, &routes))?;
-    let gzip = steps.run(Stage::Compress, || {
-        compress::compress_dir(staging.path(), None).map_err(BuildError::during(Stage::Compress))
-    })?;
-    let previous = steps.run(Stage::Publish, || {
-        publish::publish_keeping_old(staging, &options.out_dir)
+    let plan = Plan::new(&cache, &bundle, &rendered, &site_files)
+        .map_err(BuildError::during(Stage::Verify))?;
+    let scan = steps.run(Stage::Verify, || verify(&plan, &rendered, &routes))?;
+    let published = steps.run(Stage::Publish, || {
+        cache
+            .output_record(&options.out_dir)
+            .and_then(|record| publish::publish_plan(&plan.files, &options.out_dir, &record))
             .map_err(BuildError::during(Stage::Publish))
     })?;
-    // The new output is in place; the old one is deleted on a thread of its own (not rayon's
-    // pool, which the report uses) while the report is measured.
-    let removal = std::thread::spawn(move || previous.remove());
     let elapsed = steps.started.elapsed();
     let report = steps.run(Stage::Report, || {
-        report::summarize_scan(&options.out_dir, &scan, &gzip, &routes, elapsed)
+        report::summarize_scan(&options.out_dir, &scan, &plan.gzip, &routes, elapsed)
             .map_err(BuildError::during(Stage::Report))
     });
-    let removed = removal
-        .join()
-        .unwrap_or_else(|_| Err(anyhow::anyhow!("removing the previous output panicked")));
     let mut report = report?;
-    removed.map_err(BuildError::during(Stage::Publish))?;
     report.stages = steps.times;
     Ok(Built {
         content,
         report,
         bundled: bundle.built,
         rendered: rendered.rendered,
+        published,
     })
 }
 
@@ -308,7 +298,6 @@ fn render_pages(
     cache: &Cache,
     bundle: &Bundle,
     content: &Content,
-    staging: &Path,
 ) -> Result<Rendered, BuildError> {
     let work = cache
         .scratch("build-")
@@ -325,8 +314,6 @@ fn render_pages(
         path: content_json,
     };
     drop(json);
-    // The browser's files, with the variants made when the bundle was built.
-    link_tree(&bundle.client_dir(), staging).map_err(BuildError::during(Stage::Render))?;
     let render_options = RenderOptions {
         jobs: options.jobs,
         page_timeout: options.page_timeout,
@@ -337,32 +324,81 @@ fn render_pages(
         bundle,
         &options.site_dir,
         cache,
-        staging,
         &render_options,
     )?)
 }
 
-/// Links every file under `from` into the same place under `to`.
-fn link_tree(from: &Path, to: &Path) -> anyhow::Result<()> {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(from)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
-    files.par_iter().try_for_each(|file| {
-        let rel = file.strip_prefix(from).unwrap_or(file);
-        cache::link_file(file, &to.join(rel))
-    })
+/// The new output: every file, where its bytes are, and what the report needs of them.
+struct Plan {
+    files: Vec<PlannedFile>,
+    gzip: compress::GzipSizes,
 }
 
-/// The site-wide files, each stored (and compressed) once per version and linked into `dir`.
+impl Plan {
+    /// The browser's files from the bundle, the pages and the site files from the store, each
+    /// with its compressed variants.
+    fn new(
+        cache: &Cache,
+        bundle: &Bundle,
+        rendered: &Rendered,
+        site_files: &[(String, Stored)],
+    ) -> anyhow::Result<Self> {
+        let store = cache.files();
+        let mut files = Vec::new();
+        let mut gzip = compress::GzipSizes::new();
+        let client = bundle.client_dir();
+        for entry in walkdir::WalkDir::new(&client).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("reading {}", client.display()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(&client)?
+                .to_string_lossy()
+                .into_owned();
+            if let Some(original) = rel.strip_suffix(Encoding::Gzip.suffix()) {
+                gzip.insert(original.to_owned(), entry.metadata()?.len());
+            }
+            files.push(PlannedFile {
+                id: format!("bundle:{}/{rel}", bundle.hash),
+                file: rel,
+                from: entry.into_path(),
+            });
+        }
+        let stored = rendered
+            .pages
+            .iter()
+            .map(|page| (&page.file, &page.stored))
+            .chain(site_files.iter().map(|(file, stored)| (file, stored)));
+        for (file, stored) in stored {
+            let from = store.path(&stored.hash);
+            if let Some(len) = stored.gzip_len {
+                gzip.insert(file.clone(), len);
+                for encoding in Encoding::PREFERRED {
+                    files.push(PlannedFile {
+                        file: format!("{file}{}", encoding.suffix()),
+                        from: cache::variant(&from, encoding),
+                        id: format!("{}{}", stored.hash, encoding.suffix()),
+                    });
+                }
+            }
+            files.push(PlannedFile {
+                file: file.clone(),
+                from,
+                id: stored.hash.clone(),
+            });
+        }
+        Ok(Self { files, gzip })
+    }
+}
+
+/// The site-wide files, each stored (and compressed) once per version.
 fn write_site_files(
     cache: &Cache,
-    dir: &Path,
     content: &Content,
     search: &search::Files,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<(String, Stored)>> {
     let work = cache.scratch("site-files-")?;
     let entries: Vec<SitemapEntry> = content
         .routes
@@ -386,21 +422,19 @@ fn write_site_files(
         files.push((name, std::fs::read(entry.path())?));
     }
     let store = cache.files();
-    let stored = |name: &str, bytes: &[u8]| -> anyhow::Result<()> {
-        let stored = store.put(name, bytes)?;
-        store.link(&stored.hash, &dir.join(name))
-    };
-    files
+    let site_wide = files
         .par_iter()
-        .try_for_each(|(name, bytes)| stored(name, bytes))?;
-    search
-        .files
-        .par_iter()
-        .try_for_each(|(name, bytes)| stored(&format!("{}/{name}", search::DIR), bytes))
+        .map(|(name, bytes)| Ok((name.clone(), store.put(name, bytes)?)));
+    let index = search.files.par_iter().map(|(name, bytes)| {
+        let name = format!("{}/{name}", search::DIR);
+        let stored = store.put(&name, bytes)?;
+        Ok((name, stored))
+    });
+    site_wide.chain(index).collect()
 }
 
-fn verify(dir: &Path, rendered: &Rendered, routes: &[String]) -> Result<Scan, BuildError> {
-    let files = Files::list(dir).map_err(BuildError::during(Stage::Verify))?;
+fn verify(plan: &Plan, rendered: &Rendered, routes: &[String]) -> Result<Scan, BuildError> {
+    let files = Files::from_names(plan.files.iter().map(|f| f.file.clone()));
     let pages = rendered
         .pages
         .iter()

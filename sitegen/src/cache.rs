@@ -11,6 +11,8 @@
 //!   read of it (`<hash>.scan`);
 //! - `memo/<ab>/<key>`: what a rendering produced, by the hash of its inputs (see
 //!   [`crate::render`]);
+//! - `outputs/<hash of the path>`: what each output directory holds, so a rebuild touches only
+//!   the files that changed (see [`crate::publish::publish_plan`]);
 //! - `tmp/`: files of a build in progress.
 //!
 //! Entries are written under a temporary name and renamed into place, so a build that stops
@@ -93,6 +95,15 @@ impl Cache {
         Store {
             dir: self.root.join("files"),
         }
+    }
+
+    /// Where the record of what the output directory `out` holds is kept (see
+    /// [`crate::publish::publish_plan`]), by its absolute path.
+    pub fn output_record(&self, out: &Path) -> Result<PathBuf> {
+        let out =
+            std::path::absolute(out).with_context(|| format!("resolving {}", out.display()))?;
+        let key = hash_hex(&[out.as_os_str().as_encoded_bytes()]);
+        Ok(self.root.join("outputs").join(key))
     }
 
     /// What was remembered under `key` (see [`Cache::remember`]).

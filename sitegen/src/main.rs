@@ -178,9 +178,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             if !quiet {
                 println!("{}", built.report);
+                let published = built.published;
                 println!(
-                    "Published {} pages and 404.html into {} ({} rendered, the rest unchanged; \
-                     bundle {})",
+                    "Published {} pages and 404.html into {}: {} pages rendered, the rest \
+                     unchanged; bundle {}; {} files written, {} removed{}",
                     built.content.routes.len(),
                     options.out_dir.display(),
                     built.rendered,
@@ -188,6 +189,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         "built"
                     } else {
                         "from the cache"
+                    },
+                    published.written,
+                    published.removed,
+                    if published.replaced {
+                        " (output replaced whole)"
+                    } else {
+                        ""
                     },
                 );
             }

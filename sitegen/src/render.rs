@@ -14,7 +14,6 @@
 //! worker outlives sitegen: they exit when their stdin closes, are killed on drop, and on
 //! Ctrl-C or SIGTERM sitegen kills them before it exits ([`crate::interrupt`]).
 
-use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -145,15 +144,14 @@ pub struct ContentFile {
     pub hash: String,
 }
 
-/// Renders `jobs` from `content` with `bundle`, linking every page into `out` (with its
-/// variants).
+/// Renders `jobs` from `content` with `bundle`: every page in the store (with its variants),
+/// in the order of the jobs.
 pub fn render(
     jobs: &[PageJob],
     content: &ContentFile,
     bundle: &Bundle,
     site_dir: &Path,
     cache: &Cache,
-    out: &Path,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
     let store = cache.files();
@@ -163,7 +161,10 @@ pub fn render(
         content.hash.as_bytes(),
     ]);
     if let Some(pages) = recall_site(cache, &store, &site_key, jobs) {
-        let pages = link_all(&store, pages, out)?;
+        let pages = pages
+            .par_iter()
+            .map(|(file, hash)| load_page(&store, file, hash))
+            .collect::<Result<Vec<_>>>()?;
         return Ok(Rendered { pages, rendered: 0 });
     }
 
@@ -196,12 +197,10 @@ pub fn render(
         .collect();
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
 
-    // Pages rendered now are stored and linked as they arrive, while the workers go on.
+    // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
     let fresh = pool.render_each(jobs, &todo, |i, html| {
-        let job = &jobs[i];
-        let page = store_page(&store, &job.file, html.as_bytes())?;
+        let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
         cache.remember(&keys[i], page.stored.hash.as_bytes())?;
-        store.link(&page.stored.hash, &out.join(&job.file))?;
         Ok(page.stored.hash)
     })?;
     drop(pool);
@@ -215,13 +214,6 @@ pub fn render(
             (job.file.clone(), hash)
         })
         .collect();
-    let fresh_files: BTreeSet<&str> = todo.iter().map(|&i| jobs[i].file.as_str()).collect();
-    let linked: Vec<(String, String)> = hashes
-        .iter()
-        .filter(|(file, _)| !fresh_files.contains(file.as_str()))
-        .cloned()
-        .collect();
-    link_all(&store, linked, out)?;
     let pages = hashes
         .par_iter()
         .map(|(file, hash)| load_page(&store, file, hash))
@@ -283,16 +275,6 @@ fn recall_site(
             .par_iter()
             .all(|(_, hash)| store.contains(hash) && store.side_file(hash, SCAN_SUFFIX).is_file());
     complete.then_some(listing)
-}
-
-fn link_all(store: &Store, pages: Vec<(String, String)>, out: &Path) -> Result<Vec<PageOut>> {
-    pages
-        .par_iter()
-        .map(|(file, hash)| {
-            store.link(hash, &out.join(file))?;
-            load_page(store, file, hash)
-        })
-        .collect()
 }
 
 /// The render workers, each with the bundle loaded.
