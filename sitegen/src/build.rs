@@ -226,7 +226,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     .map_err(BuildError::during(Stage::Load))?;
     let mut content = steps.run(Stage::Load, || load(options))?;
     let search = steps.run(Stage::Search, || {
-        search::attach(&mut content).map_err(BuildError::during(Stage::Search))
+        search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))
     })?;
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
     let bundle = steps.run(Stage::Bundle, || {
@@ -393,11 +393,67 @@ impl Plan {
     }
 }
 
+/// The search index's files in the store, remembered by the hash of what it is built from, and
+/// its entry named in `content.search_index_path`.
+fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(String, Stored)>> {
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Index {
+        entry: String,
+        files: Vec<(String, String)>,
+    }
+    let store = cache.files();
+    let sources = search::sources(content);
+    let mut parts: Vec<Vec<u8>> = vec![SEARCH_FORMAT.into()];
+    for source in &sources {
+        parts.push(serde_json::to_vec(&source.doc)?);
+        parts.push(source.body.as_bytes().to_vec());
+    }
+    let key = cache::hash_hex(&parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let recalled: Option<Index> = cache
+        .recall(&key)
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .filter(|index: &Index| index.files.par_iter().all(|(_, hash)| store.contains(hash)));
+    let index = match recalled {
+        Some(index) => index,
+        None => {
+            let built = search::build(&sources, search::SHARD_MAX_BYTES)?;
+            let files = built
+                .files
+                .par_iter()
+                .map(|(name, bytes)| {
+                    let name = format!("{}/{name}", search::DIR);
+                    let hash = store.put(&name, bytes)?.hash;
+                    Ok((name, hash))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let index = Index {
+                entry: built.entry_path(),
+                files,
+            };
+            cache.remember(&key, &serde_json::to_vec(&index)?)?;
+            index
+        }
+    };
+    drop(sources);
+    content.search_index_path = index.entry;
+    Ok(index
+        .files
+        .into_iter()
+        .map(|(name, hash)| {
+            let gzip_len = store.gzip_len(&hash);
+            (name, Stored { hash, gzip_len })
+        })
+        .collect())
+}
+
+/// Changes whenever the search index is built differently from the same articles.
+const SEARCH_FORMAT: &str = "sitegen-search-1";
+
 /// The site-wide files, each stored (and compressed) once per version.
 fn write_site_files(
     cache: &Cache,
     content: &Content,
-    search: &search::Files,
+    search: &[(String, Stored)],
 ) -> anyhow::Result<Vec<(String, Stored)>> {
     let work = cache.scratch("site-files-")?;
     let entries: Vec<SitemapEntry> = content
@@ -422,15 +478,12 @@ fn write_site_files(
         files.push((name, std::fs::read(entry.path())?));
     }
     let store = cache.files();
-    let site_wide = files
+    let mut stored = files
         .par_iter()
-        .map(|(name, bytes)| Ok((name.clone(), store.put(name, bytes)?)));
-    let index = search.files.par_iter().map(|(name, bytes)| {
-        let name = format!("{}/{name}", search::DIR);
-        let stored = store.put(&name, bytes)?;
-        Ok((name, stored))
-    });
-    site_wide.chain(index).collect()
+        .map(|(name, bytes)| Ok((name.clone(), store.put(name, bytes)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    stored.extend_from_slice(search);
+    Ok(stored)
 }
 
 fn verify(plan: &Plan, rendered: &Rendered, routes: &[String]) -> Result<Scan, BuildError> {
