@@ -65,6 +65,35 @@ export function allArticles(): Article[] {
   return loadContent().articles
 }
 
+// The articles indexed once per content, by slug and by category: a site of thousands of
+// articles looks one up, and its category's, for every article page.
+interface ArticleIndex {
+  articles: Article[]
+  bySlug: Map<string, Article>
+  byCategory: Map<string, Article[]>
+}
+
+let indexed: ArticleIndex | undefined
+
+function articleIndex(): ArticleIndex {
+  const articles = allArticles()
+  if (indexed?.articles === articles) return indexed
+  const index: ArticleIndex = { articles, bySlug: new Map(), byCategory: new Map() }
+  for (const article of articles) {
+    index.bySlug.set(article.slug, article)
+    const list = index.byCategory.get(article.category) ?? []
+    list.push(article)
+    index.byCategory.set(article.category, list)
+  }
+  indexed = index
+  return index
+}
+
+/** The article `slug`, if the content has it. */
+export function articleBySlug(slug: string): Article | undefined {
+  return articleIndex().bySlug.get(slug)
+}
+
 /** Insights: the newest articles flagged `featured`. */
 export function featuredArticles(): Article[] {
   return allArticles().filter((a) => a.featured).slice(0, FEATURED_COUNT)
@@ -86,7 +115,12 @@ export function blogArticles(): Article[] {
 
 /** The other articles of an article's category, newest first. */
 export function relatedArticles(article: Article, count = 3): Article[] {
-  return allArticles().filter((a) => a.category === article.category && a.slug !== article.slug).slice(0, count)
+  const related: Article[] = []
+  for (const other of articleIndex().byCategory.get(article.category) ?? []) {
+    if (related.length === count) break
+    if (other.slug !== article.slug) related.push(other)
+  }
+  return related
 }
 
 /** The filter's choices: each category with its listing page, each type with its label. */

@@ -13,6 +13,7 @@ import type { PageDataBase } from './pageMeta'
 import { canonicalUrl } from './paths'
 import {
   allArticles,
+  articleBySlug,
   blogArticles,
   cardOf,
   featuredArticles,
@@ -104,7 +105,7 @@ const pageData = {
   },
   article: ({ params, path }: RouteOf<'article'>) => {
     const { pages, settings } = loadContent()
-    const article = allArticles().find((a) => a.slug === params.slug)
+    const article = articleBySlug(params.slug)
     if (!article) throw new Error(`The content has no article ${params.slug}`)
     const { html, toc } = article
     const card = cardOf(article)

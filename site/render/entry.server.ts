@@ -15,6 +15,16 @@ export { setContent } from '../lib/contentGlobal'
  */
 export function inputsHash(path: string): string {
   return createHash('sha256')
-    .update(JSON.stringify([path, dataAtPath(path), frameContent()]))
+    .update(JSON.stringify([path, dataAtPath(path)]))
+    .update(frameJson())
     .digest('hex')
+}
+
+// The frame is the same for every page of a content: serialised once per content.
+let frame: { content: object; json: string } | undefined
+
+function frameJson(): string {
+  const content = frameContent()
+  if (frame?.content !== content.settings) frame = { content: content.settings, json: JSON.stringify(content) }
+  return frame.json
 }

@@ -233,7 +233,18 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
     })?;
     let rendered = steps.run(Stage::Render, || {
-        render_pages(options, &cache, &bundle, &content)
+        // The pages never read an article's plain text (the search index is built from it):
+        // the JSON every worker parses goes without, a third lighter.
+        let texts: Vec<String> = content
+            .articles
+            .iter_mut()
+            .map(|article| std::mem::take(&mut article.text))
+            .collect();
+        let rendered = render_pages(options, &cache, &bundle, &content);
+        for (article, text) in content.articles.iter_mut().zip(texts) {
+            article.text = text;
+        }
+        rendered
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
         write_site_files(&cache, &content, &search).map_err(BuildError::during(Stage::SiteFiles))

@@ -1,5 +1,5 @@
-//! The Atom feed of the articles (`/feed.xml`): absolute URLs from the base URL, each entry
-//! with its summary (the excerpt) and full content (the rendered body).
+//! The Atom feed of the articles (`/feed.xml`): the newest [`FEED_ENTRIES`], absolute URLs from
+//! the base URL, each entry with its summary (the excerpt) and full content (the rendered body).
 
 use std::path::Path;
 
@@ -10,7 +10,7 @@ use crate::content::Content;
 use crate::content::FixedPage;
 use crate::outputs;
 
-pub use crate::content::articles::FEED_FILE;
+pub use crate::content::articles::{FEED_ENTRIES, FEED_FILE};
 
 /// An ISO date as an Atom timestamp (midnight UTC).
 fn timestamp(date: &str) -> String {
@@ -29,7 +29,7 @@ pub fn render(content: &Content) -> Result<String> {
     };
     let insights = FixedPage::Insights;
     let mut entries = Vec::new();
-    for article in &content.articles {
+    for article in content.articles.iter().take(FEED_ENTRIES) {
         let path = crate::content::RouteKind::Article {
             slug: article.slug.clone(),
         }

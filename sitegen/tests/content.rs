@@ -546,3 +546,28 @@ fn the_feed_lists_every_article_with_absolute_urls_summary_and_content() {
     let feed = sitegen::feed::render(&content).expect("renders");
     insta::assert_snapshot!("feed.xml", feed);
 }
+
+#[test]
+fn the_feed_carries_only_the_newest_articles() {
+    let mut content = load_with(Some("articles")).unwrap_or_else(|e| panic!("{}", e.join("\n")));
+    let first = content
+        .articles
+        .first()
+        .cloned()
+        .expect("the fixture has articles");
+    // As many articles as the feed carries and ten more, newest first as the model keeps them.
+    content.articles = (0..sitegen::feed::FEED_ENTRIES + 10)
+        .map(|n| {
+            let mut article = first.clone();
+            article.slug = format!("article-{n}");
+            article
+        })
+        .collect();
+    let feed = sitegen::feed::render(&content).expect("renders");
+    assert_eq!(feed.matches("<entry>").count(), sitegen::feed::FEED_ENTRIES);
+    assert!(feed.contains("/insights/article-0/"));
+    assert!(!feed.contains(&format!(
+        "/insights/article-{}/",
+        sitegen::feed::FEED_ENTRIES
+    )));
+}

@@ -26,6 +26,10 @@ pub const ARTICLES_DIR: &str = "articles";
 pub const AUTHORS_FILE: &str = "authors.yaml";
 /// The Atom feed of the articles, relative to the site root.
 pub const FEED_FILE: &str = "feed.xml";
+/// How many of the newest articles the feed carries, each with its full body: enough for any
+/// reader that polls, without a feed that grows with the archive (a site of 5,000 articles
+/// would otherwise publish 35 MB).
+pub const FEED_ENTRIES: usize = 50;
 /// Reading speed for the computed read time, in words per minute.
 pub const WORDS_PER_MINUTE: usize = 200;
 /// An article with at least this many `##`/`###` headings shows a table of contents.

@@ -1,0 +1,248 @@
+//! The rebuild scenarios of `make bench-site`: for a copy of `content/` with 0 and more
+//! generated articles, the wall time and the peak memory (sitegen and its render workers
+//! together) of
+//!
+//! - a cold build (`--no-cache`, into an empty output),
+//! - a rebuild with nothing changed,
+//! - a rebuild after one article's body changed,
+//! - a rebuild after `site.yaml` changed (every page's frame changes, so every page renders),
+//!
+//! each the median of `REBUILDS_RUNS` runs (default 3), and the cold build's cost per extra
+//! article against the build without extra articles.
+//!
+//! ```sh
+//! cargo run --release -p sitegen --example rebuilds -- target/release/sitegen 1000 5000 20000
+//! ```
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, ensure};
+
+mod common;
+use common::articles::add_articles;
+use common::copy_dir;
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let sitegen = PathBuf::from(
+        args.next()
+            .context("usage: rebuilds SITEGEN [EXTRA_ARTICLES...]")?,
+    );
+    let sitegen = std::path::absolute(&sitegen)?;
+    let extras: Vec<usize> = args
+        .map(|a| a.parse().with_context(|| format!("{a:?} is not a count")))
+        .collect::<Result<_>>()?;
+    let runs: usize = std::env::var("REBUILDS_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    // On tmpfs when there is one, as the peers are measured; REBUILDS_DIR picks another place.
+    let parent = std::env::var_os("REBUILDS_DIR")
+        .map(PathBuf::from)
+        .or_else(|| Some(PathBuf::from("/dev/shm")).filter(|p| p.is_dir()))
+        .unwrap_or_else(std::env::temp_dir);
+    let work = tempfile::Builder::new()
+        .prefix("sitegen-rebuilds-")
+        .tempdir_in(&parent)?;
+    println!(
+        "{} run(s) each, median; work in {}; load average {}",
+        runs,
+        parent.display(),
+        load_average()
+    );
+    println!(
+        "{:>7} {:>6} {:>22} {:>22} {:>22} {:>22} {:>11}",
+        "extra",
+        "pages",
+        "cold ms / peak MB",
+        "unchanged ms / MB",
+        "one article ms / MB",
+        "site.yaml ms / MB",
+        "cold ms/art"
+    );
+    let mut cold_base = None;
+    for extra in std::iter::once(0).chain(extras) {
+        let dir = work.path().join(format!("extra-{extra}"));
+        let content = dir.join("content");
+        copy_dir(Path::new("content"), &content)?;
+        let added = add_articles(&content, extra)?;
+        let cache = dir.join("cache");
+        let out = dir.join("dist");
+        let build = |extra_args: &[&str]| -> Result<Measured> {
+            let mut command = Command::new(&sitegen);
+            command
+                .args(["build", "--quiet", "--content"])
+                .arg(&content)
+                .arg("--out")
+                .arg(&out)
+                .arg("--cache-dir")
+                .arg(&cache)
+                .args(extra_args);
+            measure(command)
+        };
+        // A warm-up: the bundle is built once into this cache (a cold build rebuilds it).
+        build(&[])?;
+        let mut samples: HashMap<&str, Vec<Measured>> = HashMap::new();
+        let site_yaml = content.join("site.yaml");
+        let original_site = std::fs::read_to_string(&site_yaml)?;
+        let article = added
+            .first()
+            .cloned()
+            .unwrap_or(content.join("articles").join(first_article(&content)?));
+        for run in 0..runs {
+            std::fs::remove_dir_all(&out).ok();
+            samples
+                .entry("cold")
+                .or_default()
+                .push(build(&["--no-cache"])?);
+            // The cold build used a cache of its own: this one fills the shared one.
+            build(&[])?;
+            samples.entry("unchanged").or_default().push(build(&[])?);
+            let mut text = std::fs::read_to_string(&article)?;
+            text.push_str(&format!("\nOne more sentence, edit {run}.\n"));
+            std::fs::write(&article, text)?;
+            samples.entry("article").or_default().push(build(&[])?);
+            std::fs::write(
+                &site_yaml,
+                original_site.replacen("  name: Nordvale", &format!("  name: Nordvale {run}"), 1),
+            )?;
+            samples.entry("site").or_default().push(build(&[])?);
+            std::fs::write(&site_yaml, &original_site)?;
+        }
+        let median = |name: &str| -> Measured {
+            let mut all = samples.get(name).cloned().unwrap_or_default();
+            all.sort_by_key(|m| m.wall);
+            all.get(all.len() / 2).copied().unwrap_or_default()
+        };
+        let cold = median("cold");
+        let per_article = match cold_base {
+            Some(base) if extra > 0 => {
+                let extra_ms = (cold.wall.as_secs_f64() - base) * 1000.0;
+                format!("{:.2}", extra_ms / extra as f64)
+            }
+            _ => "-".into(),
+        };
+        if extra == 0 {
+            cold_base = Some(cold.wall.as_secs_f64());
+        }
+        let pages = std::fs::read_dir(content.join("articles"))?.count();
+        println!(
+            "{extra:>7} {pages:>6} {:>22} {:>22} {:>22} {:>22} {:>11}",
+            median("cold"),
+            median("unchanged"),
+            median("article"),
+            median("site"),
+            per_article
+        );
+        std::fs::remove_dir_all(&dir)?;
+    }
+    println!(
+        "(pages: articles in the copy; the site's other 50 pages come on top. cold ms/art: the cold \
+         build's time beyond the build without extra articles, per extra article)"
+    );
+    Ok(())
+}
+
+fn first_article(content: &Path) -> Result<String> {
+    let mut names: Vec<String> = std::fs::read_dir(content.join("articles"))?
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .next()
+        .context("the content has no article")
+}
+
+/// One build: its wall time and the peak of the summed resident memory of sitegen and every
+/// process under it.
+#[derive(Debug, Default, Clone, Copy)]
+struct Measured {
+    wall: Duration,
+    peak_kb: u64,
+}
+
+impl std::fmt::Display for Measured {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = format!(
+            "{:.0} / {:.0}",
+            self.wall.as_secs_f64() * 1000.0,
+            self.peak_kb as f64 / 1024.0
+        );
+        f.pad(&text)
+    }
+}
+
+fn measure(mut command: Command) -> Result<Measured> {
+    let started = Instant::now();
+    let mut child = command.stdout(Stdio::null()).spawn()?;
+    let mut peak_kb = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        peak_kb = peak_kb.max(tree_rss_kb(child.id()));
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let wall = started.elapsed();
+    ensure!(status.success(), "the build failed ({status})");
+    Ok(Measured { wall, peak_kb })
+}
+
+/// The resident memory of `root` and all its descendants, in kB, from /proc.
+fn tree_rss_kb(root: u32) -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut parent_of = HashMap::new();
+    let mut rss = HashMap::new();
+    for entry in entries.filter_map(Result::ok) {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+            continue;
+        };
+        let field = |name: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        };
+        if let Some(ppid) = field("PPid:") {
+            parent_of.insert(pid, ppid as u32);
+        }
+        rss.insert(pid, field("VmRSS:").unwrap_or(0));
+    }
+    rss.iter()
+        .filter(|(pid, _)| {
+            let mut at = **pid;
+            for _ in 0..64 {
+                if at == root {
+                    return true;
+                }
+                match parent_of.get(&at) {
+                    Some(&p) if p != 0 => at = p,
+                    _ => return false,
+                }
+            }
+            false
+        })
+        .map(|(_, kb)| kb)
+        .sum()
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
