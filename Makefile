@@ -94,24 +94,26 @@ test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) agai
 
 bench: deps bench-site bench-dev bench-lighthouse bench-contact ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load
 
-# A release build of the whole site, three times, with its wall time; then once more printing
-# the size table (per route the HTML and the JS and CSS it loads as it opens, raw and gzipped,
-# against the 10 kB gzipped JS budget before a form is touched; what loads only on demand,
-# the form island, on its own line) and the time of each step. Last, the scale scenario: a
-# temporary copy of content/ as it is and with 1,000 and 5,000 generated sub-service pages,
-# each built once: the time of each step, sitegen's share of the build, ms per extra page.
-# Between the two, Chromium loads every route (served on INITIAL_JS_PORT) and the JavaScript it
-# fetches before a form is touched is set beside the report's figure (bench/initial-js.mjs).
-# Then the same with 1,000 and 5,000 generated articles (about 900 words each, of a growing
-# vocabulary), adding the search index's size and what a one-word search fetches.
+# First the rebuild scenarios (sitegen/examples/rebuilds.rs): the real site and copies with
+# BENCH_REBUILD_ARTICLES generated articles (about 900 words each), on tmpfs when there is one,
+# each built cold (--no-cache), again with nothing changed, after one article's body changed and
+# after site.yaml changed (every page renders again): the median wall time of REBUILDS_RUNS runs,
+# the peak memory of sitegen and its render workers together, and the cold build's ms per extra
+# article. Then the size table of the real site (per route the HTML and the JS and CSS it loads
+# as it opens, raw and gzipped, against the 10 kB gzipped JS budget before a form is touched;
+# what loads only on demand, the form island, on its own line) and the time of each step, with
+# Chromium loading every route (served on INITIAL_JS_PORT) to set the JavaScript it fetches
+# before a form is touched beside the report's figure (bench/initial-js.mjs). Last, the scale
+# scenario: a copy of content/ with 1,000 and 5,000 generated sub-service pages, then articles,
+# each built once and rebuilt: the time of each step, ms per extra page, and the search index's
+# size and what a one-word search fetches.
+BENCH_REBUILD_ARTICLES ?= 1000 5000 20000
 BENCH_EXTRA_PAGES ?= 1000 5000
 BENCH_EXTRA_ARTICLES ?= 1000 5000
 INITIAL_JS_PORT   ?= 8092
-bench-site: deps chromium ## Time site builds (also at 1,000 and 5,000 extra pages) and print the page weights
-	$(CARGO) build --release -p sitegen --bins --example scale
-	@for i in 1 2 3; do \
-	  start=$$(date +%s%N); target/release/sitegen build --out target/bench/dist --quiet; \
-	  echo "site build $$i: $$(( ($$(date +%s%N) - start) / 1000000 )) ms"; done
+bench-site: deps chromium ## Time cold builds and rebuilds (0 to 20,000 extra articles) and print the page weights
+	$(CARGO) build --release -p sitegen --bins --example scale --example rebuilds
+	target/release/examples/rebuilds target/release/sitegen $(BENCH_REBUILD_ARTICLES)
 	target/release/sitegen build --out target/bench/dist --report-json target/bench/report.json 2>/dev/null
 	@target/release/sitegen serve target/bench/dist --host $(HOST) --port $(INITIAL_JS_PORT) >/dev/null & \
 	  server=$$!; trap 'kill $$server' EXIT; \

@@ -546,3 +546,53 @@ impl Steps {
         result
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The stages' sources, which must not reach back into this orchestrator.
+    const STAGES: [(&str, &str); 12] = [
+        ("bundle.rs", include_str!("bundle.rs")),
+        ("cache.rs", include_str!("cache.rs")),
+        ("check.rs", include_str!("check.rs")),
+        ("compress.rs", include_str!("compress.rs")),
+        ("feed.rs", include_str!("feed.rs")),
+        ("interrupt.rs", include_str!("interrupt.rs")),
+        ("outputs.rs", include_str!("outputs.rs")),
+        ("publish.rs", include_str!("publish.rs")),
+        ("render.rs", include_str!("render.rs")),
+        ("report.rs", include_str!("report.rs")),
+        ("scan.rs", include_str!("scan.rs")),
+        ("search.rs", include_str!("search.rs")),
+    ];
+
+    /// The content model's sources, which must depend on no stage of the pipeline.
+    const MODEL: [(&str, &str); 5] = [
+        ("content/mod.rs", include_str!("content/mod.rs")),
+        ("content/articles.rs", include_str!("content/articles.rs")),
+        ("content/routes.rs", include_str!("content/routes.rs")),
+        ("content/validate.rs", include_str!("content/validate.rs")),
+        ("content/pages/mod.rs", include_str!("content/pages/mod.rs")),
+    ];
+
+    #[test]
+    fn stages_depend_downward_only() {
+        for (file, source) in STAGES {
+            assert!(
+                !source.contains("crate::build"),
+                "{file} reaches back into the build orchestrator"
+            );
+        }
+        let stages = [
+            "schema", "search", "bundle", "render", "publish", "check", "report", "build",
+        ];
+        for (file, source) in MODEL {
+            for stage in stages {
+                let path = format!("crate::{stage}");
+                assert!(
+                    !source.contains(&path),
+                    "the content model ({file}) uses {path}"
+                );
+            }
+        }
+    }
+}

@@ -51,14 +51,20 @@ pub enum BundleError {
     Files(#[from] anyhow::Error),
 }
 
-/// Folders of the site that are not inputs of its bundle: installed packages (their lockfile
-/// stands for them), and what builds, dev servers and test runs write.
-const NOT_INPUTS: [&str; 5] = [
+/// Entries of the site that are not inputs of its bundle: installed packages (their lockfile
+/// stands for them), what builds, dev servers and test runs write, and the browser tests and
+/// benchmarks, which no page imports.
+const NOT_INPUTS: [&str; 10] = [
     "node_modules",
     "dist",
     ".sitegen",
     "test-results",
     "playwright-report",
+    "tests",
+    "tests-dev",
+    "bench",
+    "playwright.config.ts",
+    "playwright.dev.config.ts",
 ];
 
 /// Files under `node_modules` that are inputs all the same: npm's record of what is installed.
@@ -273,6 +279,7 @@ mod tests {
         let first = inputs_hash(site.path(), "v20")?;
         write("dist/client/index.html", "built")?;
         write("test-results/x.txt", "ran")?;
+        write("tests/home.spec.ts", "test('a', () => {})")?;
         write("node_modules/react/index.js", "installed")?;
         assert_eq!(first, inputs_hash(site.path(), "v20")?);
         assert_ne!(first, inputs_hash(site.path(), "v22")?);

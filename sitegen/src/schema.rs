@@ -52,13 +52,7 @@ pub fn write_typescript(dir: &Path) -> Result<()> {
 /// Where the JSON Schemas go, under the directory of the TypeScript types.
 pub const JSON_DIR: &str = "json";
 
-/// The JSON Schema of `T`, as editors and validators read it: every field's `///` doc is its
-/// description, and a struct that denies unknown fields allows no other properties.
-pub fn json_schema_of<T: JsonSchema>() -> schemars::Schema {
-    schemars::generate::SchemaSettings::draft2020_12()
-        .into_generator()
-        .into_root_schema_for::<T>()
-}
+pub use crate::content::json_schema_of;
 
 /// One kind of content file and its schema.
 #[derive(Debug, Clone)]

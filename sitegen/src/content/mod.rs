@@ -51,9 +51,16 @@ pub struct Content {
     /// Where the Atom feed of the articles is published (`/feed.xml`).
     pub feed_path: String,
     /// Where the entry file of the articles' search index is published
-    /// (`/search/entry.<hash>.json`); set by `crate::search::attach` when the index is built,
-    /// empty until then.
+    /// (`/search/entry.<hash>.json`); set when the search index is built, empty until then.
     pub search_index_path: String,
+}
+
+/// The JSON Schema of `T`, as editors and validators read it: every field's `///` doc is its
+/// description, and a struct that denies unknown fields allows no other properties.
+pub fn json_schema_of<T: schemars::JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>()
 }
 
 /// Site-wide settings: [`settings::Settings`].

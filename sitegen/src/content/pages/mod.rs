@@ -65,7 +65,7 @@ macro_rules! fixed_pages {
             /// The JSON Schema of the page's file, for editors and the schema test.
             pub fn json_schema(self) -> schemars::Schema {
                 match self {
-                    $(FixedPage::$kind => crate::schema::json_schema_of::<$ty>(),)+
+                    $(FixedPage::$kind => crate::content::json_schema_of::<$ty>(),)+
                 }
             }
         }
