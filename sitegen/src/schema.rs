@@ -9,7 +9,6 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use schemars::JsonSchema;
 use ts_rs::{Config, TS};
 
 use crate::content::{self, Content, FixedPage, RouteKind, countries, forms, services, settings};
