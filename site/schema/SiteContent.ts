@@ -50,7 +50,6 @@ articles: Array<Article>,
 feed_path: string, 
 /**
  * Where the entry file of the articles' search index is published
- * (`/search/entry.<hash>.json`); set by `crate::search::attach` when the index is built,
- * empty until then.
+ * (`/search/entry.<hash>.json`); set when the search index is built, empty until then.
  */
 search_index_path: string, };
