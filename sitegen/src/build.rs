@@ -222,6 +222,7 @@ fn write_site_files(
         &content.settings.base_url,
         &content.settings.contact_endpoint,
         &entries,
+        &content.settings.cache,
     )
     .and_then(|()| crate::feed::write(dir, content))
     .and_then(|()| search.write(dir))

@@ -11,6 +11,7 @@ pub mod compress;
 pub mod content;
 pub mod dev;
 pub mod feed;
+pub mod headers;
 pub mod new;
 pub mod output_dir;
 pub mod outputs;
