@@ -14,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse check fmt lint schema content deps chromium postgres clean
+.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse check fmt lint schema content deps chromium postgres moto clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -39,6 +39,16 @@ chromium: ## Install Debian Chromium when it is missing
 # clusters of their own (the package's default cluster is not used).
 postgres: ## Install Debian PostgreSQL when it is missing
 	@ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(call APT_INSTALL,postgresql); }
+
+# moto's S3 server (PyPI) in a virtualenv under target/, for the tests and benchmark of
+# `sitegen deploy`, which start one on a free loopback port each.
+MOTO_VERSION := 5.2.5
+MOTO := target/moto/bin/moto_server
+$(MOTO):
+	rm -rf target/moto && python3 -m venv target/moto
+	target/moto/bin/pip install -q --disable-pip-version-check \
+	  "moto[s3]==$(MOTO_VERSION)" "flask==3.1.3" "flask-cors==6.0.5"
+moto: $(MOTO) ## Install moto's S3 server into target/moto when it is missing
 
 # --- build and run ------------------------------------------------------------
 build: deps ## Build the site into dist/
@@ -68,7 +78,7 @@ dev: deps ## Work on the site: live reload on content saves, both forms working
 	$(SITEGEN) dev --port $(DEV_PORT)
 
 # --- quality ------------------------------------------------------------------
-test: deps chromium postgres test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
+test: deps chromium postgres moto test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
 
 test-rust: ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \

@@ -9,6 +9,7 @@ pub mod build;
 pub mod check;
 pub mod compress;
 pub mod content;
+pub mod deploy;
 pub mod dev;
 pub mod feed;
 pub mod headers;
