@@ -17,7 +17,7 @@ use sitegen::deploy::credentials::Found;
 use sitegen::deploy::s3::Retry;
 use sitegen::deploy::{DeployOptions, Progress, Summary, deploy};
 use sitegen::outputs::{SitemapEntry, write_site_files};
-use support::moto::Moto;
+use support::moto::{Moto, between};
 use support::proxy::DyingProxy;
 
 const BUCKET: &str = "www-example";
@@ -477,4 +477,48 @@ fn wrong_credentials_and_an_unknown_bucket_give_one_line_errors() {
          specified bucket does not exist"
     );
     assert!(moto.list(BUCKET).is_empty());
+}
+
+#[test]
+fn invalidate_asks_cloudfront_for_exactly_the_changed_paths() {
+    let moto = Moto::start();
+    moto.create_bucket(BUCKET);
+    let created = moto.cloudfront(
+        "POST",
+        "/2020-05-31/distribution",
+        "<DistributionConfig xmlns=\"http://cloudfront.amazonaws.com/doc/2020-05-31/\">\
+         <CallerReference>site</CallerReference><Origins><Quantity>1</Quantity><Items><Origin>\
+         <Id>site</Id><DomainName>www-example.s3.amazonaws.com</DomainName><S3OriginConfig>\
+         <OriginAccessIdentity></OriginAccessIdentity></S3OriginConfig></Origin></Items>\
+         </Origins><DefaultCacheBehavior><TargetOriginId>site</TargetOriginId>\
+         <ViewerProtocolPolicy>redirect-to-https</ViewerProtocolPolicy></DefaultCacheBehavior>\
+         <Comment>site</Comment><Enabled>true</Enabled></DistributionConfig>",
+    );
+    let id = between(&created, "Id");
+    let dir = tempfile::tempdir().expect("temp dir");
+    build(dir.path(), &["first"]);
+    let mut opts = options(dir.path(), &moto.endpoint, "s3://www-example/site");
+    run(&moto, &opts);
+
+    write(
+        dir.path(),
+        "about/index.html",
+        page("About, revised").as_bytes(),
+    );
+    sitegen::compress::compress_dir(dir.path(), None).expect("compressed");
+    opts.invalidate = Some(sitegen::deploy::cloudfront::Distribution {
+        id: id.clone(),
+        endpoint: moto.endpoint.clone(),
+    });
+    let summary = run(&moto, &opts);
+
+    assert_eq!(summary.invalidated, ["/about/", "/about/index.html"]);
+    // What moto's CloudFront recorded (its state, read unsigned from its own API).
+    let state = moto.state();
+    let invalidations = state["cloudfront"]["Invalidation"]
+        .as_array()
+        .expect("invalidations");
+    assert_eq!(invalidations.len(), 1, "{state}");
+    let paths = &invalidations[0]["paths"];
+    assert_eq!(paths, &serde_json::json!(["/about/", "/about/index.html"]));
 }

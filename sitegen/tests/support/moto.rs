@@ -170,6 +170,63 @@ impl Moto {
             .expect("moto answers")
     }
 
+    /// Sends a signed request to moto's CloudFront API (`/2020-05-31/...`); the answer's body.
+    pub fn cloudfront(&self, method: &str, path: &str, body: &str) -> String {
+        let url = format!("{}{path}", self.endpoint);
+        let headers: &[(&str, &str)] = if body.is_empty() {
+            &[]
+        } else {
+            &[("content-type", "application/xml")]
+        };
+        let request = sigv4::Request {
+            method,
+            url: &url,
+            headers,
+            body: body.as_bytes(),
+        };
+        let signature = sigv4::headers(
+            Service::CloudFront,
+            "us-east-1",
+            &self.credentials,
+            request,
+            std::time::SystemTime::now(),
+        )
+        .expect("signed");
+        let mut builder = ureq::http::Request::builder().method(method).uri(&url);
+        for (name, value) in headers.iter().copied() {
+            builder = builder.header(name, value);
+        }
+        for (name, value) in &signature {
+            builder = builder.header(name, value);
+        }
+        let response = self
+            .agent
+            .run(builder.body(body.as_bytes().to_vec()).expect("a request"))
+            .expect("moto answers");
+        let status = response.status();
+        let text = response.into_body().read_to_string().expect("a body");
+        assert!(
+            status.is_success(),
+            "CloudFront {method} {path}: {status} {text}"
+        );
+        text
+    }
+
+    /// moto's whole state, as its own API dumps it.
+    pub fn state(&self) -> serde_json::Value {
+        let text = self
+            .agent
+            .get(&format!("{}/moto-api/data.json", self.endpoint))
+            .call()
+            .expect("moto answers")
+            .into_body()
+            .with_config()
+            .limit(100 * 1024 * 1024)
+            .read_to_string()
+            .expect("a body");
+        serde_json::from_str(&text).expect("JSON")
+    }
+
     /// Creates the bucket `name`.
     pub fn create_bucket(&self, name: &str) {
         let mut url = self.bucket(name).object_url("");
@@ -247,7 +304,8 @@ impl Drop for Moto {
     }
 }
 
-fn between(xml: &str, tag: &str) -> String {
+/// The text of the first `<tag>` in `xml`.
+pub fn between(xml: &str, tag: &str) -> String {
     let start = xml.find(&format!("<{tag}>")).expect("tag present") + tag.len() + 2;
     let end = start + xml[start..].find(&format!("</{tag}>")).expect("tag closed");
     xml[start..end].to_owned()
