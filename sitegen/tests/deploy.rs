@@ -325,6 +325,27 @@ fn more_deletions_than_max_deletes_change_nothing_and_fail() {
         before,
         "nothing uploaded, nothing deleted"
     );
+
+    // A dry run still lists every deletion, then fails the same way.
+    let output = cli(
+        &moto,
+        &[
+            dir.path().to_str().expect("UTF-8"),
+            "s3://www-example",
+            "--max-deletes",
+            "2",
+            "--dry-run",
+        ],
+        None,
+    );
+    assert!(!output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.matches("would delete insights/").count(),
+        3,
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("more than --max-deletes 2"));
 }
 
 #[test]

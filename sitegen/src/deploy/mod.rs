@@ -136,16 +136,9 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
         .list(&target.prefix)
         .map_err(|e| anyhow!("listing {target}: {e}"))?;
     let plan = plan::diff(&objects, &remote, &target.prefix, options.force);
-    if plan.deletions.len() > options.max_deletes {
-        bail!(
-            "the build no longer has {} objects of {target}, more than --max-deletes {}: nothing \
-             was uploaded or deleted (first: {}); if that is right, run again with \
-             --max-deletes {}",
-            plan.deletions.len(),
-            options.max_deletes,
-            plan.deletions[0],
-            plan.deletions.len(),
-        );
+    let too_many_deletions = plan.deletions.len() > options.max_deletes;
+    if too_many_deletions && !options.dry_run {
+        return Err(deletion_guard(&plan, options));
     }
     let mut summary = Summary {
         unchanged: plan.unchanged,
@@ -164,6 +157,9 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
         }
         for key in &plan.deletions {
             println!("would delete {key} (not in the build)");
+        }
+        if too_many_deletions {
+            return Err(deletion_guard(&plan, options));
         }
         summary.uploaded = plan.uploads.len();
         summary.deleted = plan.deletions.len();
@@ -197,6 +193,20 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
     }
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+/// Why a deploy that would delete more than `--max-deletes` objects stops.
+fn deletion_guard(plan: &Plan<'_>, options: &DeployOptions) -> anyhow::Error {
+    anyhow!(
+        "the build no longer has {} objects of {}, more than --max-deletes {}: nothing \
+         was uploaded or deleted (first: {}); if that is right, run again with \
+         --max-deletes {}",
+        plan.deletions.len(),
+        options.target,
+        options.max_deletes,
+        plan.deletions.first().map_or("", String::as_str),
+        plan.deletions.len(),
+    )
 }
 
 /// `text/html; charset=utf-8, gzip, public, max-age=0, must-revalidate`.
