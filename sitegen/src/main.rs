@@ -88,6 +88,10 @@ enum Cmd {
     },
     /// Publish a build to a bucket of an S3-compatible store: only changed objects, with
     /// their encoding and caching, pages after their assets, deletions last.
+    ///
+    /// Credentials and region come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+    /// AWS_SESSION_TOKEN and AWS_REGION, or from the profile AWS_PROFILE (else `default`) of
+    /// ~/.aws/credentials and ~/.aws/config.
     Deploy(DeployArgs),
     /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
@@ -110,8 +114,7 @@ enum New {
     },
 }
 
-/// Credentials and region come from the standard AWS variables (`AWS_ACCESS_KEY_ID`,
-/// `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_REGION`) or the profile `AWS_PROFILE`.
+/// What `sitegen deploy` takes.
 #[derive(Debug, clap::Args)]
 struct DeployArgs {
     /// The build directory to publish (default `dist`), then where: s3://BUCKET or
