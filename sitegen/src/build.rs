@@ -150,7 +150,12 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         prerender_into_staging(options, &content)
     })?;
     steps.run(Stage::SiteFiles, || {
-        write_site_files(staging.path(), &content, &search)
+        write_site_files(
+            staging.path(),
+            &options.site_dir.join("public"),
+            &content,
+            &search,
+        )
     })?;
     let scan = steps.run(Stage::Verify, || verify(staging.path(), &routes))?;
     let gzip = steps.run(Stage::Compress, || {
@@ -206,6 +211,7 @@ fn prerender_into_staging(
 
 fn write_site_files(
     dir: &Path,
+    public: &Path,
     content: &Content,
     search: &crate::search::Files,
 ) -> Result<(), BuildError> {
@@ -219,6 +225,7 @@ fn write_site_files(
         .collect();
     outputs::write_site_files(
         dir,
+        public,
         &content.settings.base_url,
         &content.settings.contact_endpoint,
         &entries,

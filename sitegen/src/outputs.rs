@@ -60,8 +60,9 @@ const TEMPLATES: [(&str, &str); 4] = [
     ("feed.xml.j2", include_str!("../templates/feed.xml.j2")),
 ];
 
-/// Writes `sitemap.xml`, `robots.txt`, `_headers` and the CloudFront policy into `dir`,
-/// which already holds the prerendered pages and the site's public files.
+/// Writes `sitemap.xml`, `robots.txt`, `_headers` and the CloudFront policy into `dir`.
+/// `public` is the site's folder of files published as they are (`site/public`): each gets
+/// its caching rule in `_headers`.
 ///
 /// `base_url` is the absolute URL the site is published at (`https://example.com`, or with a
 /// path prefix); sitemap entries are absolute URLs below it. `contact_endpoint` is the URL
@@ -70,6 +71,7 @@ const TEMPLATES: [(&str, &str); 4] = [
 /// adds nothing. `cache` gives the `Cache-Control` of each kind of file.
 pub fn write_site_files(
     dir: &Path,
+    public: &Path,
     base_url: &str,
     contact_endpoint: &str,
     routes: &[SitemapEntry],
@@ -101,7 +103,7 @@ pub fn write_site_files(
         }
     }
     let hashed_paths: Vec<String> = HASHED_DIRS.iter().map(|d| format!("/{d}/*")).collect();
-    let revalidated_paths = revalidated_paths(dir)?;
+    let revalidated_paths = revalidated_paths(public)?;
     let sitemap_url = base.join("sitemap.xml")?.to_string();
 
     let env = environment()?;
@@ -129,20 +131,20 @@ pub fn write_site_files(
 }
 
 /// The `_headers` paths of the files that keep their URL across builds: every page (by
-/// [`PAGE_PATTERNS`]), the not-found page, the site-wide files, and the public files the
-/// prerender copied into `dir` (a top-level file by its name, a folder without pages as
-/// `/folder/*`).
-fn revalidated_paths(dir: &Path) -> Result<Vec<String>> {
+/// [`PAGE_PATTERNS`]), the not-found page, the site-wide files, and the files of `public`
+/// (a top-level file by its name, a folder as `/folder/*`); a missing `public` has none.
+fn revalidated_paths(public: &Path) -> Result<Vec<String>> {
     let mut paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
     paths.push(format!("/{NOT_FOUND_FILE}"));
     paths.extend(SITE_WIDE_FILES.map(|f| format!("/{f}")));
-    let mut public = Vec::new();
-    let entries = match fs::read_dir(dir) {
+    let mut files = Vec::new();
+    let entries = match fs::read_dir(public) {
         Ok(entries) => entries,
-        Err(err) => return Err(err).with_context(|| format!("listing {}", dir.display())),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(paths),
+        Err(err) => return Err(err).with_context(|| format!("listing {}", public.display())),
     };
     for entry in entries {
-        let entry = entry.with_context(|| format!("listing {}", dir.display()))?;
+        let entry = entry.with_context(|| format!("listing {}", public.display()))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
         let known = name.ends_with(".html")
@@ -155,19 +157,20 @@ fn revalidated_paths(dir: &Path) -> Result<Vec<String>> {
             continue;
         }
         if path.is_dir() {
+            // A folder of pages is covered by the page patterns.
             let has_pages = walkdir::WalkDir::new(&path)
                 .into_iter()
                 .filter_map(Result::ok)
                 .any(|e| e.file_name() == "index.html");
             if !has_pages {
-                public.push(format!("/{name}/*"));
+                files.push(format!("/{name}/*"));
             }
         } else {
-            public.push(format!("/{name}"));
+            files.push(format!("/{name}"));
         }
     }
-    public.sort();
-    paths.extend(public);
+    files.sort();
+    paths.extend(files);
     Ok(paths)
 }
 

@@ -71,6 +71,7 @@ fn build(dir: &Path, articles: &[&str]) {
     );
     write_site_files(
         dir,
+        dir,
         "https://www.example.com",
         "",
         &routes,

@@ -441,6 +441,7 @@ async fn served(path: &str) -> (HeaderMap, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     write_site_files(
         dir.path(),
+        dir.path(),
         "https://www.example.com",
         "https://contact.example.com/send-contact-email",
         &[SitemapEntry::listed("/"), SitemapEntry::listed("/about")],

@@ -9,6 +9,7 @@ fn render(base_url: &str, contact: &str, routes: &[SitemapEntry]) -> tempfile::T
     let dir = tempfile::tempdir().expect("temp dir");
     write_site_files(
         dir.path(),
+        dir.path(),
         base_url,
         contact,
         routes,
@@ -92,6 +93,7 @@ fn a_route_with_a_newline_is_rejected_before_anything_is_written() {
     let routes = [SitemapEntry::listed("/about\n/*\n  X-Injected: 1")];
     let err = write_site_files(
         dir.path(),
+        dir.path(),
         "https://example.com",
         "",
         &routes,
@@ -117,8 +119,15 @@ fn cache_rules_from_site_yaml_reach_every_kind_of_file_in_headers() {
         hashed: "public, max-age=86400".into(),
         revalidated: "no-cache".into(),
     };
-    write_site_files(dir.path(), "https://example.com", "", &small_site(), &cache)
-        .expect("site files are written");
+    write_site_files(
+        dir.path(),
+        dir.path(),
+        "https://example.com",
+        "",
+        &small_site(),
+        &cache,
+    )
+    .expect("site files are written");
     let rules = sitegen::headers::HeaderRules::parse(&read(&dir, "_headers")).expect("valid");
     let cache_of = |path: &str| rules.value(&[path], &axum::http::header::CACHE_CONTROL);
     for hashed in ["/assets/app-1a2b.js", "/search/entry.9f8e.json"] {
@@ -153,8 +162,15 @@ fn a_cache_rule_of_two_lines_is_refused_naming_the_field() {
         revalidated: "no-cache\n/*\n  X-Injected: 1".into(),
         ..CacheRules::default()
     };
-    let err = write_site_files(dir.path(), "https://example.com", "", &small_site(), &cache)
-        .expect_err("refused");
+    let err = write_site_files(
+        dir.path(),
+        dir.path(),
+        "https://example.com",
+        "",
+        &small_site(),
+        &cache,
+    )
+    .expect_err("refused");
     assert_eq!(
         err.to_string(),
         "site.yaml: cache.revalidated must be one line of Cache-Control directives, such as \
