@@ -14,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy check fmt lint schema content deps chromium postgres moto actionlint clean
+.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps chromium postgres moto actionlint clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -155,6 +155,26 @@ bench-deploy: deps moto ## Time sitegen deploy (first, no-change, one-article) o
 	  target/bench-deploy/articles-$(BENCH_DEPLOY_ARTICLES) --articles $(BENCH_DEPLOY_ARTICLES)
 	target/release/examples/deploy_bench target/release/sitegen \
 	  site=target/bench-deploy/site articles-$(BENCH_DEPLOY_ARTICLES)=target/bench-deploy/articles-$(BENCH_DEPLOY_ARTICLES)
+
+# sitegen against Hugo (Debian's package), Eleventy and Astro (npm, installed into PEERS_DIR
+# from sitegen/bench/peers/*/package-lock.json on first use) building the same generated
+# articles with a comparable layout (sitegen/bench/peers/): for each number of articles,
+# BENCH_PEER_ROUNDS rounds of cold builds interleaved across the four tools, on tmpfs when there
+# is one; per tool the median time at each size, ms per extra article, peak RSS and the ratio
+# to sitegen. Not part of `make bench` or `make test`.
+BENCH_PEER_ARTICLES ?= 1000 5000
+BENCH_PEER_ROUNDS   ?= 3
+PEERS_DIR           ?= target/bench/peers
+$(PEERS_DIR)/%/node_modules/.package-lock.json: sitegen/bench/peers/%/package.json sitegen/bench/peers/%/package-lock.json
+	mkdir -p $(PEERS_DIR)/$*
+	cp $^ $(PEERS_DIR)/$*/
+	cd $(PEERS_DIR)/$* && npm ci --no-audit --no-fund
+bench-peers: deps $(PEERS_DIR)/eleventy/node_modules/.package-lock.json $(PEERS_DIR)/astro/node_modules/.package-lock.json ## sitegen against Hugo, Eleventy and Astro on the same generated articles: time, ms per article, peak RSS
+	@command -v hugo >/dev/null || { $(call APT_INSTALL,hugo); }
+	@[ -x /usr/bin/time ] || { $(call APT_INSTALL,time); }
+	$(CARGO) build --release -p sitegen --bins --example peers
+	target/release/examples/peers target/release/sitegen --peers $(PEERS_DIR) \
+	  --rounds $(BENCH_PEER_ROUNDS) $(BENCH_PEER_ARTICLES)
 
 # Lighthouse (npm `lighthouse`, mobile defaults, Debian Chromium) on a release build served by
 # `sitegen serve`: performance score, FCP, LCP, TBT and CLS of each page below (median of

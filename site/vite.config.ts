@@ -1,36 +1,38 @@
-import { existsSync } from 'node:fs'
-import path from 'node:path'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin, type UserConfig } from 'vite'
 import { outDir } from './lib/buildOutput.ts'
-import { contentFile as resolveContentFile } from './lib/contentFile.ts'
+import { contentFile } from './lib/contentFile.ts'
 import { reloadOnContent } from './lib/devContent.ts'
 import { sonnerStylesAsFile } from './lib/sonnerStyles.ts'
 
 const siteDir = import.meta.dirname
 
-// The content JSON written by `sitegen build` / `sitegen export`, resolved once here: the site
-// reads it only through the `sitegen:content` alias (lib/settings.ts, lib/content.server.ts).
-const contentFile = resolveContentFile(siteDir)
-if (!existsSync(contentFile)) {
-  throw new Error(
-    `Content file not found: ${contentFile}\n` +
-      'Generate it with `make content` (or `target/debug/sitegen export`), or build the whole site with `sitegen build`.',
-  )
+/** The server bundle's entry for sitegen's render workers, built beside Vike's (render/). */
+function renderWorkerEntry(): Plugin {
+  return {
+    name: 'sitegen:render-entry',
+    apply: 'build',
+    configEnvironment(name) {
+      if (name !== 'ssr') return
+      return { build: { rollupOptions: { input: { sitegen: `${siteDir}/render/entry.server.ts` } } } }
+    },
+  }
 }
 
+// The bundle is a function of site/ alone: the content reaches the pages when they are rendered
+// (lib/contentGlobal.ts), from sitegen's render workers in a build and from the content JSON that
+// `sitegen dev` / `sitegen export` write under the dev server (lib/devContent.ts).
 export default defineConfig({
-  plugins: [react(), vike(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile)],
-  resolve: {
-    // `import { settings } from 'sitegen:content'` — see lib/settings.ts and lib/content.server.ts.
-    alias: { 'sitegen:content': contentFile },
-  },
-  server: {
-    fs: { allow: [siteDir, path.dirname(contentFile)] },
-  },
+  plugins: [react(), vike(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile(siteDir)), renderWorkerEntry()],
   build: {
     outDir,
   },
-})
+  // sitegen builds a copy of the site whose node_modules is a link to this one's: module ids
+  // stay below the root, so the bundle's file names do not depend on where the copy is.
+  resolve: { preserveSymlinks: true },
+  // The render workers import the server entry themselves: no record of it is written into
+  // node_modules.
+  vitePluginServerEntry: { disableAutoImport: true },
+} as UserConfig)

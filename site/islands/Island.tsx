@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
 import { enhance } from '../enhance/modules'
-import { settings } from '../lib/settings'
+import { siteSettings } from '../lib/settings'
 import { type IslandName, type IslandProps, islandComponents } from './components'
 
 export type IslandOptions<N extends IslandName> = {
@@ -34,7 +34,7 @@ export function Island<N extends IslandName>({ name, props, hydrate }: IslandOpt
         {...enhance('island')}
         data-island={name}
         data-hydrate={hydrate}
-        data-toasts-label={settings.ui.notifications_label}
+        data-toasts-label={siteSettings().ui.notifications_label}
       >
         <Component {...(props as Record<string, unknown>)} />
       </div>

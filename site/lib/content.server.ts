@@ -1,14 +1,15 @@
-// The content JSON for the pages' `+data` and `+onBeforePrerenderStart` hooks, which run only at
-// build time (and in the dev server). Each `+data` hook returns only its own page's slice, so each
-// prerendered HTML carries just the data that page renders.
+// The content for the pages' `+data` hooks, which run only at build time (and in the dev server).
+// It is not part of the bundle: the renderer hands it over (lib/contentGlobal.ts). Each `+data`
+// hook returns only its own page's slice, so each rendered HTML carries just the data that page
+// renders.
 //
 // Routes come from the model: sitegen derives every page's path with its kind and parameters, and
 // the site looks them up here instead of building paths itself.
 import { render } from 'vike/abort'
-import content from 'sitegen:content'
 import type { RouteInfo } from '../schema/RouteInfo'
 import type { RouteKind } from '../schema/RouteKind'
 import type { SiteContent } from '../schema/SiteContent'
+import { currentContent } from './contentGlobal'
 import { normalizePath } from './paths'
 
 export type { SiteContent }
@@ -24,6 +25,8 @@ export type ParamsOf<K extends PageKind> = RouteOf<K> extends { params: infer P 
 
 /** The whole site content. */
 export function loadContent(): SiteContent {
+  const content = currentContent()
+  if (!content) throw new Error('No content to render: the renderer sets it first (lib/contentGlobal.ts)')
   return content
 }
 
@@ -36,34 +39,44 @@ function routeKey(kind: PageKind, params: Record<string, string>): string {
   return JSON.stringify([kind, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))])
 }
 
-// The routes indexed once, by kind, by kind and parameters and by kind and path: a site of
-// thousands of pages looks up a route for every page and every link to one.
-const byKind = new Map<PageKind, RouteInfo[]>()
-const byParams = new Map<string, RouteInfo>()
-const byPath = new Map<string, RouteInfo>()
-for (const route of content.routes as RouteInfo[]) {
-  const list = byKind.get(route.kind) ?? []
-  list.push(route)
-  byKind.set(route.kind, list)
-  byParams.set(routeKey(route.kind, paramsOf(route)), route)
-  byPath.set(JSON.stringify([route.kind, route.path]), route)
+// The routes indexed once per content, by kind and parameters and by path: a site of thousands
+// of pages looks up a route for every page and every link to one.
+interface RouteIndex {
+  content: SiteContent
+  byParams: Map<string, RouteInfo>
+  byPath: Map<string, RouteInfo>
 }
 
-/** Every route of kind `kind`, in the model's order (a parametrised page's prerender list). */
-export function routesOf<K extends PageKind>(kind: K): RouteOf<K>[] {
-  return (byKind.get(kind) ?? []) as RouteOf<K>[]
+let indexed: RouteIndex | undefined
+
+function routeIndex(): RouteIndex {
+  const content = loadContent()
+  if (indexed?.content === content) return indexed
+  const index: RouteIndex = { content, byParams: new Map(), byPath: new Map() }
+  for (const route of content.routes as RouteInfo[]) {
+    index.byParams.set(routeKey(route.kind, paramsOf(route)), route)
+    index.byPath.set(route.path, route)
+  }
+  indexed = index
+  return index
+}
+
+/** The route published at `path`, whatever its kind; undefined for a path the model does not publish. */
+export function routeByPath(path: string): RouteInfo | undefined {
+  return routeIndex().byPath.get(normalizePath(path))
 }
 
 /** The path of the page of kind `kind` with `params`, for a link to it. */
 export function pathOf<K extends PageKind>(kind: K, params: ParamsOf<K>): string {
-  const route = byParams.get(routeKey(kind, params as Record<string, string>))
+  const route = routeIndex().byParams.get(routeKey(kind, params as Record<string, string>))
   if (!route) throw new Error(`The content has no ${kind} page with ${JSON.stringify(params)}`)
   return route.path
 }
 
 /** The route of kind `kind` at `urlPathname`: the page being rendered. Unknown paths are 404. */
 export function routeAt<K extends PageKind>(kind: K, urlPathname: string): RouteOf<K> {
-  const route = byPath.get(JSON.stringify([kind, normalizePath(urlPathname)]))
-  if (!route) throw render(404)
+  const route = routeByPath(urlPathname)
+  if (route?.kind !== kind) throw render(404)
   return route as RouteOf<K>
 }
+

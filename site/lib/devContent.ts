@@ -6,9 +6,11 @@
 // JSON (`$SITEGEN_CONTENT`). A new content JSON reloads every open page; a status with errors
 // shows them in the overlay (also to pages opened later) while the last good content keeps
 // rendering. Without `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { type ErrorPayload, isRunnableDevEnvironment, type Plugin, type ViteDevServer } from 'vite'
+import type { ErrorPayload, Plugin } from 'vite'
+import type { SiteContent } from '../schema/SiteContent'
+import { setContent } from './contentGlobal'
 
 /** One content mistake, as `sitegen dev` writes it into the status file. */
 interface ContentMistake {
@@ -46,32 +48,9 @@ function overlay(mistakes: ContentMistake[]): ErrorPayload {
   }
 }
 
-/**
- * Makes the server-side renderer read `contentFile` again: drops its transformed module and, in
- * the module runner, it and every module importing it (directly or not). The rest of the runner's
- * modules stay evaluated, which keeps the next render fast (a `full-reload` of the runner would
- * evaluate every module again).
- */
-function forgetContent(server: ViteDevServer, contentFile: string) {
-  for (const environment of Object.values(server.environments)) {
-    for (const mod of environment.moduleGraph.getModulesByFile(contentFile) ?? []) {
-      environment.moduleGraph.invalidateModule(mod)
-    }
-    if (!isRunnableDevEnvironment(environment)) continue
-    const evaluated = environment.runner.evaluatedModules
-    const stale = [...(evaluated.getModulesByFile(contentFile) ?? [])]
-    const seen = new Set(stale)
-    for (let node = stale.pop(); node; node = stale.pop()) {
-      evaluated.invalidateModule(node)
-      for (const id of node.importers) {
-        const importer = evaluated.getModuleById(id)
-        if (importer && !seen.has(importer)) {
-          seen.add(importer)
-          stale.push(importer)
-        }
-      }
-    }
-  }
+/** Hands the content JSON to the renderer (the dev server renders in this process). */
+function loadContent(contentFile: string) {
+  setContent(JSON.parse(readFileSync(contentFile, 'utf8')) as SiteContent)
 }
 
 /** Reloads the open pages on a new content JSON and shows content mistakes as Vite's overlay. */
@@ -82,14 +61,26 @@ export function reloadOnContent(contentFile: string, statusFile = process.env.SI
     name: 'sitegen:reload-on-content',
     apply: 'serve',
     configureServer(server) {
+      if (!existsSync(contentFile)) {
+        throw new Error(
+          `Content file not found: ${contentFile}\n` +
+            'Generate it with `make content` (or `target/debug/sitegen export`), or use `sitegen dev`.',
+        )
+      }
+      loadContent(contentFile)
       for (const file of watched) server.watcher.add(path.dirname(file))
       const onFile = (file: string) => {
         if (!watched.has(file)) return
         mistakes = readMistakes(statusFile)
         if (file === contentFile) {
-          // The next render reads the new JSON; then every open page reloads (which also clears
-          // an overlay the fixed mistake left).
-          forgetContent(server, contentFile)
+          // The next render reads the new content; then every open page reloads (which also
+          // clears an overlay the fixed mistake left).
+          try {
+            loadContent(contentFile)
+          } catch {
+            // Being replaced: the next event brings the whole file.
+            return
+          }
           server.ws.send({ type: 'full-reload', path: '*' })
         } else if (mistakes.length > 0) {
           server.ws.send(overlay(mistakes))
@@ -101,10 +92,6 @@ export function reloadOnContent(contentFile: string, statusFile = process.env.SI
       server.ws.on('connection', (socket) => {
         if (mistakes.length > 0) socket.send(JSON.stringify(overlay(mistakes)))
       })
-    },
-    // The content JSON is handled above: no module-level HMR for it.
-    hotUpdate({ file }) {
-      if (file === contentFile) return []
     },
   }
 }

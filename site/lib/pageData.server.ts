@@ -8,7 +8,7 @@
 import type { PageContextServer } from 'vike/types'
 import type { SubServiceTeaser } from '../components/services/SubServiceGrid'
 import type { Meta } from '../schema/Meta'
-import { type PageKind, type RouteOf, loadContent, pathOf, routeAt } from './content.server'
+import { type PageKind, type RouteOf, loadContent, pathOf, routeAt, routeByPath } from './content.server'
 import type { PageDataBase } from './pageMeta'
 import { canonicalUrl } from './paths'
 import {
@@ -159,26 +159,37 @@ const pageData = {
 /** The `+data` of a page of kind `K`. */
 export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex'> & ReturnType<(typeof pageData)[K]>
 
+/** The `+data` of the page of kind `kind` published as `route`. */
+function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
+  // `pageData[kind]` takes this kind's route; TypeScript cannot follow `K` through the lookup.
+  const build = pageData[kind] as unknown as (route: RouteOf<K>) => ReturnType<(typeof pageData)[K]>
+  return {
+    meta: { title: route.title, description: route.description },
+    // The pages a form post ends on are reachable by anyone but are not for search results.
+    noindex: !route.in_sitemap,
+    ...build(route),
+  }
+}
+
 /**
  * The `+data` hook of the pages of kind `kind`: finds the route being rendered in the model (a
  * path the model does not publish is a 404) and returns its page's data.
  */
 export function dataHook<K extends PageKind>(kind: K): (pageContext: PageContextServer) => PageData<K> {
-  // `pageData[kind]` takes this kind's route; TypeScript cannot follow `K` through the lookup.
-  const build = pageData[kind] as unknown as (route: RouteOf<K>) => ReturnType<(typeof pageData)[K]>
-  return (pageContext) => {
-    const route = routeAt(kind, pageContext.urlPathname)
-    return {
-      meta: { title: route.title, description: route.description },
-      // The pages a form post ends on are reachable by anyone but are not for search results.
-      noindex: !route.in_sitemap,
-      ...build(route),
-    }
-  }
+  return (pageContext) => dataOf(kind, routeAt(kind, pageContext.urlPathname))
 }
 
 /** The `+data` of the not-found page (404.html): the not-found copy, whatever path was missed. */
 export function notFoundData() {
   const notFound = loadContent().settings.not_found
   return { meta: notFound.meta, noindex: false, page: withoutMeta(notFound) } satisfies PageDataBase
+}
+
+/**
+ * The data the page at `path` renders, as its `+data` hook returns it: the published route's, or
+ * the not-found page's for a path the model does not publish.
+ */
+export function dataAtPath(path: string): PageDataBase {
+  const route = routeByPath(path)
+  return route ? dataOf(route.kind, route as RouteOf<typeof route.kind>) : notFoundData()
 }

@@ -1,13 +1,28 @@
 // Site-wide settings (brand, navigation, footer, not-found copy, UI strings) for the layout.
 //
-// They come from the content JSON through Vite's JSON named exports (`sitegen:content` is an
-// alias to the file; see vite.config.ts), not from a page's `+data`: the layout needs them on
-// every page, including the 404 page, which Vike renders without the missing route's data.
-// Only the prerender reads them (pages are HTML-only); no browser script imports this module.
-import { feed_path as contentFeedPath, settings as contentSettings } from 'sitegen:content'
+// They come from the content being rendered (lib/content.server.ts), not from a page's `+data`:
+// the layout needs them on every page, including the 404 page, which Vike renders without the
+// missing route's data. Only the renderer reads them (pages are HTML-only); no browser script
+// imports this module.
 import type { Settings } from '../schema/Settings'
+import { loadContent } from './content.server'
 
-export const settings: Settings = contentSettings
+/**
+ * Everything a page renders besides its own `+data`: the frame's settings and the feed's
+ * address. A page's rendered HTML is a function of its path, its data and this (and the bundle),
+ * which is how `sitegen build` knows which pages to render again (render/entry.server.ts).
+ */
+export function frameContent(): { settings: Settings; feed_path: string } {
+  const { settings, feed_path } = loadContent()
+  return { settings, feed_path }
+}
+
+/** The site-wide settings. */
+export function siteSettings(): Settings {
+  return frameContent().settings
+}
 
 /** Where the Atom feed of the articles is published; every page's head links to it. */
-export const feed_path: string = contentFeedPath
+export function feedPath(): string {
+  return frameContent().feed_path
+}

@@ -2,7 +2,7 @@ import { useData } from 'vike-react/useData'
 import { usePageContext } from 'vike-react/usePageContext'
 import type { PageDataBase } from '../lib/pageMeta'
 import { canonicalUrl } from '../lib/paths'
-import { feed_path, settings } from '../lib/settings'
+import { feedPath, siteSettings } from '../lib/settings'
 
 /**
  * Speculation rules (https://developer.chrome.com/docs/web-platform/prerender-pages): the
@@ -21,12 +21,13 @@ const SPECULATION_RULES = JSON.stringify({
 export default function Head() {
   const { urlPathname, is404 } = usePageContext()
   const { noindex, og, jsonLd } = useData<PageDataBase>()
+  const settings = siteSettings()
   const url = canonicalUrl(settings.base_url, urlPathname)
   return (
     <>
       {/* The not-found page is served at whatever path was missing: it has no canonical URL. */}
       {!is404 && <link rel="canonical" href={url} />}
-      <link rel="alternate" type="application/atom+xml" title={settings.brand.name} href={feed_path} />
+      <link rel="alternate" type="application/atom+xml" title={settings.brand.name} href={feedPath()} />
       <meta property="og:site_name" content={settings.brand.name} />
       <meta property="og:type" content={og?.type ?? 'website'} />
       {!is404 && <meta property="og:url" content={url} />}

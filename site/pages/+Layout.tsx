@@ -4,16 +4,17 @@ import { usePageContext } from 'vike-react/usePageContext'
 import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
 import { SkipLink } from '../components/layout/SkipLink'
-import { settings } from '../lib/settings'
+import { siteSettings } from '../lib/settings'
 
 const MAIN_ID = 'main'
 
 // The frame around every page, the 404 page included. Settings come from lib/settings.ts
-// (bundled once), not from page data, so the frame renders even where no page data exists.
+// (the content being rendered), not from page data, so the frame renders even where no page data exists.
 // Rendered at build time only: every page is a full load of a static file (speculation rules
 // in +Head.tsx make it quick), so each new page starts at the top with its menus closed.
 export default function Layout({ children }: { children: ReactNode }) {
   const { urlPathname } = usePageContext()
+  const settings = siteSettings()
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink targetId={MAIN_ID} label={settings.ui.skip_to_content} />

@@ -1,4 +1,4 @@
-import { settings } from '../lib/settings'
+import { siteSettings } from '../lib/settings'
 
 // `<html lang>` from the content settings.
-export default () => settings.language
+export default () => siteSettings().language

@@ -8,7 +8,7 @@ import { content } from './support/content'
 
 // Components render what content gives them and hold no visitor-facing words of their own.
 // This test proves it: it rebuilds the site from a copy of the content in which every string is
-// wrapped in markers, then reads every prerendered page. Any letter outside a marker (in text,
+// wrapped in markers, then reads every rendered page. Any letter outside a marker (in text,
 // alt, aria-label, placeholder or title) was written in a component instead of content/.
 // The same holds for what the contact form shows when the service rejects fields.
 
@@ -79,17 +79,40 @@ test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
   test.setTimeout(300_000)
-  // Inside the site: Vike's prerender only finds its server entry under the project root.
+  // Inside the site, so the server bundle finds the site's packages.
   mkdirSync(path.join(siteDir, '.sitegen'), { recursive: true })
   work = mkdtempSync(path.join(siteDir, '.sitegen', 'marked-'))
   const marked = path.join(work, 'content.json')
   writeFileSync(marked, JSON.stringify(mark(content)))
+  // The bundle holds no content: built as sitegen builds it, then rendered with the marked
+  // content by a render worker, as sitegen renders (render/worker.mjs).
+  const bundle = path.join(work, 'out')
   execFileSync(process.execPath, [path.join(siteDir, 'node_modules/vite/bin/vite.js'), 'build'], {
     cwd: siteDir,
-    env: { ...process.env, SITEGEN_CONTENT: marked, SITEGEN_OUT_DIR: path.relative(siteDir, path.join(work, 'out')) },
+    env: { ...process.env, SITEGEN_OUT_DIR: path.relative(siteDir, bundle) },
     stdio: 'pipe',
   })
-  pages = htmlFiles(path.join(work, 'out', 'client'))
+  const paths = [...content.routes.map((route) => route.path), '/404.html']
+  const requests = [{ op: 'content', file: marked }, ...paths.map((p) => ({ op: 'render', path: p }))]
+  const replies = execFileSync(process.execPath, [path.join(siteDir, 'render/worker.mjs'), bundle], {
+    input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    env: { ...process.env, SITEGEN_OUT_DIR: bundle },
+    maxBuffer: 1 << 30,
+  })
+    .toString()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { html?: string; error?: string })
+  // Laid out as sitegen publishes them (/about -> about/index.html), beside the assets.
+  const client = path.join(bundle, 'client')
+  replies.slice(1).forEach((reply, i) => {
+    const route = paths[i] ?? ''
+    if (reply.error || reply.html === undefined) throw new Error(`${route}: ${reply.error}`)
+    const file = route.endsWith('.html') ? route : `${route.replace(/\/$/, '')}/index.html`
+    mkdirSync(path.dirname(path.join(client, file)), { recursive: true })
+    writeFileSync(path.join(client, file), reply.html)
+  })
+  pages = htmlFiles(client)
 })
 
 test.afterAll(() => {

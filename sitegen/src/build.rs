@@ -1,22 +1,44 @@
-//! `sitegen build`: load and validate the content, prerender the site with Vike, add the
-//! site-wide files, verify every page and link, precompress, publish atomically, and report
-//! what each page weighs.
+//! `sitegen build`: the pipeline, as a list of stages, each a module of its own that knows
+//! nothing of this one:
 //!
-//! Nothing touches the output directory until the new site is complete and verified, so a
-//! failed build leaves the previous output byte for byte as it was.
+//! | stage | module | does |
+//! |---|---|---|
+//! | load | [`content`] | read and validate `content/` into the model |
+//! | search index | [`search`] | the articles' static search index |
+//! | bundle | [`bundle`] | `vite build` of `site/`, only when the site's own files changed |
+//! | render | [`render`] | every page through the render workers, only those whose data changed |
+//! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
+//! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
+//! | publish | [`publish`] | link what changed into the output, remove what went |
+//! | report | [`report`] | what each page weighs |
+//!
+//! Files are made once and kept in the build cache ([`cache`]) by the hash of their bytes,
+//! with their `.br` and `.gz` variants compressed when they are stored ([`compress`]): a file
+//! that did not change is neither rendered nor compressed again. The new output is a plan of
+//! links to those files, verified as a whole before the output is touched, so a failed build
+//! leaves the previous output byte for byte as it was. A build writes nothing into `site/` or
+//! `content/`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::bundle::{self, Bundle, BundleError};
+use crate::cache::{self, Cache, Stored};
 use crate::check;
-use crate::compress;
-use crate::content::{Content, ContentErrors};
+use crate::compress::{self, Encoding};
+use crate::content::{Content, ContentErrors, RouteInfo};
+use crate::feed;
+use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
-use crate::prerender;
-use crate::publish;
+use crate::publish::{self, PlannedFile};
+use crate::render::{self, PageJob, RenderError, RenderOptions, Rendered};
 use crate::report::{self, BuildReport, StageTime};
 use crate::scan::Scan;
+use crate::search;
 
 /// Where a build reads from and writes to.
 #[derive(Debug, Clone)]
@@ -29,8 +51,33 @@ pub struct BuildOptions {
     pub out_dir: PathBuf,
     /// Overrides `contact_endpoint` from `content/site.yaml`.
     pub contact_endpoint: Option<String>,
-    /// Hide the progress and the prerender's output unless it fails.
+    /// Hide the progress and Vite's output unless it fails.
     pub quiet: bool,
+    /// The build cache folder; `None` for the default (see [`cache::Cache::open`]).
+    pub cache_dir: Option<PathBuf>,
+    /// Ignore the cache: build everything in a fresh one, removed afterwards.
+    pub no_cache: bool,
+    /// How many render workers.
+    pub jobs: usize,
+    /// How long one page may take to render.
+    pub page_timeout: Duration,
+}
+
+impl BuildOptions {
+    /// A build of `content_dir` with `site_dir` into `out_dir`, with the defaults for the rest.
+    pub fn new(content_dir: PathBuf, site_dir: PathBuf, out_dir: PathBuf) -> Self {
+        Self {
+            content_dir,
+            site_dir,
+            out_dir,
+            contact_endpoint: None,
+            quiet: false,
+            cache_dir: None,
+            no_cache: false,
+            jobs: RenderOptions::default_jobs(),
+            page_timeout: Duration::from_secs(60),
+        }
+    }
 }
 
 /// The steps of a build, in order; each is timed and names the failures it causes.
@@ -40,30 +87,30 @@ pub enum Stage {
     Load,
     /// Build the search index of the articles (written with the site-wide files).
     Search,
-    /// Write the content JSON and run `vite build`; move its output into staging.
-    Prerender,
+    /// Build the site's bundle, or take it from the cache.
+    Bundle,
+    /// Render the pages whose data changed; link the rest from the cache.
+    Render,
     /// Write `sitemap.xml`, `robots.txt`, `_headers`, the feed and the search index.
     SiteFiles,
-    /// Parse every page once; check routes, links and fragments.
+    /// Check routes, links and fragments.
     Verify,
-    /// Write the `.br` and `.gz` variants.
-    Compress,
-    /// Swap the staging directory in.
+    /// Link what changed into the output directory; remove what went.
     Publish,
     /// Measure every route.
     Report,
 }
 
 impl Stage {
-    /// A short name for timings (`prerender`).
+    /// A short name for timings (`render`).
     pub fn name(self) -> &'static str {
         match self {
             Stage::Load => "load",
             Stage::Search => "search index",
-            Stage::Prerender => "prerender",
+            Stage::Bundle => "bundle",
+            Stage::Render => "render",
             Stage::SiteFiles => "site files",
             Stage::Verify => "verify",
-            Stage::Compress => "compress",
             Stage::Publish => "publish",
             Stage::Report => "report",
         }
@@ -73,12 +120,12 @@ impl Stage {
         match self {
             Stage::Load => "loading and validating content",
             Stage::Search => "building the search index",
-            Stage::Prerender => "prerendering every page with Vike (vite build)",
+            Stage::Bundle => "bundling the site (vite build, unless cached)",
+            Stage::Render => "rendering the pages whose data changed",
             Stage::SiteFiles => {
                 "writing sitemap.xml, robots.txt, _headers, the feed and the search index"
             }
             Stage::Verify => "verifying every page and internal link",
-            Stage::Compress => "writing the .br and .gz variants",
             Stage::Publish => "publishing",
             Stage::Report => "measuring every route",
         }
@@ -100,14 +147,12 @@ pub enum BuildError {
     /// Node.js or the site's packages are missing.
     #[error("{0}")]
     Toolchain(String),
-    /// `vite build` exited unsuccessfully; its output says why.
-    #[error("the prerender (vite build in {site}) failed with {status}")]
-    Render {
-        /// The Vike project that failed to build.
-        site: String,
-        /// How it exited.
-        status: std::process::ExitStatus,
-    },
+    /// `vite build` failed; its output says why.
+    #[error("{0}")]
+    Bundle(String),
+    /// A page could not be rendered; the message names its route and content file.
+    #[error("{0}")]
+    Render(RenderError),
     /// The rendered site is missing pages or has links that lead nowhere.
     #[error("the rendered site failed verification:\n{0}")]
     Verify(String),
@@ -129,6 +174,32 @@ impl BuildError {
     }
 }
 
+impl From<BundleError> for BuildError {
+    fn from(err: BundleError) -> Self {
+        match err {
+            BundleError::Toolchain(message) => BuildError::Toolchain(message),
+            BundleError::Vite { .. } => BuildError::Bundle(err.to_string()),
+            BundleError::Files(source) => BuildError::Files {
+                stage: Stage::Bundle,
+                source,
+            },
+        }
+    }
+}
+
+impl From<RenderError> for BuildError {
+    fn from(err: RenderError) -> Self {
+        match err {
+            RenderError::Toolchain(message) => BuildError::Toolchain(message),
+            RenderError::Files(source) => BuildError::Files {
+                stage: Stage::Render,
+                source,
+            },
+            err => BuildError::Render(err),
+        }
+    }
+}
+
 /// What a successful build produced.
 #[derive(Debug)]
 pub struct Built {
@@ -136,85 +207,257 @@ pub struct Built {
     pub content: Content,
     /// Sizes per route (HTML and the JS/CSS it loads), totals and the time of each step.
     pub report: BuildReport,
+    /// Whether the bundle was built (false: taken from the cache).
+    pub bundled: bool,
+    /// How many pages were rendered (the rest came from the cache).
+    pub rendered: usize,
+    /// How many files the output directory took and lost.
+    pub published: publish::Published,
 }
 
 /// Runs the whole pipeline. See the module documentation.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let mut steps = Steps::new(options.quiet);
+    let cache = if options.no_cache {
+        Cache::fresh()
+    } else {
+        Cache::open(options.cache_dir.as_deref())
+    }
+    .map_err(BuildError::during(Stage::Load))?;
     let mut content = steps.run(Stage::Load, || load(options))?;
     let search = steps.run(Stage::Search, || {
-        crate::search::attach(&mut content).map_err(BuildError::during(Stage::Search))
+        search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))
     })?;
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
-    let staging = steps.run(Stage::Prerender, || {
-        prerender_into_staging(options, &content)
+    let bundle = steps.run(Stage::Bundle, || {
+        Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
     })?;
-    steps.run(Stage::SiteFiles, || {
-        write_site_files(
-            staging.path(),
-            &options.site_dir.join("public"),
-            &content,
-            &search,
-        )
+    let rendered = steps.run(Stage::Render, || {
+        render_pages(options, &cache, &bundle, &content)
     })?;
-    let scan = steps.run(Stage::Verify, || verify(staging.path(), &routes))?;
-    let gzip = steps.run(Stage::Compress, || {
-        compress::compress_dir(staging.path(), Some(&options.out_dir))
-            .map_err(BuildError::during(Stage::Compress))
+    let site_files = steps.run(Stage::SiteFiles, || {
+        write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
+            .map_err(BuildError::during(Stage::SiteFiles))
     })?;
-    let previous = steps.run(Stage::Publish, || {
-        publish::publish_keeping_old(staging, &options.out_dir)
+    let plan = Plan::new(&cache, &bundle, &rendered, &site_files)
+        .map_err(BuildError::during(Stage::Verify))?;
+    let scan = steps.run(Stage::Verify, || verify(&plan, &rendered, &routes))?;
+    let published = steps.run(Stage::Publish, || {
+        cache
+            .output_record(&options.out_dir)
+            .and_then(|record| publish::publish_plan(&plan.files, &options.out_dir, &record))
             .map_err(BuildError::during(Stage::Publish))
     })?;
-    // The new output is in place; the old one is deleted on a thread of its own (not rayon's
-    // pool, which the report uses) while the report is measured.
-    let removal = std::thread::spawn(move || previous.remove());
     let elapsed = steps.started.elapsed();
     let report = steps.run(Stage::Report, || {
-        report::summarize_scan(&options.out_dir, &scan, &gzip, &routes, elapsed)
+        report::summarize_scan(&options.out_dir, &scan, &plan.gzip, &routes, elapsed)
             .map_err(BuildError::during(Stage::Report))
     });
-    let removed = removal
-        .join()
-        .unwrap_or_else(|_| Err(anyhow::anyhow!("removing the previous output panicked")));
     let mut report = report?;
-    removed.map_err(BuildError::during(Stage::Publish))?;
     report.stages = steps.times;
-    Ok(Built { content, report })
-}
-
-/// Loads and validates the content in `content_dir` for the site in `site_dir`, whose
-/// `public/` folder holds the pictures the content names.
-pub fn load_content(content_dir: &Path, site_dir: &Path) -> Result<Content, ContentErrors> {
-    Content::load(content_dir, &site_dir.join("public"))
+    Ok(Built {
+        content,
+        report,
+        bundled: bundle.built,
+        rendered: rendered.rendered,
+        published,
+    })
 }
 
 fn load(options: &BuildOptions) -> Result<Content, BuildError> {
-    let mut content = load_content(&options.content_dir, &options.site_dir)?;
+    let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
     if let Some(endpoint) = &options.contact_endpoint {
         content.settings.contact_endpoint = endpoint.clone();
     }
     Ok(content)
 }
 
-fn prerender_into_staging(
-    options: &BuildOptions,
-    content: &Content,
-) -> Result<tempfile::TempDir, BuildError> {
-    let staging =
-        publish::staging_dir(&options.out_dir).map_err(BuildError::during(Stage::Prerender))?;
-    let rendered = prerender::render(&options.site_dir, content, options.quiet)?;
-    publish::move_into(&rendered.client_dir(), staging.path())
-        .map_err(BuildError::during(Stage::Prerender))?;
-    Ok(staging)
+/// The path the not-found page is rendered at: no route has it (routes have no extension).
+const NOT_FOUND_PATH: &str = "/404.html";
+
+/// Every page of the model, and the not-found page.
+fn page_jobs(routes: &[RouteInfo]) -> Vec<PageJob> {
+    routes
+        .iter()
+        .map(|route| PageJob {
+            path: route.path.clone(),
+            file: route_file(&route.path),
+            source: route.kind.source_file(),
+            status: 200,
+        })
+        .chain([PageJob {
+            path: NOT_FOUND_PATH.into(),
+            file: NOT_FOUND_FILE.into(),
+            source: crate::content::SITE_FILE.into(),
+            status: 404,
+        }])
+        .collect()
 }
 
+fn render_pages(
+    options: &BuildOptions,
+    cache: &Cache,
+    bundle: &Bundle,
+    content: &Content,
+) -> Result<Rendered, BuildError> {
+    let work = cache
+        .scratch("build-")
+        .map_err(BuildError::during(Stage::Render))?;
+    let json = serde_json::to_vec(content)
+        .context("serialising the content")
+        .map_err(BuildError::during(Stage::Render))?;
+    let content_json = work.path().join("content.json");
+    std::fs::write(&content_json, &json)
+        .with_context(|| format!("writing {}", content_json.display()))
+        .map_err(BuildError::during(Stage::Render))?;
+    let content_file = render::ContentFile {
+        hash: cache::hash_hex(&[&json]),
+        path: content_json,
+    };
+    drop(json);
+    let render_options = RenderOptions {
+        jobs: options.jobs,
+        page_timeout: options.page_timeout,
+    };
+    Ok(render::render(
+        &page_jobs(&content.routes),
+        &content_file,
+        bundle,
+        &options.site_dir,
+        cache,
+        &render_options,
+    )?)
+}
+
+/// The new output: every file, where its bytes are, and what the report needs of them.
+struct Plan {
+    files: Vec<PlannedFile>,
+    gzip: compress::GzipSizes,
+}
+
+impl Plan {
+    /// The browser's files from the bundle, the pages and the site files from the store, each
+    /// with its compressed variants.
+    fn new(
+        cache: &Cache,
+        bundle: &Bundle,
+        rendered: &Rendered,
+        site_files: &[(String, Stored)],
+    ) -> anyhow::Result<Self> {
+        let store = cache.files();
+        let mut files = Vec::new();
+        let mut gzip = compress::GzipSizes::new();
+        let client = bundle.client_dir();
+        for entry in walkdir::WalkDir::new(&client).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("reading {}", client.display()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let rel = entry
+                .path()
+                .strip_prefix(&client)?
+                .to_string_lossy()
+                .into_owned();
+            if let Some(original) = rel.strip_suffix(Encoding::Gzip.suffix()) {
+                gzip.insert(original.to_owned(), entry.metadata()?.len());
+            }
+            files.push(PlannedFile {
+                id: format!("bundle:{}/{rel}", bundle.hash),
+                file: rel,
+                from: entry.into_path(),
+            });
+        }
+        let stored = rendered
+            .pages
+            .iter()
+            .map(|page| (&page.file, &page.stored))
+            .chain(site_files.iter().map(|(file, stored)| (file, stored)));
+        for (file, stored) in stored {
+            let from = store.path(&stored.hash);
+            if let Some(len) = stored.gzip_len {
+                gzip.insert(file.clone(), len);
+                for encoding in Encoding::PREFERRED {
+                    files.push(PlannedFile {
+                        file: format!("{file}{}", encoding.suffix()),
+                        from: cache::variant(&from, encoding),
+                        id: format!("{}{}", stored.hash, encoding.suffix()),
+                    });
+                }
+            }
+            files.push(PlannedFile {
+                file: file.clone(),
+                from,
+                id: stored.hash.clone(),
+            });
+        }
+        Ok(Self { files, gzip })
+    }
+}
+
+/// The search index's files in the store, remembered by the hash of what it is built from, and
+/// its entry named in `content.search_index_path`.
+fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(String, Stored)>> {
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Index {
+        entry: String,
+        files: Vec<(String, String)>,
+    }
+    let store = cache.files();
+    let sources = search::sources(content);
+    let mut parts: Vec<Vec<u8>> = vec![SEARCH_FORMAT.into()];
+    for source in &sources {
+        parts.push(serde_json::to_vec(&source.doc)?);
+        parts.push(source.body.as_bytes().to_vec());
+    }
+    let key = cache::hash_hex(&parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let recalled: Option<Index> = cache
+        .recall(&key)
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .filter(|index: &Index| index.files.par_iter().all(|(_, hash)| store.contains(hash)));
+    let index = match recalled {
+        Some(index) => index,
+        None => {
+            let built = search::build(&sources, search::SHARD_MAX_BYTES)?;
+            let files = built
+                .files
+                .par_iter()
+                .map(|(name, bytes)| {
+                    let name = format!("{}/{name}", search::DIR);
+                    let hash = store.put(&name, bytes)?.hash;
+                    Ok((name, hash))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let index = Index {
+                entry: built.entry_path(),
+                files,
+            };
+            cache.remember(&key, &serde_json::to_vec(&index)?)?;
+            index
+        }
+    };
+    drop(sources);
+    content.search_index_path = index.entry;
+    Ok(index
+        .files
+        .into_iter()
+        .map(|(name, hash)| {
+            let gzip_len = store.gzip_len(&hash);
+            (name, Stored { hash, gzip_len })
+        })
+        .collect())
+}
+
+/// Changes whenever the search index is built differently from the same articles.
+const SEARCH_FORMAT: &str = "sitegen-search-1";
+
+/// The site-wide files, each stored (and compressed) once per version.
 fn write_site_files(
-    dir: &Path,
+    cache: &Cache,
     public: &Path,
     content: &Content,
-    search: &crate::search::Files,
-) -> Result<(), BuildError> {
+    search: &[(String, Stored)],
+) -> anyhow::Result<Vec<(String, Stored)>> {
+    let work = cache.scratch("site-files-")?;
     let entries: Vec<SitemapEntry> = content
         .routes
         .iter()
@@ -224,20 +467,37 @@ fn write_site_files(
         })
         .collect();
     outputs::write_site_files(
-        dir,
+        work.path(),
         public,
         &content.settings.base_url,
         &content.settings.contact_endpoint,
         &entries,
         &content.settings.cache,
-    )
-    .and_then(|()| crate::feed::write(dir, content))
-    .and_then(|()| search.write(dir))
-    .map_err(BuildError::during(Stage::SiteFiles))
+    )?;
+    feed::write(work.path(), content)?;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    for entry in std::fs::read_dir(work.path())? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        files.push((name, std::fs::read(entry.path())?));
+    }
+    let store = cache.files();
+    let mut stored = files
+        .par_iter()
+        .map(|(name, bytes)| Ok((name.clone(), store.put(name, bytes)?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    stored.extend_from_slice(search);
+    Ok(stored)
 }
 
-fn verify(dir: &Path, routes: &[String]) -> Result<Scan, BuildError> {
-    let scan = Scan::dir(dir).map_err(BuildError::during(Stage::Verify))?;
+fn verify(plan: &Plan, rendered: &Rendered, routes: &[String]) -> Result<Scan, BuildError> {
+    let files = Files::from_names(plan.files.iter().map(|f| f.file.clone()));
+    let pages = rendered
+        .pages
+        .iter()
+        .map(|page| (page.file.clone(), page.scan.clone()))
+        .collect();
+    let scan = Scan { files, pages };
     let check = check::check_scan(&scan, routes);
     if check.is_ok() {
         Ok(scan)

@@ -12,7 +12,7 @@ use std::path::Path;
 use anyhow::{Result, ensure};
 use rayon::prelude::*;
 
-use crate::build::load_content;
+use crate::content::Content;
 use crate::output_dir::{Resolved, page_url, resolve, route_file};
 use crate::scan::{Page, Scan};
 
@@ -155,6 +155,6 @@ pub fn content_routes(content_dir: &Path, site_dir: &Path) -> Result<Vec<String>
     if !content_dir.is_dir() {
         return Ok(Vec::new());
     }
-    let content = load_content(content_dir, site_dir)?;
+    let content = Content::load(content_dir, &site_dir.join("public"))?;
     Ok(content.routes.into_iter().map(|r| r.path).collect())
 }

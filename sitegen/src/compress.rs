@@ -105,7 +105,8 @@ pub fn is_compressible(file: &str, len: u64) -> bool {
 /// The gzipped size of each file that got variants, by file, for the size report.
 pub type GzipSizes = HashMap<String, u64>;
 
-/// Writes `file.br` and `file.gz` beside every compressible file of `dir`, in parallel.
+/// Writes `file.br` and `file.gz` beside every compressible file of `dir` that has not both
+/// already, in parallel.
 ///
 /// When `previous` (the output being replaced) has the same file byte for byte with both
 /// variants, they are linked (or copied) instead of compressed again: most files of a
@@ -158,6 +159,14 @@ fn compress_file(dir: &Path, file: &str, previous: Option<&Path>) -> Result<Opti
         .len();
     if !is_compressible(file, len) {
         return Ok(None);
+    }
+    let variants = Encoding::PREFERRED.map(|e| variant_path(&path, e));
+    if variants.iter().all(|v| v.is_file()) {
+        let gzip = variant_path(&path, Encoding::Gzip);
+        let gzip_len = std::fs::metadata(&gzip)
+            .with_context(|| format!("reading {}", gzip.display()))?
+            .len();
+        return Ok(Some((file.to_owned(), gzip_len)));
     }
     let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
     if let Some(gzip_len) = previous.and_then(|previous| reuse(dir, file, &bytes, previous)) {

@@ -6,6 +6,8 @@
 //! build, check, report and serve share; [`scan`] parses each page once for all of them.
 
 pub mod build;
+pub mod bundle;
+pub mod cache;
 pub mod check;
 pub mod compress;
 pub mod content;
@@ -13,11 +15,12 @@ pub mod deploy;
 pub mod dev;
 pub mod feed;
 pub mod headers;
+pub mod interrupt;
 pub mod new;
 pub mod output_dir;
 pub mod outputs;
-pub mod prerender;
 pub mod publish;
+pub mod render;
 pub mod report;
 pub mod scan;
 pub mod schema;

@@ -35,6 +35,18 @@ enum Cmd {
         /// Also write the full report (every route's sizes, the time of each step) as JSON.
         #[arg(long, value_name = "FILE")]
         report_json: Option<PathBuf>,
+        /// The build cache folder [default: $XDG_CACHE_HOME/sitegen, else ~/.cache/sitegen].
+        #[arg(long, env = sitegen::cache::CACHE_ENV, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+        /// Ignore the build cache: bundle and render everything afresh.
+        #[arg(long)]
+        no_cache: bool,
+        /// How many render workers [default: one per core].
+        #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        /// Seconds one page may take to render before its worker is stopped.
+        #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+        page_timeout: u64,
     },
     /// Verify an output directory: every page exists and every internal link resolves.
     Check {
@@ -157,13 +169,17 @@ struct Dirs {
 
 impl Dirs {
     fn load(&self) -> Result<Content, sitegen::content::ContentErrors> {
-        sitegen::build::load_content(&self.content, &self.site)
+        Content::load(&self.content, &self.site.join("public"))
     }
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
+        // Stopped by Ctrl-C or SIGTERM, whose handler has said so and cleaned up.
+        Err(_) if sitegen::interrupt::interrupted().is_some() => {
+            ExitCode::from(sitegen::interrupt::interrupted().unwrap_or(1))
+        }
         Err(err) => {
             report(&err);
             ExitCode::FAILURE
@@ -179,24 +195,45 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             contact_endpoint,
             quiet,
             report_json,
+            cache_dir,
+            no_cache,
+            jobs,
+            page_timeout,
         } => {
-            let options = BuildOptions {
-                content_dir: dirs.content,
-                site_dir: dirs.site,
-                out_dir: out,
-                contact_endpoint,
-                quiet,
-            };
+            let mut options = BuildOptions::new(dirs.content, dirs.site, out);
+            options.contact_endpoint = contact_endpoint;
+            options.quiet = quiet;
+            options.cache_dir = cache_dir;
+            options.no_cache = no_cache;
+            if let Some(jobs) = jobs {
+                options.jobs = jobs.into();
+            }
+            options.page_timeout = std::time::Duration::from_secs(page_timeout);
             let built = sitegen::build::build(&options)?;
             if let Some(path) = report_json {
                 built.report.write_json(&path)?;
             }
             if !quiet {
                 println!("{}", built.report);
+                let published = built.published;
                 println!(
-                    "Published {} pages and 404.html into {}",
+                    "Published {} pages and 404.html into {}: {} pages rendered, the rest \
+                     unchanged; bundle {}; {} files written, {} removed{}",
                     built.content.routes.len(),
                     options.out_dir.display(),
+                    built.rendered,
+                    if built.bundled {
+                        "built"
+                    } else {
+                        "from the cache"
+                    },
+                    published.written,
+                    published.removed,
+                    if published.replaced {
+                        " (output replaced whole)"
+                    } else {
+                        ""
+                    },
                 );
             }
             Ok(())
@@ -224,8 +261,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let mut content = dirs.load()?;
             // The page names the entry file of the search index the build writes.
             sitegen::search::attach(&mut content)?;
-            let out = out.unwrap_or_else(|| sitegen::prerender::dev_content_json(&dirs.site));
-            sitegen::prerender::write_json(&out, &content)?;
+            let out = out.unwrap_or_else(|| sitegen::dev::default_content_json(&dirs.site));
+            content.write_json(&out)?;
             println!("wrote {}", out.display());
             Ok(())
         }

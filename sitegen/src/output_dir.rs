@@ -176,6 +176,11 @@ impl Files {
         Ok(Self(files))
     }
 
+    /// The files named `names` (`about/index.html`), e.g. of an output not yet written.
+    pub fn from_names(names: impl IntoIterator<Item = String>) -> Self {
+        Self(names.into_iter().collect())
+    }
+
     /// Whether `file` (`about/index.html`) is in the directory.
     pub fn contains(&self, file: &str) -> bool {
         self.0.contains(file)

@@ -11,12 +11,15 @@
 //! # anyhow::Ok(())
 //! ```
 
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs;
 use std::io::ErrorKind;
+use std::os::unix::fs::MetadataExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
 use tempfile::TempDir;
 
 /// Creates a fresh, empty staging directory next to `target` (`dist` -> `.dist.staging-XXXXXX`
@@ -123,40 +126,6 @@ pub fn publish_keeping_old(staging: TempDir, target: &Path) -> Result<PreviousOu
     })
 }
 
-/// Moves every entry of `from` into `to`, e.g. the prerendered site into the staging
-/// directory: a rename per entry on one file system, a copy across file systems.
-pub fn move_into(from: &Path, to: &Path) -> Result<()> {
-    let entries = fs::read_dir(from).with_context(|| {
-        format!(
-            "reading the prerendered site in {}: did the prerender run?",
-            from.display()
-        )
-    })?;
-    for entry in entries {
-        let entry = entry.with_context(|| format!("reading {}", from.display()))?;
-        let target = to.join(entry.file_name());
-        if fs::rename(entry.path(), &target).is_err() {
-            copy_tree(&entry.path(), &target).with_context(|| {
-                format!("moving {} to {}", entry.path().display(), target.display())
-            })?;
-        }
-    }
-    Ok(())
-}
-
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry?;
-        let target = to.join(entry.path().strip_prefix(from)?);
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target)?;
-        } else {
-            fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
 /// Splits `target` into its parent directory and final name; rejects `.`, `..` and `/`,
 /// which cannot be swapped out by a rename.
 fn split_target(target: &Path) -> Result<(PathBuf, OsString)> {
@@ -218,4 +187,156 @@ mod tests {
             (Path::new("."), "dist".as_ref())
         );
     }
+}
+
+/// One file of a new output: where it goes, where its bytes are, and a name for those bytes
+/// that changes whenever they do (a content hash).
+#[derive(Debug, Clone)]
+pub struct PlannedFile {
+    /// Its path in the output (`about/index.html.br`).
+    pub file: String,
+    /// The file it is linked from.
+    pub from: PathBuf,
+    /// What identifies its bytes.
+    pub id: String,
+}
+
+/// What [`publish_plan`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Published {
+    /// Files linked into the output.
+    pub written: usize,
+    /// Files removed from it.
+    pub removed: usize,
+    /// Whether the output was replaced as a whole (no record of it, or it was changed by hand).
+    pub replaced: bool,
+}
+
+/// Publishes `plan` into `target`, recording what it holds in `record`.
+///
+/// When `record` describes `target` as the last publish left it, only what changed is
+/// touched: new and changed files are staged beside the output and renamed into place, and
+/// files the plan no longer has are removed, so a rebuild that changes one page writes a few
+/// files instead of the whole site. Otherwise (a first build, an output changed by hand) the
+/// output is staged whole and swapped in ([`publish`]). Either way every file is linked from
+/// its store, and `target` is only touched once the plan is complete, so a build that fails
+/// before publishing leaves it as it was.
+pub fn publish_plan(plan: &[PlannedFile], target: &Path, record: &Path) -> Result<Published> {
+    let previous: Option<BTreeMap<String, String>> = fs::read(record)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .filter(|_| target.is_dir());
+    // A publish that stops half-way leaves no record, so the next one replaces the output.
+    let _ = fs::remove_file(record);
+    let published = match previous {
+        Some(previous) if is_intact(&previous, plan, target) => {
+            update_in_place(plan, &previous, target)?
+        }
+        _ => {
+            let staging = staging_dir(target)?;
+            link_all(plan.iter(), staging.path())?;
+            publish(staging, target)?;
+            Published {
+                written: plan.len(),
+                removed: 0,
+                replaced: true,
+            }
+        }
+    };
+    let now: BTreeMap<&str, &str> = plan
+        .iter()
+        .map(|f| (f.file.as_str(), f.id.as_str()))
+        .collect();
+    if let Some(dir) = record.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let bytes = serde_json::to_vec(&now).context("recording the output")?;
+    fs::write(record, bytes).with_context(|| format!("writing {}", record.display()))?;
+    Ok(published)
+}
+
+/// Whether every file `previous` records is in `target` as it was published (the same file,
+/// linked from the store, not edited or replaced since).
+fn is_intact(previous: &BTreeMap<String, String>, plan: &[PlannedFile], target: &Path) -> bool {
+    let sources: BTreeMap<&str, &PlannedFile> = plan.iter().map(|f| (f.file.as_str(), f)).collect();
+    previous.par_iter().all(|(file, id)| {
+        let Ok(meta) = fs::symlink_metadata(target.join(file)) else {
+            return false;
+        };
+        match sources.get(file.as_str()) {
+            // Unchanged: it must still be the very file of the store.
+            Some(planned) if planned.id == *id => fs::metadata(&planned.from)
+                .is_ok_and(|from| from.ino() == meta.ino() && from.dev() == meta.dev()),
+            _ => meta.is_file(),
+        }
+    })
+}
+
+fn update_in_place(
+    plan: &[PlannedFile],
+    previous: &BTreeMap<String, String>,
+    target: &Path,
+) -> Result<Published> {
+    let changed: Vec<&PlannedFile> = plan
+        .iter()
+        .filter(|f| previous.get(&f.file) != Some(&f.id))
+        .collect();
+    let planned: std::collections::HashSet<&str> = plan.iter().map(|f| f.file.as_str()).collect();
+    let removed: Vec<&String> = previous
+        .keys()
+        .filter(|file| !planned.contains(file.as_str()))
+        .collect();
+    if !changed.is_empty() {
+        // Staged beside the output first, then renamed into place: each file is swapped whole.
+        let staging = staging_dir(target)?;
+        link_all(changed.iter().copied(), staging.path())?;
+        for file in &changed {
+            let to = target.join(&file.file);
+            if let Some(parent) = to.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            let from = staging.path().join(&file.file);
+            fs::rename(&from, &to)
+                .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
+        }
+    }
+    for file in &removed {
+        let path = target.join(file);
+        match fs::remove_file(&path) {
+            Err(err) if err.kind() != ErrorKind::NotFound => {
+                return Err(err).with_context(|| format!("removing {}", path.display()));
+            }
+            _ => {}
+        }
+        // Folders the removal emptied go too (a page's `about/`), up to the output itself.
+        let mut dir = path.parent();
+        while let Some(d) = dir.filter(|d| *d != target) {
+            if fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+    Ok(Published {
+        written: changed.len(),
+        removed: removed.len(),
+        replaced: false,
+    })
+}
+
+/// Links every planned file into `dir`, in parallel.
+fn link_all<'a>(files: impl Iterator<Item = &'a PlannedFile>, dir: &Path) -> Result<()> {
+    let files: Vec<&PlannedFile> = files.collect();
+    files.par_iter().try_for_each(|f| {
+        let to = dir.join(&f.file);
+        if let Some(parent) = to.parent() {
+            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+        }
+        if fs::hard_link(&f.from, &to).is_err() {
+            fs::copy(&f.from, &to)
+                .with_context(|| format!("copying {} to {}", f.from.display(), to.display()))?;
+        }
+        Ok(())
+    })
 }

@@ -22,7 +22,7 @@ pub struct Scan {
 }
 
 /// What one HTML page references and defines.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Page {
     /// Size of the HTML file in bytes.
     pub bytes: u64,

@@ -81,6 +81,15 @@ fn build(dir: &Path, articles: &[&str]) {
     sitegen::compress::compress_dir(dir, None).expect("compressed");
 }
 
+/// Writes `file` anew as a build would: with fresh compressed variants.
+fn rewrite(dir: &Path, file: &str, bytes: &[u8]) {
+    write(dir, file, bytes);
+    for suffix in [".gz", ".br"] {
+        let _ = std::fs::remove_file(dir.join(format!("{file}{suffix}")));
+    }
+    sitegen::compress::compress_dir(dir, None).expect("compressed");
+}
+
 fn options(dir: &Path, endpoint: &str, target: &str) -> DeployOptions {
     DeployOptions {
         dir: dir.to_owned(),
@@ -237,8 +246,7 @@ fn an_edited_article_uploads_only_the_objects_whose_bytes_changed() {
     let before = moto.list(BUCKET);
 
     let edited = page("second, revised");
-    write(dir.path(), "insights/second/index.html", edited.as_bytes());
-    sitegen::compress::compress_dir(dir.path(), None).expect("compressed");
+    rewrite(dir.path(), "insights/second/index.html", edited.as_bytes());
     let summary = run(&moto, &options);
 
     assert_eq!(summary.uploaded, 1);
@@ -522,12 +530,11 @@ fn invalidate_asks_cloudfront_for_exactly_the_changed_paths() {
     let mut opts = options(dir.path(), &moto.endpoint, "s3://www-example/site");
     run(&moto, &opts);
 
-    write(
+    rewrite(
         dir.path(),
         "about/index.html",
         page("About, revised").as_bytes(),
     );
-    sitegen::compress::compress_dir(dir.path(), None).expect("compressed");
     opts.invalidate = Some(sitegen::deploy::cloudfront::Distribution {
         id: id.clone(),
         endpoint: moto.endpoint.clone(),

@@ -192,3 +192,71 @@ fn publish_refuses_to_replace_a_file() {
         Some("not a directory")
     );
 }
+
+mod plan {
+    use std::os::unix::fs::MetadataExt as _;
+    use std::path::Path;
+
+    use sitegen::publish::{PlannedFile, publish_plan};
+
+    fn planned(store: &Path, file: &str, text: &str) -> anyhow::Result<PlannedFile> {
+        let from = store.join(format!(
+            "{:x}",
+            text.len() * 7919 + text.bytes().map(usize::from).sum::<usize>()
+        ));
+        std::fs::write(&from, text)?;
+        Ok(PlannedFile {
+            file: file.into(),
+            from,
+            id: text.into(),
+        })
+    }
+
+    fn ino(path: &Path) -> u64 {
+        std::fs::metadata(path).map(|m| m.ino()).unwrap_or(0)
+    }
+
+    #[test]
+    fn a_rebuild_touches_only_what_changed_and_removes_what_went() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let store = dir.path().join("store");
+        std::fs::create_dir_all(&store)?;
+        let out = dir.path().join("dist");
+        let record = dir.path().join("record");
+        let first = vec![
+            planned(&store, "index.html", "home")?,
+            planned(&store, "about/index.html", "about")?,
+            planned(&store, "old/deep/index.html", "old")?,
+        ];
+        let done = publish_plan(&first, &out, &record)?;
+        assert!(done.replaced);
+        let home = ino(&out.join("index.html"));
+
+        let second = vec![
+            planned(&store, "index.html", "home")?,
+            planned(&store, "about/index.html", "about, changed")?,
+            planned(&store, "new/index.html", "new")?,
+        ];
+        let done = publish_plan(&second, &out, &record)?;
+        assert_eq!((done.written, done.removed, done.replaced), (2, 1, false));
+        assert_eq!(
+            ino(&out.join("index.html")),
+            home,
+            "an unchanged file is left alone"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("about/index.html"))?,
+            "about, changed"
+        );
+        assert_eq!(std::fs::read_to_string(out.join("new/index.html"))?, "new");
+        assert!(!out.join("old").exists(), "emptied folders are removed");
+
+        // A file replaced by hand: the output is not what was recorded, so it is replaced whole.
+        std::fs::remove_file(out.join("index.html"))?;
+        std::fs::write(out.join("index.html"), "edited")?;
+        let done = publish_plan(&second, &out, &record)?;
+        assert!(done.replaced);
+        assert_eq!(std::fs::read_to_string(out.join("index.html"))?, "home");
+        Ok(())
+    }
+}

@@ -5,7 +5,7 @@ import { FaqAccordion } from '../../components/ui/FaqAccordion'
 import { Hero } from '../../components/ui/Hero'
 import { Section } from '../../components/ui/Section'
 import { Island } from '../../islands/Island'
-import { settings } from '../../lib/settings'
+import { siteSettings } from '../../lib/settings'
 import type { Data } from './+data'
 
 export default function Page() {
@@ -21,7 +21,7 @@ export default function Page() {
             <Island name="contact-form" hydrate="idle" props={{ form, countries, endpoint }} />
           </div>
           <div className="lg:sticky lg:top-28 lg:pt-10">
-            <ContactCardList cards={cards} contact={settings.contact} headingId="contact-cards-title" />
+            <ContactCardList cards={cards} contact={siteSettings().contact} headingId="contact-cards-title" />
           </div>
         </Container>
       </div>

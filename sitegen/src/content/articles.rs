@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
 use syntect::parsing::SyntaxSet;
@@ -162,18 +163,30 @@ pub(crate) fn load(loader: &mut Loader) -> Loaded {
         .filter(|name| name.ends_with(".md"))
         .collect();
     names.sort();
+    // Each article is read, parsed and highlighted on its own thread, with a loader of its own
+    // whose findings join the main one's in file order.
+    let parsed: Vec<_> = names
+        .par_iter()
+        .map(|name| {
+            let mut own = loader.fork();
+            let rel = format!("{ARTICLES_DIR}/{name}");
+            let parsed = match std::fs::read_to_string(dir.join(name)) {
+                Ok(text) => {
+                    let slug = name.trim_end_matches(".md").to_owned();
+                    parse_file(&mut own, &rel, slug, &text)
+                }
+                Err(err) => {
+                    own.error(&rel, None, format!("cannot be read: {err}"));
+                    None
+                }
+            };
+            (rel, own, parsed)
+        })
+        .collect();
     let mut loaded = Loaded::default();
-    for name in names {
-        let rel = format!("{ARTICLES_DIR}/{name}");
-        let text = match std::fs::read_to_string(dir.join(&name)) {
-            Ok(text) => text,
-            Err(err) => {
-                loader.error(&rel, None, format!("cannot be read: {err}"));
-                continue;
-            }
-        };
-        let slug = name.trim_end_matches(".md").to_owned();
-        if let Some((article, links)) = parse_file(loader, &rel, slug, &text) {
+    for (rel, own, parsed) in parsed {
+        loader.absorb(own);
+        if let Some((article, links)) = parsed {
             loaded.links.push((rel, links));
             loaded.articles.push(article);
         }

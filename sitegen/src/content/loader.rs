@@ -29,6 +29,19 @@ impl Loader {
         }
     }
 
+    /// A loader for the same directory, e.g. for one file read on another thread; its findings
+    /// join this one's with [`Loader::absorb`].
+    pub(crate) fn fork(&self) -> Self {
+        Self::new(&self.root)
+    }
+
+    /// Takes in what `other` (a [`Loader::fork`]) read and found.
+    pub(crate) fn absorb(&mut self, other: Self) {
+        self.sources.extend(other.sources);
+        self.line_offsets.extend(other.line_offsets);
+        self.errors.extend(other.errors);
+    }
+
     /// Reads and parses `rel` (a path under the content directory, with `/` separators).
     pub(crate) fn file<T: DeserializeOwned>(&mut self, rel: &str) -> Option<T> {
         let path = self.root.join(rel);

@@ -74,6 +74,17 @@ const TOP_LEVEL_FILES: &[&str] = &[
 ];
 
 impl Content {
+    /// Writes the model as the JSON the site's pages read (`sitegen export`, the dev server).
+    pub fn write_json(&self, path: &Path) -> anyhow::Result<()> {
+        use anyhow::Context as _;
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        let json = serde_json::to_vec(self).context("serialising the content")?;
+        std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))
+    }
+
     /// Reads and validates the content directory. Images are looked up under `public_dir`.
     pub fn load(content_dir: &Path, public_dir: &Path) -> Result<Self, ContentErrors> {
         let mut loader = Loader::new(content_dir);

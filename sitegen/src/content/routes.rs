@@ -88,6 +88,23 @@ impl RouteKind {
         }
     }
 
+    /// The content file the page's own words come from, relative to the content directory
+    /// (`articles/edge-ai.md`), for a message about the page.
+    pub fn source_file(&self) -> String {
+        match self {
+            Self::Fixed(page) => page.file(),
+            Self::ContactSent | Self::ContactError | Self::Newsletter { .. } => {
+                super::FORMS_FILE.to_owned()
+            }
+            Self::ServiceCategory { category }
+            | Self::SubService { category, .. }
+            | Self::InsightsCategory { category } => {
+                format!("{}/{category}.yaml", super::SERVICES_DIR)
+            }
+            Self::Article { slug } => format!("{}/{slug}.md", super::articles::ARTICLES_DIR),
+        }
+    }
+
     /// Whether search engines should find the page: the pages a form post ends on are
     /// reachable by anyone but are not pages for search results.
     fn in_sitemap(&self) -> bool {

@@ -24,6 +24,12 @@ use tokio::signal::unix::{SignalKind, signal};
 use crate::content::{Content, ContentErrors};
 use children::Owned;
 
+/// Where `sitegen export` writes the content JSON by default: where the site's dev server
+/// (`npm run dev`) reads it when `SITEGEN_CONTENT` is not set (`site/lib/contentFile.ts`).
+pub fn default_content_json(site_dir: &Path) -> PathBuf {
+    site_dir.join(".sitegen").join("content.json")
+}
+
 /// What `sitegen dev` serves and where.
 #[derive(Debug, Clone)]
 pub struct DevOptions {

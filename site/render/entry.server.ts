@@ -1,0 +1,20 @@
+// The server bundle's entry for `sitegen build`'s render workers (render/worker.mjs), built beside
+// Vike's own server entry (see vite.config.ts). Everything a worker needs from the bundle comes
+// through here, so it shares one instance of each module with the pages it renders.
+import { createHash } from 'node:crypto'
+import { dataAtPath } from '../lib/pageData.server'
+import { frameContent } from '../lib/settings'
+
+export { renderPage } from 'vike/server'
+export { setContent } from '../lib/contentGlobal'
+
+/**
+ * A hash of everything the page at `path` renders besides the bundle: its path, its `+data` and
+ * the frame's content (lib/settings.ts). Two builds with the same bundle and the same hash render
+ * the same HTML, so sitegen renders a page again only when this changes.
+ */
+export function inputsHash(path: string): string {
+  return createHash('sha256')
+    .update(JSON.stringify([path, dataAtPath(path), frameContent()]))
+    .digest('hex')
+}

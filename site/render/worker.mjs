@@ -1,0 +1,72 @@
+// A render worker of `sitegen build` (sitegen/src/render.rs). sitegen starts a few of these, each
+// loading the built server bundle once, and streams requests to them, one JSON object per line on
+// stdin, answered in order, one JSON object per line on stdout:
+//
+//   {"op":"content","file":F}  -> {"ok":true}          the content to render (sitegen's JSON)
+//   {"op":"hash","paths":[P]}  -> {"hashes":[H]}       what each page renders (entry.server.ts)
+//                                                       or {"error":E,"path":P} naming the page
+//   {"op":"render","path":P}   -> {"status":S,"html":T} the page through Vike's renderPage
+//
+// A request that fails is answered {"error":E}; the worker then goes on. It exits when stdin
+// closes, so it never outlives sitegen. Usage: node worker.mjs BUNDLE_DIR
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import { pathToFileURL } from 'node:url'
+
+const bundle = process.argv[2]
+if (!bundle) {
+  console.error('usage: node worker.mjs BUNDLE_DIR')
+  process.exit(2)
+}
+
+// Only answers go to stdout: anything the pages or Vike log goes to stderr.
+const answer = process.stdout.write.bind(process.stdout)
+for (const level of ['log', 'info', 'debug', 'warn']) console[level] = console.error.bind(console)
+process.stdout.write = process.stderr.write.bind(process.stderr)
+
+// Vike's server entry registers the build; the sitegen entry shares its modules.
+await import(pathToFileURL(path.join(bundle, 'server', 'entry.mjs')).href)
+const { renderPage, setContent, inputsHash } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
+
+function describe(error) {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error)
+}
+
+async function handle(request) {
+  switch (request.op) {
+    case 'content':
+      setContent(JSON.parse(readFileSync(request.file, 'utf8')))
+      return { ok: true }
+    case 'hash': {
+      const hashes = []
+      for (const path of request.paths) {
+        try {
+          hashes.push(inputsHash(path))
+        } catch (error) {
+          return { error: describe(error), path }
+        }
+      }
+      return { hashes }
+    }
+    case 'render': {
+      const pageContext = await renderPage({ urlOriginal: request.path })
+      const { httpResponse, errorWhileRendering } = pageContext
+      if (errorWhileRendering) return { error: describe(errorWhileRendering) }
+      if (!httpResponse) return { error: `Vike rendered no response for ${request.path}` }
+      return { status: httpResponse.statusCode, html: await httpResponse.getBody() }
+    }
+    default:
+      return { error: `unknown request ${JSON.stringify(request.op)}` }
+  }
+}
+
+for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+  let reply
+  try {
+    reply = await handle(JSON.parse(line))
+  } catch (error) {
+    reply = { error: describe(error) }
+  }
+  answer(`${JSON.stringify(reply)}\n`)
+}

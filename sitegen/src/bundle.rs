@@ -1,0 +1,286 @@
+//! The site's bundle: `vite build` of `site/` (the browser's assets and the server bundle the
+//! render workers load), a function of the site's own files alone.
+//!
+//! The content never enters the bundle (the pages get it when they are rendered), so the bundle
+//! is built once per version of the site's sources, lockfile and configuration and kept in the
+//! cache under the hash of those inputs: a content-only build runs no Vite at all.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result};
+
+use crate::cache::{self, Cache};
+use crate::compress;
+
+/// What a build renders with.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    /// The hash of the site's inputs; part of every rendered page's cache key.
+    pub hash: String,
+    /// `client/` (published as it is), `server/` (loaded by the render workers) and Vite's
+    /// client manifest `assets.json`.
+    pub dir: PathBuf,
+    /// Whether this build ran `vite build` (false when the cache had the bundle).
+    pub built: bool,
+}
+
+impl Bundle {
+    /// The files the browser loads, with their `.br` and `.gz` variants.
+    pub fn client_dir(&self) -> PathBuf {
+        self.dir.join("client")
+    }
+}
+
+/// Why there is no bundle.
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    /// Node.js or the site's packages are missing.
+    #[error("{0}")]
+    Toolchain(String),
+    /// `vite build` exited unsuccessfully; its output says why.
+    #[error("the site's bundle (vite build in {site}) failed with {status}")]
+    Vite {
+        /// The Vike project that failed to build.
+        site: String,
+        /// How it exited.
+        status: std::process::ExitStatus,
+    },
+    /// Reading the site or writing the cache failed.
+    #[error(transparent)]
+    Files(#[from] anyhow::Error),
+}
+
+/// Folders of the site that are not inputs of its bundle: installed packages (their lockfile
+/// stands for them), and what builds, dev servers and test runs write.
+const NOT_INPUTS: [&str; 5] = [
+    "node_modules",
+    "dist",
+    ".sitegen",
+    "test-results",
+    "playwright-report",
+];
+
+/// Files under `node_modules` that are inputs all the same: npm's record of what is installed.
+const INSTALLED_PACKAGES: &str = "node_modules/.package-lock.json";
+
+/// Changes whenever the way a bundle is built or laid out in the cache changes.
+const BUNDLE_FORMAT: &str = "sitegen-bundle-1";
+
+/// The site's files that its bundle is built from (but [`NOT_INPUTS`]), by path relative to
+/// the site, in a stable order.
+fn site_files(site_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut files = Vec::new();
+    let walk = walkdir::WalkDir::new(site_dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() != 1 || !NOT_INPUTS.iter().any(|name| entry.file_name() == *name)
+        });
+    for entry in walk {
+        let entry = entry.with_context(|| format!("reading {}", site_dir.display()))?;
+        if entry.file_type().is_file() {
+            let rel = entry.path().strip_prefix(site_dir).unwrap_or(entry.path());
+            files.push((rel.to_string_lossy().into_owned(), entry.path().to_owned()));
+        }
+    }
+    Ok(files)
+}
+
+/// The hash of everything the bundle of `site_dir` is built from: its [`site_files`], the
+/// installed packages' record, the Node.js version, and where the site is (the bundle loads
+/// the packages installed there).
+pub fn inputs_hash(site_dir: &Path, node_version: &str) -> Result<String> {
+    let site_dir = &absolute(site_dir)?;
+    let mut files = site_files(site_dir)?;
+    let installed = site_dir.join(INSTALLED_PACKAGES);
+    if installed.is_file() {
+        files.push((INSTALLED_PACKAGES.to_owned(), installed));
+    }
+    let mut parts: Vec<Vec<u8>> = vec![
+        BUNDLE_FORMAT.into(),
+        node_version.into(),
+        site_dir.as_os_str().as_encoded_bytes().to_vec(),
+    ];
+    for (name, path) in files {
+        let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        parts.push(name.into_bytes());
+        parts.push(bytes);
+    }
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    Ok(cache::hash_hex(&parts))
+}
+
+/// The bundle of `site_dir`: from the cache, or built now with `vite build` (its output streamed
+/// to stderr, or shown only on failure when `quiet`).
+pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, BundleError> {
+    let node_version = node_version()?;
+    let vite = vite_entry(site_dir)?;
+    let hash = inputs_hash(site_dir, &node_version)?;
+    let dir = cache.bundle_dir(&hash);
+    if dir.join("client").is_dir() {
+        return Ok(Bundle {
+            hash,
+            dir,
+            built: false,
+        });
+    }
+    let work = cache.scratch("bundle-")?;
+    let _interrupted = crate::interrupt::track_dir(work.path().to_owned());
+    let out = work.path().join("bundle");
+    let site = absolute(site_dir)?;
+    // Vite and Vike write temporary files beside the sources they load: they build a copy, so
+    // nothing is written into the site (which may be read-only, or being edited meanwhile).
+    let copy = work.path().join("site");
+    for (rel, path) in site_files(&site)? {
+        let to = copy.join(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::copy(&path, &to).with_context(|| format!("copying {}", path.display()))?;
+    }
+    link_packages(&site.join("node_modules"), &copy.join("node_modules"))?;
+    let mut command = Command::new("node");
+    command
+        .arg(absolute(&vite)?)
+        .arg("build")
+        .current_dir(&copy)
+        // Vike resolves the output folder against the site, so it is given relative to it.
+        .env("SITEGEN_OUT_DIR", relative_to(&out, &copy))
+        .stdin(Stdio::null());
+    let status = if quiet {
+        let output = command.output().map_err(spawn_error(&site))?;
+        if !output.status.success() {
+            eprint!("{}", String::from_utf8_lossy(&output.stdout));
+            eprint!("{}", String::from_utf8_lossy(&output.stderr));
+        }
+        output.status
+    } else {
+        // Progress goes to stderr, so stdout carries only the summary.
+        command
+            .stdout(std::io::stderr())
+            .status()
+            .map_err(spawn_error(&site))?
+    };
+    if !status.success() {
+        return Err(BundleError::Vite {
+            site: site_dir.display().to_string(),
+            status,
+        });
+    }
+    // The browser's files are compressed once per bundle, not once per build.
+    compress::compress_dir(&out.join("client"), None)?;
+    // The server bundle imports the site's packages by name: Node finds them through this link.
+    link_packages(&site.join("node_modules"), &out.join("node_modules"))?;
+    std::fs::create_dir_all(dir.parent().unwrap_or(cache.root()))
+        .with_context(|| format!("creating {}", dir.display()))?;
+    if let Err(err) = std::fs::rename(&out, &dir) {
+        // Another build of the same site finished first: its bundle is the same.
+        if !dir.join("client").is_dir() {
+            return Err(BundleError::Files(
+                anyhow::Error::new(err).context(format!("moving the bundle to {}", dir.display())),
+            ));
+        }
+    }
+    Ok(Bundle {
+        hash,
+        dir,
+        built: true,
+    })
+}
+
+fn link_packages(packages: &Path, link: &Path) -> Result<()> {
+    std::os::unix::fs::symlink(packages, link)
+        .with_context(|| format!("linking {} to {}", link.display(), packages.display()))
+}
+
+fn spawn_error(site: &Path) -> impl Fn(std::io::Error) -> BundleError + '_ {
+    move |err| BundleError::Toolchain(format!("running vite build in {}: {err}", site.display()))
+}
+
+/// `node --version`, or says how to install Node.js.
+pub fn node_version() -> Result<String, BundleError> {
+    match Command::new("node").arg("--version").output() {
+        Ok(out) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout).trim().into()),
+        _ => Err(BundleError::Toolchain(
+            "`node` was not found on PATH: install Node.js 20 or newer, then run `make deps`"
+                .into(),
+        )),
+    }
+}
+
+/// Finds Vite's command-line entry in the site's packages, or says how to install them.
+fn vite_entry(site_dir: &Path) -> Result<PathBuf, BundleError> {
+    let entry = site_dir.join("node_modules/vite/bin/vite.js");
+    if entry.is_file() {
+        Ok(entry)
+    } else {
+        Err(BundleError::Toolchain(format!(
+            "the site's Node packages are not installed ({} is missing): run `make deps` \
+             (npm ci in {})",
+            entry.display(),
+            site_dir.display()
+        )))
+    }
+}
+
+/// `path` made absolute against the working directory.
+pub fn absolute(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path).with_context(|| format!("resolving {}", path.display()))
+}
+
+/// `path` expressed relative to `base` (both absolute), e.g. `../target/x` from `site/`.
+fn relative_to(path: &Path, base: &Path) -> PathBuf {
+    let path: Vec<_> = path.components().collect();
+    let base: Vec<_> = base.components().collect();
+    let common = path.iter().zip(&base).take_while(|(a, b)| a == b).count();
+    let mut relative: PathBuf = base[common..].iter().map(|_| "..").collect();
+    relative.extend(&path[common..]);
+    relative
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_climb_out_of_the_site_directory() {
+        assert_eq!(
+            relative_to(Path::new("/repo/target/e2e/x"), Path::new("/repo/site")),
+            PathBuf::from("../target/e2e/x")
+        );
+        assert_eq!(
+            relative_to(Path::new("/tmp/w/vite"), Path::new("/repo/site")),
+            PathBuf::from("../../tmp/w/vite")
+        );
+        assert_eq!(
+            relative_to(Path::new("/repo/site/dist"), Path::new("/repo/site")),
+            PathBuf::from("dist")
+        );
+    }
+
+    #[test]
+    fn the_bundle_hash_follows_the_site_files_but_not_its_outputs() -> Result<()> {
+        let site = tempfile::tempdir()?;
+        let write = |rel: &str, text: &str| -> Result<()> {
+            let path = site.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap_or(site.path()))?;
+            Ok(std::fs::write(path, text)?)
+        };
+        write("pages/index/+Page.tsx", "export default () => 'a'")?;
+        write("node_modules/.package-lock.json", "{}")?;
+        let first = inputs_hash(site.path(), "v20")?;
+        write("dist/client/index.html", "built")?;
+        write("test-results/x.txt", "ran")?;
+        write("node_modules/react/index.js", "installed")?;
+        assert_eq!(first, inputs_hash(site.path(), "v20")?);
+        assert_ne!(first, inputs_hash(site.path(), "v22")?);
+        write("node_modules/.package-lock.json", "{\"x\":1}")?;
+        let reinstalled = inputs_hash(site.path(), "v20")?;
+        assert_ne!(first, reinstalled);
+        write("pages/index/+Page.tsx", "export default () => 'b'")?;
+        assert_ne!(reinstalled, inputs_hash(site.path(), "v20")?);
+        Ok(())
+    }
+}

@@ -1,0 +1,303 @@
+//! The build cache: one folder outside the sources, shared by every build on the machine.
+//!
+//! Everything in it is addressed by a hash of what it was made from, so builds of different
+//! content (two checkouts, two branches, side by side) share it safely and a stale entry can
+//! never be read for a new input:
+//!
+//! - `bundles/<site hash>/`: the site's Vite build (client and server bundles, no content),
+//!   keyed by the site's own inputs (see [`crate::bundle`]);
+//! - `files/<ab>/<hash>`: a file of some output (a page, the feed, a search shard) by the hash
+//!   of its bytes, with its `.br` and `.gz` variants and, for a page, what [`crate::scan`]
+//!   read of it (`<hash>.scan`);
+//! - `memo/<ab>/<key>`: what a rendering produced, by the hash of its inputs (see
+//!   [`crate::render`]);
+//! - `outputs/<hash of the path>`: what each output directory holds, so a rebuild touches only
+//!   the files that changed (see [`crate::publish::publish_plan`]);
+//! - `tmp/`: files of a build in progress.
+//!
+//! Entries are written under a temporary name and renamed into place, so a build that stops
+//! half-way leaves nothing half-written. Deleting the folder is always safe: the next build
+//! makes what it needs again. Pages are hard-linked from here into the output directory, so
+//! output files must not be edited in place (a build replaces the directory as a whole).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use tempfile::TempDir;
+
+use crate::compress::{self, Encoding};
+
+/// The environment variable naming the cache folder (also `--cache-dir`).
+pub const CACHE_ENV: &str = "SITEGEN_CACHE_DIR";
+
+/// The build cache folder.
+#[derive(Debug)]
+pub struct Cache {
+    root: PathBuf,
+    /// With `--no-cache`: a fresh folder, removed when the build ends.
+    _scratch: Option<TempDir>,
+}
+
+impl Cache {
+    /// The cache at `dir`, or where the platform keeps caches: `$XDG_CACHE_HOME/sitegen`, else
+    /// `~/.cache/sitegen`.
+    pub fn open(dir: Option<&Path>) -> Result<Self> {
+        let root = match dir {
+            Some(dir) => dir.to_owned(),
+            None => default_dir().context(
+                "no cache folder: set SITEGEN_CACHE_DIR or --cache-dir (neither XDG_CACHE_HOME \
+                 nor HOME is set)",
+            )?,
+        };
+        let root =
+            std::path::absolute(&root).with_context(|| format!("resolving {}", root.display()))?;
+        std::fs::create_dir_all(root.join("tmp"))
+            .with_context(|| format!("creating the build cache {}", root.display()))?;
+        Ok(Self {
+            root,
+            _scratch: None,
+        })
+    }
+
+    /// An empty cache of this build's own, removed when it is dropped (`--no-cache`).
+    pub fn fresh() -> Result<Self> {
+        let scratch = tempfile::Builder::new()
+            .prefix("sitegen-cache-")
+            .tempdir()
+            .context("creating a temporary build cache")?;
+        let mut cache = Self::open(Some(scratch.path()))?;
+        cache._scratch = Some(scratch);
+        Ok(cache)
+    }
+
+    /// The cache folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where the bundle built from the site inputs hashed `hash` lives.
+    pub fn bundle_dir(&self, hash: &str) -> PathBuf {
+        self.root.join("bundles").join(hash)
+    }
+
+    /// A new temporary folder for work in progress, removed on drop.
+    pub fn scratch(&self, prefix: &str) -> Result<TempDir> {
+        tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir_in(self.root.join("tmp"))
+            .with_context(|| format!("creating a work folder in {}", self.root.display()))
+    }
+
+    /// The content-addressed file store.
+    pub fn files(&self) -> Store {
+        Store {
+            dir: self.root.join("files"),
+        }
+    }
+
+    /// Where the record of what the output directory `out` holds is kept (see
+    /// [`crate::publish::publish_plan`]), by its absolute path.
+    pub fn output_record(&self, out: &Path) -> Result<PathBuf> {
+        let out =
+            std::path::absolute(out).with_context(|| format!("resolving {}", out.display()))?;
+        let key = hash_hex(&[out.as_os_str().as_encoded_bytes()]);
+        Ok(self.root.join("outputs").join(key))
+    }
+
+    /// What was remembered under `key` (see [`Cache::remember`]).
+    pub fn recall(&self, key: &str) -> Option<Vec<u8>> {
+        std::fs::read(self.memo_path(key)).ok()
+    }
+
+    /// Remembers `value` under `key`, a hash of everything `value` was made from.
+    pub fn remember(&self, key: &str, value: &[u8]) -> Result<()> {
+        write_atomic(&self.memo_path(key), value)
+    }
+
+    fn memo_path(&self, key: &str) -> PathBuf {
+        fanned_out(&self.root.join("memo"), key)
+    }
+}
+
+fn default_dir() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
+    Some(base.join("sitegen"))
+}
+
+/// `dir/ab/abcdef...`: a level of 256 folders keeps each one small.
+fn fanned_out(dir: &Path, hash: &str) -> PathBuf {
+    dir.join(hash.get(..2).unwrap_or("00")).join(hash)
+}
+
+/// A file of the store: its hash and what the size report needs of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The hash of its bytes.
+    pub hash: String,
+    /// The size of its `.gz` variant, when it has variants.
+    pub gzip_len: Option<u64>,
+}
+
+/// Files by the hash of their bytes, each with its compressed variants: a file is compressed
+/// once, however many builds publish it.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Stores `bytes`, published as `name` (whose extension says whether it gets `.br` and
+    /// `.gz` variants), compressing them unless the same bytes are stored already.
+    pub fn put(&self, name: &str, bytes: &[u8]) -> Result<Stored> {
+        let hash = hash_hex(&[bytes]);
+        let path = self.path(&hash);
+        let compressible = compress::is_compressible(name, bytes.len() as u64);
+        if !path.is_file() {
+            if compressible {
+                for encoding in Encoding::PREFERRED {
+                    write_atomic(&variant(&path, encoding), &encoding.compress(bytes))?;
+                }
+            }
+            // The file last: once it is there, its variants are too.
+            write_atomic(&path, bytes)?;
+        }
+        let gzip_len = if compressible {
+            Some(
+                std::fs::metadata(variant(&path, Encoding::Gzip))
+                    .with_context(|| format!("reading {}", path.display()))?
+                    .len(),
+            )
+        } else {
+            None
+        };
+        Ok(Stored { hash, gzip_len })
+    }
+
+    /// Whether the file hashed `hash` is stored.
+    pub fn contains(&self, hash: &str) -> bool {
+        self.path(hash).is_file()
+    }
+
+    /// The stored file hashed `hash`.
+    pub fn path(&self, hash: &str) -> PathBuf {
+        fanned_out(&self.dir, hash)
+    }
+
+    /// The size of the `.gz` variant of the file hashed `hash`, if it has one.
+    pub fn gzip_len(&self, hash: &str) -> Option<u64> {
+        std::fs::metadata(variant(&self.path(hash), Encoding::Gzip))
+            .ok()
+            .map(|m| m.len())
+    }
+
+    /// Links the file hashed `hash` and its variants to `to` (`to.br`, `to.gz`).
+    pub fn link(&self, hash: &str, to: &Path) -> Result<()> {
+        let from = self.path(hash);
+        link_file(&from, to)?;
+        for encoding in Encoding::PREFERRED {
+            let from = variant(&from, encoding);
+            if from.is_file() {
+                link_file(&from, &variant(to, encoding))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A side file of the stored file hashed `hash` (`<hash>.scan`).
+    pub fn side_file(&self, hash: &str, suffix: &str) -> PathBuf {
+        let mut path = self.path(hash).into_os_string();
+        path.push(suffix);
+        path.into()
+    }
+}
+
+/// `path` plus the variant's suffix (`.br`).
+pub fn variant(path: &Path, encoding: Encoding) -> PathBuf {
+    let mut variant = path.as_os_str().to_owned();
+    variant.push(encoding.suffix());
+    variant.into()
+}
+
+/// Hard-links `from` to `to` (creating `to`'s folder), or copies it across file systems.
+pub fn link_file(from: &Path, to: &Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    if std::fs::hard_link(from, to).is_err() {
+        std::fs::copy(from, to)
+            .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to `path` under a temporary name in the same folder, then renames it into
+/// place: readers see the old file or the whole new one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut file = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a file in {}", dir.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))?;
+    file.persist(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
+
+/// The SHA-256 of `parts` (each length-prefixed, so `["ab", "c"]` and `["a", "bc"]` differ),
+/// in hex.
+pub fn hash_hex(parts: &[&[u8]]) -> String {
+    let mut context = ring::digest::Context::new(&ring::digest::SHA256);
+    for part in parts {
+        context.update(&(part.len() as u64).to_le_bytes());
+        context.update(part);
+    }
+    let mut hex = String::with_capacity(64);
+    for byte in context.finish().as_ref() {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stored_file_is_compressed_once_and_linked_with_its_variants() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let store = Store {
+            dir: dir.path().join("files"),
+        };
+        let page = "<!DOCTYPE html><p>".to_owned() + &"words ".repeat(400);
+        let stored = store.put("about/index.html", page.as_bytes())?;
+        assert_eq!(stored, store.put("blog/index.html", page.as_bytes())?);
+        let gzip_len = stored.gzip_len.expect("a large page gets variants");
+        assert_eq!(Some(gzip_len), store.gzip_len(&stored.hash));
+
+        let out = dir.path().join("out/about/index.html");
+        store.link(&stored.hash, &out)?;
+        assert_eq!(std::fs::read_to_string(&out)?, page);
+        let gz = std::fs::read(variant(&out, Encoding::Gzip))?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text)?;
+        assert_eq!(text, page);
+        assert!(variant(&out, Encoding::Brotli).is_file());
+
+        let small = store.put("robots.txt", b"User-agent: *")?;
+        assert_eq!(small.gzip_len, None);
+        Ok(())
+    }
+
+    #[test]
+    fn hashes_tell_apart_how_the_parts_are_cut() {
+        assert_ne!(hash_hex(&[b"ab", b"c"]), hash_hex(&[b"a", b"bc"]));
+        assert_eq!(hash_hex(&[b"x"]).len(), 64);
+    }
+}

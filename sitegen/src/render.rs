@@ -1,0 +1,606 @@
+//! Rendering: every page of the content model through Vike's server rendering of the bundle,
+//! in a pool of long-lived Node workers (`site/render/worker.mjs`), each page written as it
+//! arrives and rendered again only when what it renders changed.
+//!
+//! A page's HTML is a function of the bundle and of what the worker hashes for it (its path,
+//! its `+data`, the frame's content; see `site/render/entry.server.ts`). So a build first asks
+//! the workers for those hashes, a cheap pass without React, and renders only the pages whose
+//! `(bundle, hash)` the cache has not seen; the rest are linked from the cache with their
+//! compressed variants and what [`crate::scan`] read of them. A build of the same bundle and
+//! the same content skips the workers altogether.
+//!
+//! Faults are named: a page that throws names its route and content file; a worker that dies or
+//! answers nothing within the page deadline fails the build naming the route it was given. No
+//! worker outlives sitegen: they exit when their stdin closes, are killed on drop, and on
+//! Ctrl-C or SIGTERM sitegen kills them before it exits ([`crate::interrupt`]).
+
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::{self, Bundle};
+use crate::cache::{self, Cache, Store, Stored};
+use crate::interrupt;
+use crate::scan;
+
+/// The worker script, relative to the site.
+const WORKER_SCRIPT: &str = "render/worker.mjs";
+
+/// Paths per hash request: large enough to make the round trip cheap, small enough that a
+/// worker that dies on one names a short list.
+const HASH_BATCH: usize = 64;
+
+/// Changes whenever what a cached rendering means changes.
+const RENDER_FORMAT: &str = "sitegen-render-1";
+
+/// How the pages are rendered.
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// How many Node workers render in parallel.
+    pub jobs: usize,
+    /// How long one request may take before its worker is taken for hung.
+    pub page_timeout: Duration,
+}
+
+impl RenderOptions {
+    /// One worker per core, a minute per page.
+    pub fn default_jobs() -> usize {
+        std::thread::available_parallelism().map_or(2, usize::from)
+    }
+}
+
+/// One page to render.
+#[derive(Debug, Clone)]
+pub struct PageJob {
+    /// The URL path the worker renders (`/about`; for the not-found page a path no route has).
+    pub path: String,
+    /// The output file (`about/index.html`).
+    pub file: String,
+    /// The content file its words come from, for messages (`pages/about.yaml`).
+    pub source: String,
+    /// The HTTP status Vike must answer: 200, or 404 for the not-found page.
+    pub status: u16,
+}
+
+/// A page in the output: its file, its bytes in the store, what the scan read of it.
+#[derive(Debug, Clone)]
+pub struct PageOut {
+    /// The output file (`about/index.html`).
+    pub file: String,
+    /// Its bytes in the store.
+    pub stored: Stored,
+    /// Its links, fragment targets, scripts and stylesheets.
+    pub scan: scan::Page,
+}
+
+/// What the render step did.
+#[derive(Debug)]
+pub struct Rendered {
+    /// Every page, in the order of the jobs.
+    pub pages: Vec<PageOut>,
+    /// How many pages were rendered (the rest came from the cache).
+    pub rendered: usize,
+}
+
+/// Why rendering failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A page threw, or answered the wrong status.
+    #[error("rendering {route} (content: {source_file}) failed:\n{message}")]
+    Page {
+        /// The page's path.
+        route: String,
+        /// The content file its words come from.
+        source_file: String,
+        /// What went wrong, with the stack the worker reported.
+        message: String,
+    },
+    /// A worker died or hung.
+    #[error("the render worker {fault} while rendering {route} (content: {source_file})")]
+    Worker {
+        /// The page (or pages) it was given.
+        route: String,
+        /// The content file of that page.
+        source_file: String,
+        /// What happened to the worker.
+        fault: Fault,
+    },
+    /// Node.js or the site is missing.
+    #[error("{0}")]
+    Toolchain(String),
+    /// Reading or writing files failed.
+    #[error(transparent)]
+    Files(#[from] anyhow::Error),
+}
+
+/// What happened to a worker.
+#[derive(Debug, thiserror::Error)]
+pub enum Fault {
+    /// It exited.
+    #[error("exited ({0})")]
+    Died(String),
+    /// It answered nothing in time; it was killed.
+    #[error("answered nothing within {0:?} and was stopped")]
+    Hung(Duration),
+    /// It answered something that is not an answer.
+    #[error("answered out of turn: {0}")]
+    Protocol(String),
+}
+
+/// The content as the workers read it: the model's JSON in a file, and the hash of its bytes.
+#[derive(Debug, Clone)]
+pub struct ContentFile {
+    /// The JSON file.
+    pub path: PathBuf,
+    /// The hash of its bytes.
+    pub hash: String,
+}
+
+/// Renders `jobs` from `content` with `bundle`: every page in the store (with its variants),
+/// in the order of the jobs.
+pub fn render(
+    jobs: &[PageJob],
+    content: &ContentFile,
+    bundle: &Bundle,
+    site_dir: &Path,
+    cache: &Cache,
+    options: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    let store = cache.files();
+    let site_key = cache::hash_hex(&[
+        RENDER_FORMAT.as_bytes(),
+        bundle.hash.as_bytes(),
+        content.hash.as_bytes(),
+    ]);
+    if let Some(pages) = recall_site(cache, &store, &site_key, jobs) {
+        let pages = pages
+            .par_iter()
+            .map(|(file, hash)| load_page(&store, file, hash))
+            .collect::<Result<Vec<_>>>()?;
+        return Ok(Rendered { pages, rendered: 0 });
+    }
+
+    let mut pool = Pool::start(
+        site_dir,
+        bundle,
+        options.jobs.clamp(1, jobs.len().max(1)),
+        options.page_timeout,
+    )?;
+    pool.load_content(&content.path)?;
+    let hashes = pool.input_hashes(jobs)?;
+    let keys: Vec<String> = hashes
+        .iter()
+        .map(|hash| {
+            cache::hash_hex(&[
+                RENDER_FORMAT.as_bytes(),
+                bundle.hash.as_bytes(),
+                hash.as_bytes(),
+            ])
+        })
+        .collect();
+    let known: Vec<Option<String>> = keys
+        .par_iter()
+        .map(|key| {
+            cache
+                .recall(key)
+                .and_then(|hash| String::from_utf8(hash).ok())
+                .filter(|hash| store.contains(hash) && store.side_file(hash, SCAN_SUFFIX).is_file())
+        })
+        .collect();
+    let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
+
+    // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
+    let fresh = pool.render_each(jobs, &todo, |i, html| {
+        let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
+        cache.remember(&keys[i], page.stored.hash.as_bytes())?;
+        Ok(page.stored.hash)
+    })?;
+    drop(pool);
+
+    let hashes: Vec<(String, String)> = jobs
+        .iter()
+        .zip(known)
+        .enumerate()
+        .map(|(i, (job, known))| {
+            let hash = known.or_else(|| fresh.get(&i).cloned()).unwrap_or_default();
+            (job.file.clone(), hash)
+        })
+        .collect();
+    let pages = hashes
+        .par_iter()
+        .map(|(file, hash)| load_page(&store, file, hash))
+        .collect::<Result<Vec<_>>>()?;
+    let listing = serde_json::to_vec(&hashes).context("listing the pages")?;
+    cache.remember(&site_key, &listing)?;
+    Ok(Rendered {
+        pages,
+        rendered: todo.len(),
+    })
+}
+
+const SCAN_SUFFIX: &str = ".scan";
+
+/// Stores a rendered page with its variants and what the scan reads of it.
+fn store_page(store: &Store, file: &str, html: &[u8]) -> Result<PageOut> {
+    let stored = store.put(file, html)?;
+    let scan = scan::Page::parse(&String::from_utf8_lossy(html));
+    let side = store.side_file(&stored.hash, SCAN_SUFFIX);
+    if !side.is_file() {
+        cache::write_atomic(&side, &serde_json::to_vec(&scan).context("saving a scan")?)?;
+    }
+    Ok(PageOut {
+        file: file.to_owned(),
+        stored,
+        scan,
+    })
+}
+
+fn load_page(store: &Store, file: &str, hash: &str) -> Result<PageOut> {
+    let side = store.side_file(hash, SCAN_SUFFIX);
+    let bytes = std::fs::read(&side).with_context(|| format!("reading {}", side.display()))?;
+    let scan =
+        serde_json::from_slice(&bytes).with_context(|| format!("reading {}", side.display()))?;
+    Ok(PageOut {
+        file: file.to_owned(),
+        stored: Stored {
+            hash: hash.to_owned(),
+            gzip_len: store.gzip_len(hash),
+        },
+        scan,
+    })
+}
+
+/// The pages of a build of the same bundle and content, when every one is still stored.
+fn recall_site(
+    cache: &Cache,
+    store: &Store,
+    key: &str,
+    jobs: &[PageJob],
+) -> Option<Vec<(String, String)>> {
+    let listing: Vec<(String, String)> = serde_json::from_slice(&cache.recall(key)?).ok()?;
+    let complete = listing.len() == jobs.len()
+        && listing
+            .iter()
+            .zip(jobs)
+            .all(|((file, _), job)| *file == job.file)
+        && listing
+            .par_iter()
+            .all(|(_, hash)| store.contains(hash) && store.side_file(hash, SCAN_SUFFIX).is_file());
+    complete.then_some(listing)
+}
+
+/// The render workers, each with the bundle loaded.
+struct Pool {
+    workers: Vec<Worker>,
+    timeout: Duration,
+}
+
+impl Pool {
+    fn start(
+        site_dir: &Path,
+        bundle: &Bundle,
+        jobs: usize,
+        timeout: Duration,
+    ) -> Result<Self, RenderError> {
+        bundle::node_version().map_err(|err| RenderError::Toolchain(err.to_string()))?;
+        let script = bundle::absolute(&site_dir.join(WORKER_SCRIPT))?;
+        if !script.is_file() {
+            return Err(RenderError::Toolchain(format!(
+                "the site has no render worker ({} is missing)",
+                script.display()
+            )));
+        }
+        let workers = (0..jobs)
+            .map(|_| Worker::spawn(&script, &bundle.dir))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self { workers, timeout })
+    }
+
+    /// Hands every worker the content.
+    fn load_content(&mut self, file: &Path) -> Result<(), RenderError> {
+        let file = bundle::absolute(file)?;
+        let timeout = self.timeout;
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .workers
+                .iter_mut()
+                .map(|worker| {
+                    scope.spawn(|| worker.call(&Request::Content { file: &file }, timeout))
+                })
+                .collect();
+            for handle in handles {
+                let reply = handle
+                    .join()
+                    .unwrap_or_else(|_| Err(Fault::Protocol("a worker thread panicked".into())))
+                    .map_err(|fault| RenderError::Worker {
+                        route: "(loading the content)".into(),
+                        source_file: file.display().to_string(),
+                        fault,
+                    })?;
+                if let Some(error) = reply.error {
+                    return Err(RenderError::Files(anyhow::anyhow!(
+                        "a render worker could not read the content: {error}"
+                    )));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// What each page renders, hashed by the workers, in the order of `jobs`.
+    fn input_hashes(&mut self, jobs: &[PageJob]) -> Result<Vec<String>, RenderError> {
+        let batches: Vec<&[PageJob]> = jobs.chunks(HASH_BATCH).collect();
+        let results: Vec<Mutex<Option<Vec<String>>>> =
+            batches.iter().map(|_| Mutex::new(None)).collect();
+        self.each_worker(batches.len(), |worker, timeout, b| {
+            let batch = batches[b];
+            let paths: Vec<String> = batch.iter().map(|job| job.path.clone()).collect();
+            let named = |fault| RenderError::Worker {
+                route: describe_batch(batch),
+                source_file: batch.first().map(|j| j.source.clone()).unwrap_or_default(),
+                fault,
+            };
+            let reply = worker
+                .call(&Request::Hash { paths: &paths }, timeout)
+                .map_err(named)?;
+            if let Some(message) = reply.error {
+                let job = batch
+                    .iter()
+                    .find(|job| Some(&job.path) == reply.path.as_ref())
+                    .or(batch.first());
+                return Err(page_error(job, message));
+            }
+            let hashes = reply.hashes.unwrap_or_default();
+            if hashes.len() != batch.len() {
+                return Err(named(Fault::Protocol(format!(
+                    "{} hashes for {} pages",
+                    hashes.len(),
+                    batch.len()
+                ))));
+            }
+            if let Ok(mut slot) = results[b].lock() {
+                *slot = Some(hashes);
+            }
+            Ok(())
+        })?;
+        Ok(results
+            .into_iter()
+            .flat_map(|slot| slot.into_inner().ok().flatten().unwrap_or_default())
+            .collect())
+    }
+
+    /// Renders the jobs numbered `todo`, handing each page's HTML to `done` as it arrives;
+    /// what `done` returns, by job number.
+    fn render_each<T: Send>(
+        &mut self,
+        jobs: &[PageJob],
+        todo: &[usize],
+        done: impl Fn(usize, String) -> Result<T> + Sync,
+    ) -> Result<std::collections::HashMap<usize, T>, RenderError> {
+        let results = Mutex::new(std::collections::HashMap::new());
+        self.each_worker(todo.len(), |worker, timeout, t| {
+            let i = todo[t];
+            let job = &jobs[i];
+            let reply = worker
+                .call(&Request::Render { path: &job.path }, timeout)
+                .map_err(|fault| RenderError::Worker {
+                    route: job.path.clone(),
+                    source_file: job.source.clone(),
+                    fault,
+                })?;
+            if let Some(message) = reply.error {
+                return Err(page_error(Some(job), message));
+            }
+            if reply.status != Some(job.status) {
+                return Err(page_error(
+                    Some(job),
+                    format!(
+                        "Vike answered {} where {} was expected",
+                        reply.status.map_or("no status".into(), |s| s.to_string()),
+                        job.status
+                    ),
+                ));
+            }
+            let value = done(i, reply.html.unwrap_or_default())?;
+            if let Ok(mut results) = results.lock() {
+                results.insert(i, value);
+            }
+            Ok(())
+        })?;
+        Ok(results.into_inner().unwrap_or_default())
+    }
+
+    /// Runs `task(worker, timeout, n)` for n in 0..count, each worker on a thread of its own
+    /// taking the next n; the first failure stops the others at their next task.
+    fn each_worker(
+        &mut self,
+        count: usize,
+        task: impl Fn(&mut Worker, Duration, usize) -> Result<(), RenderError> + Sync,
+    ) -> Result<(), RenderError> {
+        let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let timeout = self.timeout;
+        let errors: Vec<RenderError> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .workers
+                .iter_mut()
+                .map(|worker| {
+                    let (next, failed, task) = (&next, &failed, &task);
+                    scope.spawn(move || -> Result<(), RenderError> {
+                        while !failed.load(Ordering::Relaxed) {
+                            let n = next.fetch_add(1, Ordering::Relaxed);
+                            if n >= count {
+                                break;
+                            }
+                            if let Err(err) = task(worker, timeout, n) {
+                                failed.store(true, Ordering::Relaxed);
+                                return Err(err);
+                            }
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .filter_map(|handle| match handle.join() {
+                    Ok(result) => result.err(),
+                    Err(_) => Some(RenderError::Files(anyhow::anyhow!(
+                        "a render thread panicked"
+                    ))),
+                })
+                .collect()
+        });
+        errors.into_iter().next().map_or(Ok(()), Err)
+    }
+}
+
+fn page_error(job: Option<&PageJob>, message: String) -> RenderError {
+    RenderError::Page {
+        route: job.map(|j| j.path.clone()).unwrap_or_default(),
+        source_file: job.map(|j| j.source.clone()).unwrap_or_default(),
+        message,
+    }
+}
+
+fn describe_batch(batch: &[PageJob]) -> String {
+    match batch {
+        [one] => one.path.clone(),
+        [first, .., last] => format!(
+            "one of {} pages from {} to {}",
+            batch.len(),
+            first.path,
+            last.path
+        ),
+        [] => String::new(),
+    }
+}
+
+/// A request to a worker (see `site/render/worker.mjs`).
+#[derive(Debug, Serialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+enum Request<'a> {
+    Content { file: &'a Path },
+    Hash { paths: &'a [String] },
+    Render { path: &'a str },
+}
+
+/// A worker's answer: the fields of the request's kind, or `error`.
+#[derive(Debug, Default, Deserialize)]
+struct Reply {
+    hashes: Option<Vec<String>>,
+    status: Option<u16>,
+    html: Option<String>,
+    error: Option<String>,
+    /// The page a failed hash request failed on.
+    path: Option<String>,
+}
+
+/// One Node render worker.
+struct Worker {
+    child: Child,
+    stdin: BufWriter<ChildStdin>,
+    replies: Receiver<std::io::Result<String>>,
+}
+
+impl Worker {
+    fn spawn(script: &Path, bundle_dir: &Path) -> Result<Self> {
+        let mut child = Command::new("node")
+            .arg(script)
+            .arg(bundle_dir)
+            // The page's enhancement preloads read the client manifest from here.
+            .env("SITEGEN_OUT_DIR", bundle_dir)
+            .env("NODE_ENV", "production")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("starting the render worker {}", script.display()))?;
+        interrupt::track_child(child.id());
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(stdin), Some(stdout)) => (stdin, stdout),
+            _ => anyhow::bail!("the render worker has no pipes"),
+        };
+        let (send, replies) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let end = line.is_err();
+                if send.send(line).is_err() || end {
+                    break;
+                }
+            }
+        });
+        Ok(Self {
+            child,
+            stdin: BufWriter::new(stdin),
+            replies,
+        })
+    }
+
+    /// Sends `request` and waits at most `timeout` for the answer.
+    fn call(&mut self, request: &Request<'_>, timeout: Duration) -> Result<Reply, Fault> {
+        let sent = serde_json::to_writer(&mut self.stdin, request)
+            .map_err(std::io::Error::other)
+            .and_then(|()| self.stdin.write_all(b"\n"))
+            .and_then(|()| self.stdin.flush());
+        if sent.is_err() {
+            return Err(self.died());
+        }
+        match self.replies.recv_timeout(timeout) {
+            Ok(Ok(line)) => serde_json::from_str(&line)
+                .map_err(|err| Fault::Protocol(format!("{err}: {}", truncate(&line)))),
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.died()),
+            Err(RecvTimeoutError::Timeout) => {
+                self.stop();
+                Err(Fault::Hung(timeout))
+            }
+        }
+    }
+
+    fn died(&mut self) -> Fault {
+        let status = self
+            .child
+            .wait()
+            .map_or_else(|e| e.to_string(), |s| s.to_string());
+        interrupt::forget_child(self.child.id());
+        Fault::Died(status)
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        interrupt::forget_child(self.child.id());
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("pid", &self.child.id())
+            .finish()
+    }
+}
+
+fn truncate(text: &str) -> &str {
+    let end = text.char_indices().nth(200).map_or(text.len(), |(i, _)| i);
+    &text[..end]
+}
+
+/// Where the worker script of `site_dir` is.
+pub fn worker_script(site_dir: &Path) -> PathBuf {
+    site_dir.join(WORKER_SCRIPT)
+}

@@ -1,0 +1,80 @@
+#![allow(dead_code)] // each test file uses a part
+
+//! What the build tests share: a copy of the repository's site (with its installed packages
+//! linked, so `make deps` must have run) and content, to edit freely.
+
+use std::path::{Path, PathBuf};
+
+/// The repository root.
+pub const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+
+/// A copy of the site and the content in a temporary folder.
+#[derive(Debug)]
+pub struct Copy {
+    /// The temporary folder, removed on drop.
+    pub dir: tempfile::TempDir,
+    /// The copied `content/`.
+    pub content: PathBuf,
+    /// The copied `site/`, whose `node_modules` links to the repository's.
+    pub site: PathBuf,
+}
+
+impl Copy {
+    /// Copies the site (without what builds and test runs write) and the content.
+    pub fn new() -> anyhow::Result<Self> {
+        let dir = tempfile::tempdir()?;
+        let repo = Path::new(REPO);
+        let content = dir.path().join("content");
+        let site = dir.path().join("site");
+        copy_tree(&repo.join("content"), &content, &[])?;
+        copy_tree(
+            &repo.join("site"),
+            &site,
+            &[
+                "node_modules",
+                "dist",
+                ".sitegen",
+                "test-results",
+                "playwright-report",
+            ],
+        )?;
+        std::os::unix::fs::symlink(
+            repo.join("site/node_modules").canonicalize()?,
+            site.join("node_modules"),
+        )?;
+        Ok(Self { dir, content, site })
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> anyhow::Result<()> {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_entry(|e| e.depth() != 1 || !skip.iter().any(|s| e.file_name() == *s))
+    {
+        let entry = entry?;
+        let rel = entry.path().strip_prefix(from)?;
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(to.join(rel))?;
+        } else if entry.file_type().is_file() {
+            std::fs::copy(entry.path(), to.join(rel))?;
+        }
+    }
+    Ok(())
+}
+
+/// Every file of `dir` with its bytes, by path relative to it.
+pub fn tree(dir: &Path) -> anyhow::Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    let mut files = std::collections::BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry?;
+        if entry.file_type().is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(dir)?
+                .to_string_lossy()
+                .into_owned();
+            files.insert(rel, std::fs::read(entry.path())?);
+        }
+    }
+    Ok(files)
+}

@@ -1,0 +1,259 @@
+//! An incremental build is byte-identical to a clean one: random sequences of edits (articles
+//! added, changed, renamed and deleted; YAML entries changed, added and removed; a component
+//! edited) are applied to a copy of the site and its content, and after each edit the build
+//! that reuses the cache is compared, file by file, with a build from an empty cache.
+//!
+//! Needs Node.js and the site's packages (`make deps`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use sitegen::build::{BuildOptions, build};
+
+mod common;
+use common::tree;
+
+/// One change an author or a developer makes between two builds.
+#[derive(Debug, Clone)]
+enum Edit {
+    /// A new article, written from an existing one.
+    AddArticle { from: usize },
+    /// A paragraph added to an article's body.
+    ChangeArticle { which: usize },
+    /// An article's file renamed: its page moves.
+    RenameArticle { which: usize },
+    /// An article deleted (when more than a few are left).
+    DeleteArticle { which: usize },
+    /// The brand's name changed: every page's frame changes.
+    ChangeSiteYaml,
+    /// A sub-service's name changed: its page, its category's and the menus change.
+    ChangeServiceYaml,
+    /// A sub-service added to a category, then its page exists.
+    AddSubService,
+    /// A component's words changed: the bundle changes, so every page does.
+    ChangeComponent,
+}
+
+fn edits() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (0..100usize).prop_map(|from| Edit::AddArticle { from }),
+        (0..100usize).prop_map(|which| Edit::ChangeArticle { which }),
+        (0..100usize).prop_map(|which| Edit::RenameArticle { which }),
+        (0..100usize).prop_map(|which| Edit::DeleteArticle { which }),
+        Just(Edit::ChangeSiteYaml),
+        Just(Edit::ChangeServiceYaml),
+        Just(Edit::AddSubService),
+        Just(Edit::ChangeComponent),
+    ]
+}
+
+/// A copy of the repository's site and content, edited step by step.
+struct Project {
+    _copy: common::Copy,
+    content: PathBuf,
+    site: PathBuf,
+    counter: usize,
+}
+
+impl Project {
+    fn new() -> anyhow::Result<Self> {
+        let copy = common::Copy::new()?;
+        Ok(Self {
+            content: copy.content.clone(),
+            site: copy.site.clone(),
+            _copy: copy,
+            counter: 0,
+        })
+    }
+
+    fn articles(&self) -> anyhow::Result<Vec<PathBuf>> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(self.content.join("articles"))?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md"))
+            .collect();
+        found.sort();
+        Ok(found)
+    }
+
+    fn apply(&mut self, edit: &Edit) -> anyhow::Result<()> {
+        self.counter += 1;
+        let n = self.counter;
+        let articles = self.articles()?;
+        let pick = |i: usize| articles[i % articles.len()].clone();
+        match *edit {
+            Edit::AddArticle { from } => {
+                let text = std::fs::read_to_string(pick(from))?;
+                let text = text.replacen("title: ", &format!("title: Field notes {n}, "), 1);
+                std::fs::write(
+                    self.content.join(format!("articles/field-notes-{n}.md")),
+                    text,
+                )?;
+            }
+            Edit::ChangeArticle { which } => {
+                let path = pick(which);
+                let mut text = std::fs::read_to_string(&path)?;
+                text.push_str(&format!("\nA paragraph added by edit {n}.\n"));
+                std::fs::write(path, text)?;
+            }
+            Edit::RenameArticle { which } => {
+                let path = pick(which);
+                let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("a");
+                let to = path.with_file_name(format!("{stem}-moved-{n}.md"));
+                std::fs::rename(path, to)?;
+            }
+            Edit::DeleteArticle { which } => {
+                if articles.len() > 8 {
+                    std::fs::remove_file(pick(which))?;
+                }
+            }
+            Edit::ChangeSiteYaml => {
+                replace(
+                    &self.content.join("site.yaml"),
+                    "  name: Nordvale",
+                    &format!("  name: Nordvale {n}"),
+                )?;
+            }
+            Edit::ChangeServiceYaml => {
+                let file = self.content.join("services/cloud-services.yaml");
+                replace(&file, "    name: DevOps", &format!("    name: DevOps {n}"))?;
+            }
+            Edit::AddSubService => {
+                sitegen::new::sub_service(
+                    &self.content,
+                    &self.site.join("public"),
+                    "data-analytics",
+                    &format!("added-{n}"),
+                )?;
+            }
+            Edit::ChangeComponent => {
+                let file = self.site.join("components/layout/SkipLink.tsx");
+                let text = std::fs::read_to_string(&file)?;
+                let marker = "className=\"";
+                anyhow::ensure!(text.contains(marker), "SkipLink.tsx has no className");
+                std::fs::write(
+                    &file,
+                    text.replacen(marker, &format!("data-edit=\"{n}\" {marker}"), 1),
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn options(&self, out: &Path, cache: &Path) -> BuildOptions {
+        let mut options =
+            BuildOptions::new(self.content.clone(), self.site.clone(), out.to_owned());
+        options.quiet = true;
+        options.cache_dir = Some(cache.to_owned());
+        options.contact_endpoint = Some("http://127.0.0.1:9".into());
+        options
+    }
+}
+
+/// Replaces the first `from` in `file` (whatever an earlier edit appended to it).
+fn replace(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file)?;
+    let line_end = text
+        .find(from)
+        .map(|start| start + text[start..].find('\n').unwrap_or(text.len() - start))
+        .ok_or_else(|| anyhow::anyhow!("{} has no {from:?}", file.display()))?;
+    let start = text.find(from).unwrap_or(0);
+    std::fs::write(file, format!("{}{to}{}", &text[..start], &text[line_end..]))?;
+    Ok(())
+}
+
+fn differences(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (file, bytes) in a {
+        match b.get(file) {
+            None => out.push(format!("only in the incremental build: {file}")),
+            Some(other) if other != bytes => out.push(format!("differs: {file}")),
+            Some(_) => {}
+        }
+    }
+    out.extend(
+        b.keys()
+            .filter(|f| !a.contains_key(*f))
+            .map(|f| format!("only in the clean build: {f}")),
+    );
+    out
+}
+
+fn check_sequence(edits: &[Edit]) -> anyhow::Result<()> {
+    let mut project = Project::new()?;
+    let work = tempfile::tempdir()?;
+    let cache = work.path().join("cache");
+    let bundles = work.path().join("bundles");
+    let incremental = work.path().join("incremental");
+    build(&project.options(&incremental, &cache))?;
+    for (step, edit) in edits.iter().enumerate() {
+        project.apply(edit)?;
+        let built = build(&project.options(&incremental, &cache))?;
+        // The clean build: an empty cache but for the bundles, which are a function of the
+        // site's files alone (rebuilding them would only cost time).
+        let clean_cache = work.path().join(format!("clean-{step}"));
+        std::fs::create_dir_all(&clean_cache)?;
+        std::fs::create_dir_all(&bundles)?;
+        std::os::unix::fs::symlink(&bundles, clean_cache.join("bundles"))?;
+        let clean = work.path().join(format!("clean-out-{step}"));
+        let reference = build(&project.options(&clean, &clean_cache))?;
+        assert_eq!(
+            reference.rendered,
+            reference.content.routes.len() + 1,
+            "the clean build renders every page"
+        );
+        let diff = differences(&tree(&incremental)?, &tree(&clean)?);
+        anyhow::ensure!(
+            diff.is_empty(),
+            "after {:?} (step {step} of {edits:?}), the incremental build ({} pages rendered) \
+             differs from a clean one:\n{}",
+            edit,
+            built.rendered,
+            diff.join("\n")
+        );
+        std::fs::remove_dir_all(&clean)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn incremental_builds_equal_clean_builds_after_random_edits() {
+    let mut runner = TestRunner::new(Config {
+        cases: 3,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let result = runner.run(&prop::collection::vec(edits(), 3..5), |edits| {
+        check_sequence(&edits).map_err(|err| TestCaseError::fail(format!("{err:#}")))
+    });
+    if let Err(err) = result {
+        panic!("{err}");
+    }
+}
+
+#[test]
+fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow::Result<()> {
+    let mut project = Project::new()?;
+    let work = tempfile::tempdir()?;
+    let cache = work.path().join("cache");
+    let out = work.path().join("out");
+    let first = build(&project.options(&out, &cache))?;
+    let pages = first.content.routes.len() + 1;
+    assert_eq!(first.rendered, pages);
+    let again = build(&project.options(&out, &cache))?;
+    assert_eq!((again.bundled, again.rendered), (false, 0));
+
+    project.apply(&Edit::ChangeArticle { which: 0 })?;
+    let edited = build(&project.options(&out, &cache))?;
+    assert!(!edited.bundled, "a content edit runs no Vite");
+    // The article itself; other pages render it only as a card (title, excerpt), which a body
+    // edit leaves alone, but the reading time it shows may change.
+    assert!(
+        (1..pages / 2).contains(&edited.rendered),
+        "{} of {pages} pages rendered after one article's body changed",
+        edited.rendered
+    );
+    Ok(())
+}

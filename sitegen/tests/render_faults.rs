@@ -1,0 +1,216 @@
+//! Faults while rendering are named and leave nothing behind: a page that throws names its route
+//! and content file, a render worker that dies or hangs fails the build naming the route, the
+//! previous output stays as it was, and no worker outlives sitegen, Ctrl-C and SIGTERM included.
+//!
+//! The About page of a copy of the site is made to misbehave when `NORDVALE_FAULT` (read only by
+//! this copy) says so; the real `sitegen` binary builds it. Needs Node.js and the site's
+//! packages (`make deps`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+
+const FAULT_ENV: &str = "NORDVALE_FAULT";
+
+/// A copy of the site whose About page throws, kills its worker or never finishes, on demand.
+struct Faulty {
+    copy: common::Copy,
+    cache: PathBuf,
+    out: PathBuf,
+}
+
+impl Faulty {
+    fn new() -> anyhow::Result<Self> {
+        let copy = common::Copy::new()?;
+        let page = copy.site.join("pages/about/+Page.tsx");
+        let text = std::fs::read_to_string(&page)?;
+        let hook = format!(
+            "  const fault = process.env.{FAULT_ENV}\n\
+             \x20 if (fault === 'throw') throw new Error('the about page broke')\n\
+             \x20 if (fault === 'kill') process.kill(process.pid, 'SIGKILL')\n\
+             \x20 if (fault === 'hang') for (;;) {{}}\n"
+        );
+        let marker = "  const { page } = useData<Data>()\n";
+        anyhow::ensure!(text.contains(marker), "the About page changed shape");
+        std::fs::write(&page, text.replacen(marker, &format!("{marker}{hook}"), 1))?;
+        let cache = copy.dir.path().join("cache");
+        let out = copy.dir.path().join("dist");
+        Ok(Self { copy, cache, out })
+    }
+
+    /// `sitegen build` with the fault `fault`, giving a page `timeout` seconds.
+    fn command(&self, fault: &str, timeout: u32) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_sitegen"));
+        command
+            .args(["build", "--quiet", "--jobs", "2", "--page-timeout"])
+            .arg(timeout.to_string())
+            .arg("--content")
+            .arg(&self.copy.content)
+            .arg("--site")
+            .arg(&self.copy.site)
+            .arg("--out")
+            .arg(&self.out)
+            .arg("--cache-dir")
+            .arg(&self.cache)
+            .env(FAULT_ENV, fault)
+            .stdin(Stdio::null());
+        command
+    }
+
+    fn build(&self, fault: &str) -> anyhow::Result<Output> {
+        Ok(self.command(fault, 3).output()?)
+    }
+}
+
+/// The render workers of the site in `site` still running (by their command line).
+fn workers_of(site: &Path) -> Vec<u32> {
+    let script = site.join("render/worker.mjs").display().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|cmd| String::from_utf8_lossy(&cmd).contains(&script))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Builds once without a fault and returns what the output holds.
+fn good_build(faulty: &Faulty) -> anyhow::Result<std::collections::BTreeMap<String, Vec<u8>>> {
+    let output = faulty.build("")?;
+    anyhow::ensure!(
+        output.status.success(),
+        "the good build failed:\n{}",
+        stderr(&output)
+    );
+    common::tree(&faulty.out)
+}
+
+#[test]
+fn a_page_that_throws_names_its_route_and_content_file() -> anyhow::Result<()> {
+    let faulty = Faulty::new()?;
+    let before = good_build(&faulty)?;
+    // Changed content, so the About page is rendered again.
+    let about = faulty.copy.content.join("pages/about.yaml");
+    let text = std::fs::read_to_string(&about)?;
+    std::fs::write(&about, text.replacen("title: ", "title: New ", 1))?;
+    let output = faulty.build("throw")?;
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("rendering /about (content: pages/about.yaml) failed"),
+        "{message}"
+    );
+    assert!(message.contains("the about page broke"), "{message}");
+    assert_eq!(
+        common::tree(&faulty.out)?,
+        before,
+        "the previous output changed"
+    );
+    assert_eq!(workers_of(&faulty.copy.site), Vec::<u32>::new());
+    Ok(())
+}
+
+#[test]
+fn a_worker_that_dies_or_hangs_fails_the_build_naming_the_route() -> anyhow::Result<()> {
+    let faulty = Faulty::new()?;
+    let before = good_build(&faulty)?;
+    let about = faulty.copy.content.join("pages/about.yaml");
+    for (n, fault, expected) in [
+        (1, "kill", "the render worker exited (signal: 9"),
+        (
+            2,
+            "hang",
+            "the render worker answered nothing within 3s and was stopped",
+        ),
+    ] {
+        let text = std::fs::read_to_string(&about)?;
+        std::fs::write(
+            &about,
+            text.replacen("title: ", &format!("title: Edit {n} "), 1),
+        )?;
+        let output = faulty.build(fault)?;
+        assert!(!output.status.success(), "{fault}");
+        let message = stderr(&output);
+        assert!(message.contains(expected), "{fault}: {message}");
+        assert!(
+            message.contains("while rendering /about (content: pages/about.yaml)"),
+            "{message}"
+        );
+        assert_eq!(
+            common::tree(&faulty.out)?,
+            before,
+            "{fault}: the previous output changed"
+        );
+        assert_eq!(
+            workers_of(&faulty.copy.site),
+            Vec::<u32>::new(),
+            "{fault}: workers left"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn ctrl_c_and_sigterm_mid_build_leave_no_worker_running() -> anyhow::Result<()> {
+    let faulty = Faulty::new()?;
+    let before = good_build(&faulty)?;
+    let about = faulty.copy.content.join("pages/about.yaml");
+    for (n, signal, code) in [
+        (1, nix::sys::signal::Signal::SIGINT, 130),
+        (2, nix::sys::signal::Signal::SIGTERM, 143),
+    ] {
+        let text = std::fs::read_to_string(&about)?;
+        std::fs::write(
+            &about,
+            text.replacen("title: ", &format!("title: Stop {n} "), 1),
+        )?;
+        // The About page hangs, so the build is surely mid-render when the signal comes.
+        let mut child = faulty.command("hang", 600).stderr(Stdio::piped()).spawn()?;
+        let started = Instant::now();
+        while workers_of(&faulty.copy.site).is_empty() {
+            anyhow::ensure!(
+                started.elapsed() < Duration::from_secs(60),
+                "no worker started"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // Let the workers take the page.
+        std::thread::sleep(Duration::from_millis(500));
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id())?);
+        nix::sys::signal::kill(pid, signal)?;
+        let status = child.wait()?;
+        assert_eq!(status.code(), Some(code), "{signal}");
+        assert_eq!(
+            workers_of(&faulty.copy.site),
+            Vec::<u32>::new(),
+            "{signal}: workers left"
+        );
+        assert_eq!(
+            common::tree(&faulty.out)?,
+            before,
+            "{signal}: the previous output changed"
+        );
+        let left: Vec<_> = std::fs::read_dir(faulty.copy.dir.path())?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains("staging"))
+            .collect();
+        assert_eq!(
+            left,
+            Vec::<String>::new(),
+            "{signal}: a staging folder was left"
+        );
+    }
+    Ok(())
+}
