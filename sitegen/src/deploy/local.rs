@@ -81,12 +81,7 @@ pub struct LocalObject {
 
 /// Every object of the build in `dir`, sorted by file. Fails when `dir` is not a build.
 pub fn objects(dir: &Path) -> Result<Vec<LocalObject>> {
-    if !dir.join("index.html").is_file() {
-        bail!(
-            "{} is not a site build (it has no index.html); run `sitegen build` first",
-            dir.display()
-        );
-    }
+    ensure_build(dir)?;
     let rules = HeaderRules::load(&dir.join("_headers"))?;
     let files = Files::list(dir)?;
     let mut served: Vec<&String> = files.iter().filter(|f| !is_side_file(f, &files)).collect();
@@ -95,6 +90,17 @@ pub fn objects(dir: &Path) -> Result<Vec<LocalObject>> {
         .into_par_iter()
         .map(|file| object(dir, file, &files, &rules))
         .collect()
+}
+
+/// Fails unless `dir` looks like the output of `sitegen build`.
+pub fn ensure_build(dir: &Path) -> Result<()> {
+    if !dir.join("index.html").is_file() {
+        bail!(
+            "{} is not a site build (it has no index.html); run `sitegen build` first",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Config files the host reads and never serves, and the compressed variants of a served

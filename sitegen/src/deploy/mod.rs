@@ -124,7 +124,7 @@ impl fmt::Display for Summary {
 pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Summary> {
     let started = Instant::now();
     let target = &options.target;
-    let objects = local::objects(&options.dir)?;
+    local::ensure_build(&options.dir)?;
     let store = S3Store::new(
         options.endpoint.as_deref(),
         &found.region,
@@ -132,9 +132,17 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
         &found.credentials,
         options.retry,
     )?;
-    let remote = store
-        .list(&target.prefix)
-        .map_err(|e| anyhow!("listing {target}: {e}"))?;
+    // The listing waits on the store while the build's files are read and hashed.
+    let (objects, remote) = std::thread::scope(|scope| {
+        let listing = scope.spawn(|| store.list(&target.prefix));
+        let objects = local::objects(&options.dir);
+        let remote = listing
+            .join()
+            .map_err(|_| anyhow!("listing {target}: the listing thread panicked"))?;
+        let objects = objects?;
+        let remote = remote.map_err(|e| anyhow!("listing {target}: {e}"))?;
+        Ok::<_, anyhow::Error>((objects, remote))
+    })?;
     let plan = plan::diff(&objects, &remote, &target.prefix, options.force);
     let too_many_deletions = plan.deletions.len() > options.max_deletes;
     if too_many_deletions && !options.dry_run {
