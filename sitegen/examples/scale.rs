@@ -8,6 +8,9 @@
 //! cargo run --release -p sitegen --example scale -- target/release/sitegen 1000 5000
 //! cargo run --release -p sitegen --example scale -- target/release/sitegen --articles 1000 5000
 //! ```
+//!
+//! With `--write-content DIR --articles N` it only writes the copy of `content/` with `N`
+//! generated articles into `DIR`, for `make bench-deploy`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,6 +30,17 @@ fn main() -> Result<()> {
             .context("usage: scale SITEGEN [EXTRA_PAGES...]")?,
     );
     let mut args = args.peekable();
+    if args.next_if(|a| a == "--write-content").is_some() {
+        let out = PathBuf::from(args.next().context("--write-content DIR")?);
+        ensure!(
+            args.next().as_deref() == Some("--articles"),
+            "--write-content DIR --articles N"
+        );
+        let extra = args.next().context("--articles N")?.parse()?;
+        copy_dir(Path::new("content"), &out)?;
+        add_articles(&out, extra)?;
+        return Ok(());
+    }
     let articles = args.next_if(|a| a == "--articles").is_some();
     let extras: Vec<usize> = args
         .map(|a| {

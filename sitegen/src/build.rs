@@ -20,7 +20,7 @@
 //! `content/`.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -247,7 +247,8 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         rendered
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
-        write_site_files(&cache, &content, &search).map_err(BuildError::during(Stage::SiteFiles))
+        write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
+            .map_err(BuildError::during(Stage::SiteFiles))
     })?;
     let plan = Plan::new(&cache, &bundle, &rendered, &site_files)
         .map_err(BuildError::during(Stage::Verify))?;
@@ -463,6 +464,7 @@ const SEARCH_FORMAT: &str = "sitegen-search-1";
 /// The site-wide files, each stored (and compressed) once per version.
 fn write_site_files(
     cache: &Cache,
+    public: &Path,
     content: &Content,
     search: &[(String, Stored)],
 ) -> anyhow::Result<Vec<(String, Stored)>> {
@@ -477,9 +479,11 @@ fn write_site_files(
         .collect();
     outputs::write_site_files(
         work.path(),
+        public,
         &content.settings.base_url,
         &content.settings.contact_endpoint,
         &entries,
+        &content.settings.cache,
     )?;
     feed::write(work.path(), content)?;
     let mut files: Vec<(String, Vec<u8>)> = Vec::new();

@@ -98,6 +98,13 @@ enum Cmd {
         #[command(subcommand)]
         what: New,
     },
+    /// Publish a build to a bucket of an S3-compatible store: only changed objects, with
+    /// their encoding and caching, pages after their assets, deletions last.
+    ///
+    /// Credentials and region come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+    /// AWS_SESSION_TOKEN and AWS_REGION, or from the profile AWS_PROFILE (else `default`) of
+    /// ~/.aws/credentials and ~/.aws/config.
+    Deploy(DeployArgs),
     /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
         /// Directory of the generated `.ts` files; the schemas go into its `json/`.
@@ -117,6 +124,36 @@ enum New {
         #[command(flatten)]
         dirs: Dirs,
     },
+}
+
+/// What `sitegen deploy` takes.
+#[derive(Debug, clap::Args)]
+struct DeployArgs {
+    /// The build directory to publish (default `dist`), then where: s3://BUCKET or
+    /// s3://BUCKET/PREFIX.
+    #[arg(value_name = "[DIST] s3://BUCKET[/PREFIX]", num_args = 1..=2, required = true)]
+    args: Vec<String>,
+    /// The store's address (R2, MinIO, ...); AWS S3 in the region when unset.
+    #[arg(long, env = "AWS_ENDPOINT_URL", value_name = "URL")]
+    endpoint_url: Option<String>,
+    /// Uploads in flight at once.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
+    /// The most objects a deploy may delete; past it, nothing is changed.
+    #[arg(long, default_value_t = sitegen::deploy::DEFAULT_MAX_DELETES)]
+    max_deletes: usize,
+    /// List every upload and deletion with its reason; change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Upload every object, changed or not (after changing the cache rules in site.yaml).
+    #[arg(long)]
+    force: bool,
+    /// Invalidate the changed paths in a CDN: cloudfront:DISTRIBUTION_ID.
+    #[arg(long, value_name = "cloudfront:ID")]
+    invalidate: Option<sitegen::deploy::cloudfront::Distribution>,
+    /// Print only the summary and errors.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -251,6 +288,40 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 &slug,
             )?;
             println!("added sub-service `{slug}` to {}: {path}", file.display());
+            Ok(())
+        }
+        Cmd::Deploy(args) => {
+            use sitegen::deploy::{DeployOptions, Progress};
+            use std::io::IsTerminal;
+            let (dir, target) = match args.args.as_slice() {
+                [target] => (PathBuf::from("dist"), target),
+                [dir, target] => (PathBuf::from(dir), target),
+                _ => anyhow::bail!("give the build directory and s3://BUCKET[/PREFIX]"),
+            };
+            let target = target
+                .parse::<sitegen::deploy::target::Target>()
+                .map_err(|e| anyhow::anyhow!(e))?;
+            let found = sitegen::deploy::credentials::find(&|name| std::env::var(name).ok())?;
+            let options = DeployOptions {
+                dir,
+                target,
+                endpoint: args.endpoint_url.filter(|e| !e.is_empty()),
+                concurrency: usize::from(args.concurrency),
+                max_deletes: args.max_deletes,
+                dry_run: args.dry_run,
+                force: args.force,
+                invalidate: args.invalidate,
+                progress: if args.quiet {
+                    Progress::Quiet
+                } else if std::io::stderr().is_terminal() {
+                    Progress::Bar
+                } else {
+                    Progress::Lines
+                },
+                retry: sitegen::deploy::s3::Retry::default(),
+            };
+            let summary = sitegen::deploy::deploy(&options, &found)?;
+            println!("{summary}");
             Ok(())
         }
         Cmd::Schema { out } => {

@@ -19,7 +19,11 @@ use url::Url;
 pub const NOT_FOUND_FILE: &str = "404.html";
 
 /// Files the CDN reads as configuration and never serves.
-pub const CONFIG_FILES: [&str; 2] = ["_headers", "_redirects"];
+pub const CONFIG_FILES: [&str; 3] = ["_headers", "_redirects", CLOUDFRONT_POLICY_FILE];
+
+/// The site-wide headers of `_headers` as a CloudFront response-headers policy, for S3 +
+/// CloudFront, which do not read `_headers`.
+pub const CLOUDFRONT_POLICY_FILE: &str = "_cloudfront-headers-policy";
 
 /// The HTML file that serves `route`: `/` -> `index.html`, `/about` and `/about/` ->
 /// `about/index.html`, and a route naming an HTML file (`/404.html`) is that file.

@@ -1,5 +1,7 @@
 //! The site-wide files a CDN and crawlers read next to the pages: `sitemap.xml`, `robots.txt`
-//! and `_headers`, rendered with minijinja from the templates in `sitegen/templates/`.
+//! and `_headers`, rendered with minijinja from the templates in `sitegen/templates/`, and
+//! `_headers`' site-wide headers again as a CloudFront response-headers policy
+//! ([`CLOUDFRONT_POLICY_FILE`]) for hosts that do not read `_headers`.
 //!
 //! The templates are compiled into the binary so a release build needs nothing beside it.
 
@@ -11,7 +13,9 @@ use minijinja::syntax::SyntaxConfig;
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use url::Url;
 
-use crate::output_dir::{NOT_FOUND_FILE, route_url_path};
+use crate::content::settings::CacheRules;
+use crate::headers::HeaderRules;
+use crate::output_dir::{CLOUDFRONT_POLICY_FILE, CONFIG_FILES, NOT_FOUND_FILE, route_url_path};
 
 /// One page of the site as the site-wide files see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +43,13 @@ impl SitemapEntry {
 /// one rule per page, so the file stays the same size however many pages the site has.
 const PAGE_PATTERNS: [&str; 2] = ["/", "/*/"];
 
+/// The folders whose files carry a hash of their content in their names: Vite's assets and
+/// the search index.
+pub const HASHED_DIRS: [&str; 2] = ["assets", crate::search::DIR];
+
+/// The site-wide files written beside the pages, revalidated like them.
+pub const SITE_WIDE_FILES: [&str; 3] = ["sitemap.xml", "robots.txt", "feed.xml"];
+
 const TEMPLATES: [(&str, &str); 4] = [
     (
         "sitemap.xml.j2",
@@ -49,19 +60,33 @@ const TEMPLATES: [(&str, &str); 4] = [
     ("feed.xml.j2", include_str!("../templates/feed.xml.j2")),
 ];
 
-/// Writes `sitemap.xml`, `robots.txt` and `_headers` into `dir`.
+/// Writes `sitemap.xml`, `robots.txt`, `_headers` and the CloudFront policy into `dir`.
+/// `public` is the site's folder of files published as they are (`site/public`): each gets
+/// its caching rule in `_headers`.
 ///
 /// `base_url` is the absolute URL the site is published at (`https://example.com`, or with a
 /// path prefix); sitemap entries are absolute URLs below it. `contact_endpoint` is the URL
 /// the contact form posts to: its origin is added to the Content-Security-Policy's
 /// `connect-src` and `form-action`. A same-origin path (`/api/contact`) or an empty string
-/// adds nothing.
+/// adds nothing. `cache` gives the `Cache-Control` of each kind of file.
 pub fn write_site_files(
     dir: &Path,
+    public: &Path,
     base_url: &str,
     contact_endpoint: &str,
     routes: &[SitemapEntry],
+    cache: &CacheRules,
 ) -> Result<()> {
+    for (field, value) in [
+        ("hashed", &cache.hashed),
+        ("revalidated", &cache.revalidated),
+    ] {
+        ensure!(
+            !value.trim().is_empty() && !value.chars().any(char::is_control),
+            "site.yaml: cache.{field} must be one line of Cache-Control directives, such as \
+             `public, max-age=0, must-revalidate`; found {value:?}"
+        );
+    }
     let base = parse_base_url(base_url)?;
     let connect_origins = contact_origin(contact_endpoint)?
         .into_iter()
@@ -77,10 +102,9 @@ pub fn write_site_files(
             urls.push(url.to_string());
         }
     }
-    let mut html_paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
-    html_paths.push(format!("/{NOT_FOUND_FILE}"));
+    let hashed_paths: Vec<String> = HASHED_DIRS.iter().map(|d| format!("/{d}/*")).collect();
+    let revalidated_paths = revalidated_paths(public)?;
     let sitemap_url = base.join("sitemap.xml")?.to_string();
-    let search_files = format!("/{}/*", crate::search::DIR);
 
     let env = environment()?;
     let files = [
@@ -89,15 +113,154 @@ pub fn write_site_files(
         (
             "_headers",
             "_headers.j2",
-            context! { html_paths, connect_origins, search_files },
+            context! { hashed_paths, revalidated_paths, connect_origins, cache_hashed => cache.hashed.clone(), cache_revalidated => cache.revalidated.clone() },
         ),
     ];
     for (file, template, ctx) in files {
         let text = render(&env, template, ctx)?;
+        if file == "_headers" {
+            let rules = HeaderRules::parse(&text).context("parsing the _headers just written")?;
+            let policy = cloudfront_policy(&rules)?;
+            let path = dir.join(CLOUDFRONT_POLICY_FILE);
+            fs::write(&path, policy).with_context(|| format!("writing {}", path.display()))?;
+        }
         let path = dir.join(file);
         fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// The `_headers` paths of the files that keep their URL across builds: every page (by
+/// [`PAGE_PATTERNS`]), the not-found page, the site-wide files, and the files of `public`
+/// (a top-level file by its name, a folder as `/folder/*`); a missing `public` has none.
+fn revalidated_paths(public: &Path) -> Result<Vec<String>> {
+    let mut paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
+    paths.push(format!("/{NOT_FOUND_FILE}"));
+    paths.extend(SITE_WIDE_FILES.map(|f| format!("/{f}")));
+    let mut files = Vec::new();
+    let entries = match fs::read_dir(public) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(paths),
+        Err(err) => return Err(err).with_context(|| format!("listing {}", public.display())),
+    };
+    for entry in entries {
+        let entry = entry.with_context(|| format!("listing {}", public.display()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let known = name.ends_with(".html")
+            || HASHED_DIRS.contains(&name.as_str())
+            || SITE_WIDE_FILES.contains(&name.as_str())
+            || CONFIG_FILES.contains(&name.as_str())
+            || name.ends_with(".br")
+            || name.ends_with(".gz");
+        if known {
+            continue;
+        }
+        if path.is_dir() {
+            // A folder of pages is covered by the page patterns.
+            let has_pages = walkdir::WalkDir::new(&path)
+                .into_iter()
+                .filter_map(Result::ok)
+                .any(|e| e.file_name() == "index.html");
+            if !has_pages {
+                files.push(format!("/{name}/*"));
+            }
+        } else {
+            files.push(format!("/{name}"));
+        }
+    }
+    files.sort();
+    paths.extend(files);
+    Ok(paths)
+}
+
+/// The site-wide headers of `_headers` (its `/*` rule) as a CloudFront response-headers
+/// policy configuration, the JSON that `aws cloudfront create-response-headers-policy
+/// --response-headers-policy-config` takes. CloudFront names the security headers it knows
+/// and takes the others as custom headers; `Cache-Control` is left to each object.
+pub fn cloudfront_policy(rules: &HeaderRules) -> Result<String> {
+    use serde_json::{Value, json};
+    let mut security = serde_json::Map::new();
+    let mut custom = Vec::new();
+    for (name, value) in rules.site_wide() {
+        let value = value
+            .to_str()
+            .with_context(|| format!("_headers: {name} is not ASCII"))?
+            .to_owned();
+        match name.as_str() {
+            "content-security-policy" => {
+                security.insert(
+                    "ContentSecurityPolicy".into(),
+                    json!({ "Override": true, "ContentSecurityPolicy": value }),
+                );
+            }
+            "strict-transport-security" => {
+                let directives: Vec<String> = value
+                    .split(';')
+                    .map(|d| d.trim().to_ascii_lowercase())
+                    .collect();
+                let max_age = directives
+                    .iter()
+                    .find_map(|d| d.strip_prefix("max-age="))
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .with_context(|| {
+                        format!("_headers: Strict-Transport-Security {value:?} has no max-age")
+                    })?;
+                security.insert(
+                    "StrictTransportSecurity".into(),
+                    json!({
+                        "Override": true,
+                        "AccessControlMaxAgeSec": max_age,
+                        "IncludeSubdomains": directives.iter().any(|d| d == "includesubdomains"),
+                        "Preload": directives.iter().any(|d| d == "preload"),
+                    }),
+                );
+            }
+            "x-content-type-options" => {
+                security.insert("ContentTypeOptions".into(), json!({ "Override": true }));
+            }
+            "x-frame-options" => {
+                security.insert(
+                    "FrameOptions".into(),
+                    json!({ "Override": true, "FrameOption": value.to_ascii_uppercase() }),
+                );
+            }
+            "referrer-policy" => {
+                security.insert(
+                    "ReferrerPolicy".into(),
+                    json!({ "Override": true, "ReferrerPolicy": value }),
+                );
+            }
+            "cache-control" => {}
+            _ => custom.push(json!({
+                "Header": canonical_header_name(name.as_str()),
+                "Value": value,
+                "Override": true,
+            })),
+        }
+    }
+    let policy = json!({
+        "Name": "sitegen-site-headers",
+        "Comment": "The site-wide headers of the site's _headers, written by sitegen build",
+        "SecurityHeadersConfig": Value::Object(security),
+        "CustomHeadersConfig": { "Quantity": custom.len(), "Items": custom },
+    });
+    let mut text = serde_json::to_string_pretty(&policy).context("serialising the policy")?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// `cross-origin-opener-policy` -> `Cross-Origin-Opener-Policy`.
+fn canonical_header_name(name: &str) -> String {
+    name.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 pub(crate) fn environment() -> Result<Environment<'static>> {

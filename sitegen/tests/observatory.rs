@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use axum::body::{Body, to_bytes};
 use axum::http::{HeaderMap, Request, StatusCode};
+use sitegen::content::settings::CacheRules;
 use sitegen::outputs::{SitemapEntry, write_site_files};
 use tower::ServiceExt;
 
@@ -440,9 +441,11 @@ async fn served(path: &str) -> (HeaderMap, String) {
     let dir = tempfile::tempdir().expect("temp dir");
     write_site_files(
         dir.path(),
+        dir.path(),
         "https://www.example.com",
         "https://contact.example.com/send-contact-email",
         &[SitemapEntry::listed("/"), SitemapEntry::listed("/about")],
+        &CacheRules::default(),
     )
     .expect("site files");
     for file in ["index.html", "about/index.html", "404.html"] {

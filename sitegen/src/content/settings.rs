@@ -29,6 +29,32 @@ pub struct Settings {
     pub not_found: NotFound,
     /// Words of the interface that belong to no page.
     pub ui: UiStrings,
+    /// How long browsers and the CDN keep each kind of file: written into `_headers` and onto
+    /// every object `sitegen deploy` uploads. Leave out for the defaults.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub cache: CacheRules,
+}
+
+/// The `Cache-Control` value of each kind of file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct CacheRules {
+    /// Files whose names carry a hash of their content (`/assets/`, the search index): a
+    /// changed file gets a new URL, so they are kept without asking again.
+    pub hashed: String,
+    /// Pages, the feed, the sitemap, pictures and every other file that keeps its URL across
+    /// builds: asked for again on every visit (an unchanged file costs a 304).
+    pub revalidated: String,
+}
+
+impl Default for CacheRules {
+    fn default() -> Self {
+        Self {
+            hashed: "public, max-age=31536000, immutable".to_owned(),
+            revalidated: "public, max-age=0, must-revalidate".to_owned(),
+        }
+    }
 }
 
 /// The company's names.
