@@ -245,6 +245,24 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
     let again = build(&project.options(&out, &cache))?;
     assert_eq!((again.bundled, again.rendered), (false, 0));
 
+    // The browser's files hold no content: the bundle is a function of the site alone.
+    let content = &first.content;
+    let phrases = [
+        content.settings.brand.name.as_str(),
+        content.settings.ui.skip_to_content.as_str(),
+        content.articles.first().map_or("", |a| a.title.as_str()),
+        content.pages.home.hero.title.as_str(),
+    ];
+    for (file, bytes) in common::tree(&out.join("assets"))? {
+        let text = String::from_utf8_lossy(&bytes);
+        for phrase in phrases {
+            assert!(
+                !text.contains(phrase),
+                "assets/{file} holds the content phrase {phrase:?}"
+            );
+        }
+    }
+
     project.apply(&Edit::ChangeArticle { which: 0 })?;
     let edited = build(&project.options(&out, &cache))?;
     assert!(!edited.bundled, "a content edit runs no Vite");
