@@ -18,7 +18,6 @@
 //! DIR/astro); Hugo is the `hugo` on the PATH. `--rounds N` (default 3). PEERS_KEEP=1 keeps the
 //! projects and their output (the directory is printed).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +74,7 @@ fn main() -> Result<()> {
         } else {
             "no /dev/shm: on disk"
         },
-        load_average()
+        common::load_average()
     );
     for tool in &tools {
         println!("  {:<9} {}", tool.name, tool.version);
@@ -107,7 +106,7 @@ fn main() -> Result<()> {
         }
     }
     report(&tools, &sizes, &runs);
-    println!("load average {}", load_average());
+    println!("load average {}", common::load_average());
     Ok(())
 }
 
@@ -484,67 +483,13 @@ fn output(command: &mut Command) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".to_owned())
-}
-
 /// The highest sum of resident memory (MB) over `root` and its descendants, sampled every
 /// 50 ms from /proc until `done`; `None` where /proc cannot be read.
 fn tree_peak(root: u32, done: &AtomicBool) -> Option<f64> {
-    let page_kb = page_size_kb();
     let mut peak = 0u64;
     while !done.load(Ordering::Relaxed) {
-        let mut parent = HashMap::new();
-        let mut rss = HashMap::new();
-        for entry in std::fs::read_dir("/proc").ok()?.filter_map(Result::ok) {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|p| p.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                continue;
-            };
-            // Fields after the command's closing parenthesis: state, ppid, ..., rss (the 22nd).
-            let Some((_, rest)) = stat.rsplit_once(')') else {
-                continue;
-            };
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            if let (Some(ppid), Some(pages)) = (
-                fields.get(1).and_then(|f| f.parse::<u32>().ok()),
-                fields.get(21).and_then(|f| f.parse::<u64>().ok()),
-            ) {
-                parent.insert(pid, ppid);
-                rss.insert(pid, pages);
-            }
-        }
-        let in_tree = |mut pid: u32| {
-            while pid > 1 {
-                if pid == root {
-                    return true;
-                }
-                pid = parent.get(&pid).copied().unwrap_or(0);
-            }
-            false
-        };
-        let total: u64 = rss
-            .iter()
-            .filter(|(pid, _)| in_tree(**pid))
-            .map(|(_, pages)| pages)
-            .sum();
-        peak = peak.max(total * page_kb);
+        peak = peak.max(common::tree_rss_kb(root)?);
         std::thread::sleep(Duration::from_millis(50));
     }
     Some(peak as f64 / 1024.0)
-}
-
-fn page_size_kb() -> u64 {
-    output(Command::new("getconf").arg("PAGESIZE"))
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .map_or(4, |bytes| bytes / 1024)
 }

@@ -52,7 +52,7 @@ fn main() -> Result<()> {
         "{} run(s) each, median; work in {}; load average {}",
         runs,
         parent.display(),
-        load_average()
+        common::load_average()
     );
     println!(
         "{:>7} {:>6} {:>22} {:>22} {:>22} {:>22} {:>11}",
@@ -186,63 +186,10 @@ fn measure(mut command: Command) -> Result<Measured> {
         if let Some(status) = child.try_wait()? {
             break status;
         }
-        peak_kb = peak_kb.max(tree_rss_kb(child.id()));
+        peak_kb = peak_kb.max(common::tree_rss_kb(child.id()).unwrap_or(0));
         std::thread::sleep(Duration::from_millis(10));
     };
     let wall = started.elapsed();
     ensure!(status.success(), "the build failed ({status})");
     Ok(Measured { wall, peak_kb })
-}
-
-/// The resident memory of `root` and all its descendants, in kB, from /proc.
-fn tree_rss_kb(root: u32) -> u64 {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    let mut parent_of = HashMap::new();
-    let mut rss = HashMap::new();
-    for entry in entries.filter_map(Result::ok) {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
-            continue;
-        };
-        let field = |name: &str| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix(name))
-                .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
-        };
-        if let Some(ppid) = field("PPid:") {
-            parent_of.insert(pid, ppid as u32);
-        }
-        rss.insert(pid, field("VmRSS:").unwrap_or(0));
-    }
-    rss.iter()
-        .filter(|(pid, _)| {
-            let mut at = **pid;
-            for _ in 0..64 {
-                if at == root {
-                    return true;
-                }
-                match parent_of.get(&at) {
-                    Some(&p) if p != 0 => at = p,
-                    _ => return false,
-                }
-            }
-            false
-        })
-        .map(|(_, kb)| kb)
-        .sum()
-}
-
-fn load_average() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_default()
 }
