@@ -390,7 +390,7 @@ impl Plan {
                 for encoding in Encoding::PREFERRED {
                     files.push(PlannedFile {
                         file: format!("{file}{}", encoding.suffix()),
-                        from: cache::variant(&from, encoding),
+                        from: compress::variant_path(&from, encoding),
                         id: format!("{}{}", stored.hash, encoding.suffix()),
                     });
                 }

@@ -176,7 +176,7 @@ pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, Bun
         });
     }
     // The browser's files are compressed once per bundle, not once per build.
-    compress::compress_dir(&out.join("client"), None)?;
+    compress::compress_dir(&out.join("client"))?;
     // The server bundle imports the site's packages by name: Node finds them through this link.
     link_packages(&site.join("node_modules"), &out.join("node_modules"))?;
     std::fs::create_dir_all(dir.parent().unwrap_or(cache.root()))

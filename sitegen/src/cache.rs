@@ -17,8 +17,8 @@
 //!
 //! Entries are written under a temporary name and renamed into place, so a build that stops
 //! half-way leaves nothing half-written. Deleting the folder is always safe: the next build
-//! makes what it needs again. Pages are hard-linked from here into the output directory, so
-//! output files must not be edited in place (a build replaces the directory as a whole).
+//! makes what it needs again. Output files are hard links to the files here (see
+//! [`crate::publish::publish_plan`]), so they must be replaced, never edited in place.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -160,7 +160,10 @@ impl Store {
         if !path.is_file() {
             if compressible {
                 for encoding in Encoding::PREFERRED {
-                    write_atomic(&variant(&path, encoding), &encoding.compress(bytes))?;
+                    write_atomic(
+                        &compress::variant_path(&path, encoding),
+                        &encoding.compress(bytes),
+                    )?;
                 }
             }
             // The file last: once it is there, its variants are too.
@@ -168,7 +171,7 @@ impl Store {
         }
         let gzip_len = if compressible {
             Some(
-                std::fs::metadata(variant(&path, Encoding::Gzip))
+                std::fs::metadata(compress::variant_path(&path, Encoding::Gzip))
                     .with_context(|| format!("reading {}", path.display()))?
                     .len(),
             )
@@ -190,22 +193,9 @@ impl Store {
 
     /// The size of the `.gz` variant of the file hashed `hash`, if it has one.
     pub fn gzip_len(&self, hash: &str) -> Option<u64> {
-        std::fs::metadata(variant(&self.path(hash), Encoding::Gzip))
+        std::fs::metadata(compress::variant_path(&self.path(hash), Encoding::Gzip))
             .ok()
             .map(|m| m.len())
-    }
-
-    /// Links the file hashed `hash` and its variants to `to` (`to.br`, `to.gz`).
-    pub fn link(&self, hash: &str, to: &Path) -> Result<()> {
-        let from = self.path(hash);
-        link_file(&from, to)?;
-        for encoding in Encoding::PREFERRED {
-            let from = variant(&from, encoding);
-            if from.is_file() {
-                link_file(&from, &variant(to, encoding))?;
-            }
-        }
-        Ok(())
     }
 
     /// A side file of the stored file hashed `hash` (`<hash>.scan`).
@@ -214,26 +204,6 @@ impl Store {
         path.push(suffix);
         path.into()
     }
-}
-
-/// `path` plus the variant's suffix (`.br`).
-pub fn variant(path: &Path, encoding: Encoding) -> PathBuf {
-    let mut variant = path.as_os_str().to_owned();
-    variant.push(encoding.suffix());
-    variant.into()
-}
-
-/// Hard-links `from` to `to` (creating `to`'s folder), or copies it across file systems.
-pub fn link_file(from: &Path, to: &Path) -> Result<()> {
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("creating {}", parent.display()))?;
-    }
-    if std::fs::hard_link(from, to).is_err() {
-        std::fs::copy(from, to)
-            .with_context(|| format!("copying {} to {}", from.display(), to.display()))?;
-    }
-    Ok(())
 }
 
 /// Writes `bytes` to `path` under a temporary name in the same folder, then renames it into
@@ -270,7 +240,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_stored_file_is_compressed_once_and_linked_with_its_variants() -> Result<()> {
+    fn a_stored_file_is_compressed_once_and_kept_with_its_variants() -> Result<()> {
         let dir = tempfile::tempdir()?;
         let store = Store {
             dir: dir.path().join("files"),
@@ -281,14 +251,13 @@ mod tests {
         let gzip_len = stored.gzip_len.expect("a large page gets variants");
         assert_eq!(Some(gzip_len), store.gzip_len(&stored.hash));
 
-        let out = dir.path().join("out/about/index.html");
-        store.link(&stored.hash, &out)?;
+        let out = store.path(&stored.hash);
         assert_eq!(std::fs::read_to_string(&out)?, page);
-        let gz = std::fs::read(variant(&out, Encoding::Gzip))?;
+        let gz = std::fs::read(compress::variant_path(&out, Encoding::Gzip))?;
         let mut text = String::new();
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text)?;
         assert_eq!(text, page);
-        assert!(variant(&out, Encoding::Brotli).is_file());
+        assert!(compress::variant_path(&out, Encoding::Brotli).is_file());
 
         let small = store.put("robots.txt", b"User-agent: *")?;
         assert_eq!(small.gzip_len, None);

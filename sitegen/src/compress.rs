@@ -105,13 +105,8 @@ pub fn is_compressible(file: &str, len: u64) -> bool {
 /// The gzipped size of each file that got variants, by file, for the size report.
 pub type GzipSizes = HashMap<String, u64>;
 
-/// Writes `file.br` and `file.gz` beside every compressible file of `dir` that has not both
-/// already, in parallel.
-///
-/// When `previous` (the output being replaced) has the same file byte for byte with both
-/// variants, they are linked (or copied) instead of compressed again: most files of a
-/// rebuild are unchanged, and hashed assets never change under their name.
-pub fn compress_dir(dir: &Path, previous: Option<&Path>) -> Result<GzipSizes> {
+/// Writes `file.br` and `file.gz` beside every compressible file of `dir`, in parallel.
+pub fn compress_dir(dir: &Path) -> Result<GzipSizes> {
     let files = Files::list(dir)?;
     let todo: Vec<&String> = files
         .iter()
@@ -119,40 +114,19 @@ pub fn compress_dir(dir: &Path, previous: Option<&Path>) -> Result<GzipSizes> {
         .collect();
     let done: Vec<Option<(String, u64)>> = todo
         .into_par_iter()
-        .map(|file| compress_file(dir, file, previous))
+        .map(|file| compress_file(dir, file))
         .collect::<Result<_>>()?;
     Ok(done.into_iter().flatten().collect())
 }
 
-fn variant_path(path: &Path, encoding: Encoding) -> std::path::PathBuf {
+/// `path` plus the variant's suffix (`about/index.html.br`).
+pub fn variant_path(path: &Path, encoding: Encoding) -> std::path::PathBuf {
     let mut variant = path.as_os_str().to_owned();
     variant.push(encoding.suffix());
     variant.into()
 }
 
-/// Links the variants of an identical `file` from `previous` into `dir`; the gzip length
-/// when both were there.
-fn reuse(dir: &Path, file: &str, bytes: &[u8], previous: &Path) -> Option<u64> {
-    let old = previous.join(file);
-    let old_variants = Encoding::PREFERRED.map(|e| variant_path(&old, e));
-    if !old_variants.iter().all(|v| v.is_file()) || std::fs::read(&old).ok()? != bytes {
-        return None;
-    }
-    let new = dir.join(file);
-    let mut gzip_len = None;
-    for (encoding, from) in Encoding::PREFERRED.into_iter().zip(old_variants) {
-        let to = variant_path(&new, encoding);
-        if std::fs::hard_link(&from, &to).is_err() {
-            std::fs::copy(&from, &to).ok()?;
-        }
-        if encoding == Encoding::Gzip {
-            gzip_len = Some(std::fs::metadata(&to).ok()?.len());
-        }
-    }
-    gzip_len
-}
-
-fn compress_file(dir: &Path, file: &str, previous: Option<&Path>) -> Result<Option<(String, u64)>> {
+fn compress_file(dir: &Path, file: &str) -> Result<Option<(String, u64)>> {
     let path = dir.join(file);
     let len = std::fs::metadata(&path)
         .with_context(|| format!("reading {}", path.display()))?
@@ -160,18 +134,7 @@ fn compress_file(dir: &Path, file: &str, previous: Option<&Path>) -> Result<Opti
     if !is_compressible(file, len) {
         return Ok(None);
     }
-    let variants = Encoding::PREFERRED.map(|e| variant_path(&path, e));
-    if variants.iter().all(|v| v.is_file()) {
-        let gzip = variant_path(&path, Encoding::Gzip);
-        let gzip_len = std::fs::metadata(&gzip)
-            .with_context(|| format!("reading {}", gzip.display()))?
-            .len();
-        return Ok(Some((file.to_owned(), gzip_len)));
-    }
     let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
-    if let Some(gzip_len) = previous.and_then(|previous| reuse(dir, file, &bytes, previous)) {
-        return Ok(Some((file.to_owned(), gzip_len)));
-    }
     let mut gzip_len = 0;
     for encoding in Encoding::PREFERRED {
         let compressed = encoding.compress(&bytes);
@@ -179,8 +142,6 @@ fn compress_file(dir: &Path, file: &str, previous: Option<&Path>) -> Result<Opti
             gzip_len = compressed.len() as u64;
         }
         let variant = variant_path(&path, encoding);
-        // A variant linked from an earlier output must not be written through.
-        let _ = std::fs::remove_file(&variant);
         std::fs::write(&variant, compressed)
             .with_context(|| format!("writing {}", variant.display()))?;
     }

@@ -58,7 +58,7 @@ fn every_text_file_over_a_kilobyte_gets_variants_that_decompress_to_it() {
     write(dir.path(), "img/photo.webp", &big);
     write(dir.path(), "_headers", &big);
 
-    let sizes = compress_dir(dir.path(), None).expect("compressed");
+    let sizes = compress_dir(dir.path()).expect("compressed");
 
     for file in compressible {
         for encoding in Encoding::PREFERRED {
@@ -83,9 +83,9 @@ fn every_text_file_over_a_kilobyte_gets_variants_that_decompress_to_it() {
 fn compressing_twice_writes_the_same_variants() {
     let dir = tempfile::tempdir().expect("temp dir");
     write(dir.path(), "index.html", &text(300));
-    compress_dir(dir.path(), None).expect("compressed");
+    compress_dir(dir.path()).expect("compressed");
     let first = std::fs::read(dir.path().join("index.html.br")).expect("br");
-    compress_dir(dir.path(), None).expect("compressed again");
+    compress_dir(dir.path()).expect("compressed again");
     assert_eq!(
         std::fs::read(dir.path().join("index.html.br")).expect("br"),
         first
@@ -94,37 +94,43 @@ fn compressing_twice_writes_the_same_variants() {
 }
 
 #[test]
-fn unchanged_files_reuse_the_variants_of_the_previous_output() {
-    let previous = tempfile::tempdir().expect("temp dir");
+fn unchanged_files_reuse_the_variants_of_the_previous_build() {
+    // A build stores every file with its variants once, by the hash of its bytes: the next
+    // build of the same bytes reuses them, changed bytes get variants of their own, and what the
+    // previous build stored is left as it was.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = sitegen::cache::Cache::open(Some(dir.path()))
+        .expect("cache")
+        .files();
     let (same, changed) = (text(300), text(301));
-    write(previous.path(), "same.html", &same);
-    write(previous.path(), "changed.html", &same);
-    compress_dir(previous.path(), None).expect("compressed");
+    let previous_same = store.put("same.html", &same).expect("stored");
+    let previous_changed = store.put("changed.html", &same).expect("stored");
+    let variant = |hash: &str, encoding: Encoding| {
+        sitegen::compress::variant_path(&store.path(hash), encoding)
+    };
+    let written = |hash: &str| {
+        std::fs::metadata(variant(hash, Encoding::Brotli))
+            .and_then(|m| m.modified())
+            .expect("variant")
+    };
+    let before = written(&previous_same.hash);
 
-    let next = tempfile::tempdir().expect("temp dir");
-    write(next.path(), "same.html", &same);
-    write(next.path(), "changed.html", &changed);
-    let sizes = compress_dir(next.path(), Some(previous.path())).expect("compressed");
+    let next_same = store.put("same.html", &same).expect("stored");
+    let next_changed = store.put("changed.html", &changed).expect("stored");
+    assert_eq!(next_same, previous_same);
+    assert_eq!(
+        written(&next_same.hash),
+        before,
+        "the same bytes are not compressed again"
+    );
     for encoding in Encoding::PREFERRED {
-        let read = |dir: &Path, file: &str| {
-            std::fs::read(dir.join(format!("{file}{}", encoding.suffix()))).expect("variant")
-        };
-        assert_eq!(
-            read(next.path(), "same.html"),
-            read(previous.path(), "same.html")
-        );
-        assert_eq!(
-            decompress(encoding, &read(next.path(), "changed.html")),
-            changed
-        );
-        // The previous output is left as it was.
-        assert_eq!(
-            decompress(encoding, &read(previous.path(), "changed.html")),
-            same
-        );
+        let read = |hash: &str| std::fs::read(variant(hash, encoding)).expect("variant");
+        assert_eq!(decompress(encoding, &read(&next_changed.hash)), changed);
+        // The previous build's file is left as it was.
+        assert_eq!(decompress(encoding, &read(&previous_changed.hash)), same);
     }
-    let gz = std::fs::metadata(next.path().join("same.html.gz")).expect("gz");
-    assert_eq!(sizes.get("same.html"), Some(&gz.len()));
+    let gz = std::fs::metadata(variant(&next_same.hash, Encoding::Gzip)).expect("gz");
+    assert_eq!(next_same.gzip_len, Some(gz.len()));
 }
 
 #[test]

@@ -78,7 +78,7 @@ fn build(dir: &Path, articles: &[&str]) {
         &CacheRules::default(),
     )
     .expect("site files");
-    sitegen::compress::compress_dir(dir, None).expect("compressed");
+    sitegen::compress::compress_dir(dir).expect("compressed");
 }
 
 /// Writes `file` anew as a build would: with fresh compressed variants.
@@ -87,7 +87,7 @@ fn rewrite(dir: &Path, file: &str, bytes: &[u8]) {
     for suffix in [".gz", ".br"] {
         let _ = std::fs::remove_file(dir.join(format!("{file}{suffix}")));
     }
-    sitegen::compress::compress_dir(dir, None).expect("compressed");
+    sitegen::compress::compress_dir(dir).expect("compressed");
 }
 
 fn options(dir: &Path, endpoint: &str, target: &str) -> DeployOptions {
