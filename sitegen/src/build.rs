@@ -283,9 +283,6 @@ fn load(options: &BuildOptions) -> Result<Content, BuildError> {
     Ok(content)
 }
 
-/// The path the not-found page is rendered at: no route has it (routes have no extension).
-const NOT_FOUND_PATH: &str = "/404.html";
-
 /// Every page of the model, and the not-found page.
 fn page_jobs(routes: &[RouteInfo]) -> Vec<PageJob> {
     routes
@@ -297,7 +294,8 @@ fn page_jobs(routes: &[RouteInfo]) -> Vec<PageJob> {
             status: 200,
         })
         .chain([PageJob {
-            path: NOT_FOUND_PATH.into(),
+            // No route has this path (routes have no extension), so Vike renders its error page.
+            path: format!("/{NOT_FOUND_FILE}"),
             file: NOT_FOUND_FILE.into(),
             source: crate::content::SITE_FILE.into(),
             status: 404,

@@ -51,13 +51,17 @@ pub enum BundleError {
     Files(#[from] anyhow::Error),
 }
 
+/// The variable through which the site's Vite config and the render workers learn where the
+/// bundle is (`site/lib/buildOutput.ts`).
+pub const OUT_DIR_ENV: &str = "SITEGEN_OUT_DIR";
+
 /// Entries of the site that are not inputs of its bundle: installed packages (their lockfile
 /// stands for them), what builds, dev servers and test runs write, and the browser tests and
 /// benchmarks, which no page imports.
-const NOT_INPUTS: [&str; 10] = [
+pub const NOT_INPUTS: [&str; 10] = [
     "node_modules",
     "dist",
-    ".sitegen",
+    crate::dev::DEV_DIR,
     "test-results",
     "playwright-report",
     "tests",
@@ -153,7 +157,7 @@ pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, Bun
         .arg("build")
         .current_dir(&copy)
         // Vike resolves the output folder against the site, so it is given relative to it.
-        .env("SITEGEN_OUT_DIR", relative_to(&out, &copy))
+        .env(OUT_DIR_ENV, relative_to(&out, &copy))
         .stdin(Stdio::null());
     let status = if quiet {
         let output = command.output().map_err(spawn_error(&site))?;

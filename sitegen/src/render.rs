@@ -291,7 +291,7 @@ impl Pool {
         timeout: Duration,
     ) -> Result<Self, RenderError> {
         bundle::node_version().map_err(|err| RenderError::Toolchain(err.to_string()))?;
-        let script = bundle::absolute(&site_dir.join(WORKER_SCRIPT))?;
+        let script = bundle::absolute(&worker_script(site_dir))?;
         if !script.is_file() {
             return Err(RenderError::Toolchain(format!(
                 "the site has no render worker ({} is missing)",
@@ -517,7 +517,7 @@ impl Worker {
             .arg(script)
             .arg(bundle_dir)
             // The page's enhancement preloads read the client manifest from here.
-            .env("SITEGEN_OUT_DIR", bundle_dir)
+            .env(bundle::OUT_DIR_ENV, bundle_dir)
             .env("NODE_ENV", "production")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

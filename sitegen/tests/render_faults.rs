@@ -66,7 +66,7 @@ impl Faulty {
 
 /// The render workers of the site in `site` still running (by their command line).
 fn workers_of(site: &Path) -> Vec<u32> {
-    let script = site.join("render/worker.mjs").display().to_string();
+    let script = sitegen::render::worker_script(site).display().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };

@@ -24,10 +24,13 @@ use tokio::signal::unix::{SignalKind, signal};
 use crate::content::{Content, ContentErrors};
 use children::Owned;
 
+/// The site's folder for the dev server's files (`site/.sitegen`); builds never write there.
+pub const DEV_DIR: &str = ".sitegen";
+
 /// Where `sitegen export` writes the content JSON by default: where the site's dev server
 /// (`npm run dev`) reads it when `SITEGEN_CONTENT` is not set (`site/lib/contentFile.ts`).
 pub fn default_content_json(site_dir: &Path) -> PathBuf {
-    site_dir.join(".sitegen").join("content.json")
+    site_dir.join(DEV_DIR).join("content.json")
 }
 
 /// What `sitegen dev` serves and where.
@@ -161,7 +164,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         Some(_) => Some(free_port(options.host, 0, "contact-fn")?),
         None => None,
     };
-    let dir = std::path::absolute(options.site_dir.join(format!(".sitegen/dev-{port}")))?;
+    let dir = std::path::absolute(options.site_dir.join(DEV_DIR).join(format!("dev-{port}")))?;
     // A directory left by a killed run on this port holds nothing worth keeping.
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;

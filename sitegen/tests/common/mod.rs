@@ -20,24 +20,14 @@ pub struct Copy {
 }
 
 impl Copy {
-    /// Copies the site (without what builds and test runs write) and the content.
+    /// Copies the site (its bundle's inputs) and the content.
     pub fn new() -> anyhow::Result<Self> {
         let dir = tempfile::tempdir()?;
         let repo = Path::new(REPO);
         let content = dir.path().join("content");
         let site = dir.path().join("site");
         copy_tree(&repo.join("content"), &content, &[])?;
-        copy_tree(
-            &repo.join("site"),
-            &site,
-            &[
-                "node_modules",
-                "dist",
-                ".sitegen",
-                "test-results",
-                "playwright-report",
-            ],
-        )?;
+        copy_tree(&repo.join("site"), &site, &sitegen::bundle::NOT_INPUTS)?;
         std::os::unix::fs::symlink(
             repo.join("site/node_modules").canonicalize()?,
             site.join("node_modules"),
