@@ -35,6 +35,7 @@
 //! oldest first, so a new article adds to the end of each list and leaves the others' numbers
 //! as they were; the browser gives ties to the higher number, the newer article.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -177,9 +178,20 @@ pub fn typescript() -> String {
 
 /// Lowercased runs of letters and digits.
 pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    tokens(text).map(Cow::into_owned)
+}
+
+/// [`words`], borrowed from `text` where it is lowercase already (most words of most text).
+fn tokens(text: &str) -> impl Iterator<Item = Cow<'_, str>> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+                Cow::Borrowed(w)
+            } else {
+                Cow::Owned(w.to_lowercase())
+            }
+        })
 }
 
 /// What is indexed of every article, oldest first.
@@ -214,39 +226,66 @@ pub fn attach(content: &mut Content) -> Result<Files> {
 }
 
 /// Word -> postings (`(doc, weight)`, by doc) of `sources`.
+///
+/// The articles are indexed in runs of consecutive ones, each run on its own (in parallel),
+/// and the runs' lists are joined in article order, so every list comes out sorted by doc. A
+/// run holds each of its words once, however many of its articles have it: indexing article by
+/// article and merging after held every article's every word at once, 300 MB at 5,000 articles.
 fn postings(sources: &[Source<'_>]) -> BTreeMap<String, Vec<(u32, u32)>> {
-    // Each article's word weights on its own (in parallel), then merged in article order, so
-    // every list comes out sorted by doc.
-    let weighed: Vec<HashMap<String, u32>> = sources
-        .par_iter()
-        .map(|source| {
-            let mut weights: HashMap<String, u32> = HashMap::new();
-            let mut add = |text: &str, weight: u32, cap: u32| {
-                let mut seen: HashMap<String, u32> = HashMap::new();
-                for word in words(text) {
-                    let n = seen.entry(word).or_insert(0);
-                    if *n < cap {
-                        *n += 1;
-                    }
+    let run = sources
+        .len()
+        .div_ceil(rayon::current_num_threads() * 4)
+        .max(1);
+    let runs: Vec<HashMap<String, Vec<(u32, u32)>>> = sources
+        .par_chunks(run)
+        .enumerate()
+        .map(|(r, sources)| {
+            let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+            let mut weights = Weights::default();
+            for (doc, source) in (u32::try_from(r * run).unwrap_or(u32::MAX)..).zip(sources) {
+                weights.add(&source.doc.title, TITLE_WEIGHT, 1);
+                weights.add(&source.doc.excerpt, META_WEIGHT, 1);
+                weights.add(&source.doc.author, META_WEIGHT, 1);
+                weights.add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
+                for (word, weight) in weights.total.drain() {
+                    index.entry(word).or_default().push((doc, weight));
                 }
-                for (word, n) in seen {
-                    *weights.entry(word).or_insert(0) += weight * n;
-                }
-            };
-            add(&source.doc.title, TITLE_WEIGHT, 1);
-            add(&source.doc.excerpt, META_WEIGHT, 1);
-            add(&source.doc.author, META_WEIGHT, 1);
-            add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
-            weights
+            }
+            index
         })
         .collect();
     let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-    for (doc, weights) in (0u32..).zip(weighed) {
-        for (word, weight) in weights {
-            index.entry(word).or_default().push((doc, weight));
+    for run in runs {
+        for (word, postings) in run {
+            index.entry(word).or_default().extend(postings);
         }
     }
     index.into_iter().collect()
+}
+
+/// One article's weight per word, with the maps kept from article to article: a word is
+/// allocated only the first time the article has it.
+#[derive(Default)]
+struct Weights {
+    total: HashMap<String, u32>,
+    seen: HashMap<String, u32>,
+}
+
+impl Weights {
+    /// Adds `weight` for each time a word is in `text`, counting at most `cap` times a word.
+    fn add(&mut self, text: &str, weight: u32, cap: u32) {
+        for word in tokens(text) {
+            match self.seen.get_mut(word.as_ref()) {
+                Some(n) => *n = (*n + 1).min(cap),
+                None => {
+                    self.seen.insert(word.into_owned(), 1);
+                }
+            }
+        }
+        for (word, n) in self.seen.drain() {
+            *self.total.entry(word).or_insert(0) += weight * n;
+        }
+    }
 }
 
 /// The flattened, delta-coded form of `postings`.
