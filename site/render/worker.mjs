@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { pathToFileURL } from 'node:url'
+import { getHeapStatistics } from 'node:v8'
 
 const bundle = process.argv[2]
 if (!bundle) {
@@ -29,6 +30,19 @@ process.stdout.write = process.stderr.write.bind(process.stderr)
 await import(pathToFileURL(path.join(bundle, 'server', 'entry.mjs')).href)
 const { renderPage, setContent, inputsHash } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
 
+// Rendering page after page, V8 lets the heap grow far past what is live: measured at 5,000
+// articles, 90 MB live and 480 MB in use after 2,000 pages, in every worker of the pool. A
+// worker started with --expose-gc (render.rs) collects once its heap has grown this much past
+// what was live after the last collection.
+const HEAP_SLACK = 96 * 1024 * 1024
+let live = 0
+
+function collectWhenGrown() {
+  if (!globalThis.gc || getHeapStatistics().used_heap_size < live + HEAP_SLACK) return
+  globalThis.gc()
+  live = getHeapStatistics().used_heap_size
+}
+
 function describe(error) {
   return error instanceof Error ? (error.stack ?? error.message) : String(error)
 }
@@ -37,6 +51,8 @@ async function handle(request) {
   switch (request.op) {
     case 'content':
       setContent(JSON.parse(readFileSync(request.file, 'utf8')))
+      live = 0
+      collectWhenGrown()
       return { ok: true }
     case 'hash': {
       const hashes = []
@@ -47,6 +63,7 @@ async function handle(request) {
           return { error: describe(error), path }
         }
       }
+      collectWhenGrown()
       return { hashes }
     }
     case 'render': {
@@ -54,7 +71,9 @@ async function handle(request) {
       const { httpResponse, errorWhileRendering } = pageContext
       if (errorWhileRendering) return { error: describe(errorWhileRendering) }
       if (!httpResponse) return { error: `Vike rendered no response for ${request.path}` }
-      return { status: httpResponse.statusCode, html: await httpResponse.getBody() }
+      const html = await httpResponse.getBody()
+      collectWhenGrown()
+      return { status: httpResponse.statusCode, html }
     }
     default:
       return { error: `unknown request ${JSON.stringify(request.op)}` }

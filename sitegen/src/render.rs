@@ -514,6 +514,8 @@ struct Worker {
 impl Worker {
     fn spawn(script: &Path, bundle_dir: &Path) -> Result<Self> {
         let mut child = Command::new("node")
+            // The worker collects its garbage itself as the heap grows (see worker.mjs).
+            .arg("--expose-gc")
             .arg(script)
             .arg(bundle_dir)
             // The page's enhancement preloads read the client manifest from here.
