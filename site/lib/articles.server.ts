@@ -7,6 +7,13 @@ import { loadContent, pathOf } from './content.server'
 /** How many articles the Insights page shows among the featured and the latest. */
 export const FEATURED_COUNT = 2
 export const LATEST_COUNT = 6
+/**
+ * How many of the latest articles the Insights page carries in all, for its filter to narrow:
+ * enough that every category and type has a few, while the page stays the same size however
+ * many articles there are. Older articles are listed on their category's pages and found by
+ * the search.
+ */
+export const LATEST_MAX = 48
 
 function authorOf(article: Article) {
   const author = loadContent().authors[article.author]
@@ -100,12 +107,17 @@ export function featuredArticles(): Article[] {
 }
 
 /**
- * Insights: every article not among the featured ones, newest first. The page shows the first
- * LATEST_COUNT; the others appear only while the filter narrows the list.
+ * Insights: the newest LATEST_MAX articles not among the featured ones, newest first. The page
+ * shows the first LATEST_COUNT; the others appear only while the filter narrows the list.
  */
 export function latestArticles(): Article[] {
   const featured = new Set(featuredArticles().map((a) => a.slug))
-  return allArticles().filter((a) => !featured.has(a.slug))
+  const latest: Article[] = []
+  for (const article of allArticles()) {
+    if (latest.length === LATEST_MAX) break
+    if (!featured.has(article.slug)) latest.push(article)
+  }
+  return latest
 }
 
 /** The blog list: the newest article of each service category, in category order. */
