@@ -209,15 +209,24 @@ fn spawn_error(site: &Path) -> impl Fn(std::io::Error) -> BundleError + '_ {
     move |err| BundleError::Toolchain(format!("running vite build in {}: {err}", site.display()))
 }
 
-/// `node --version`, or says how to install Node.js.
+/// `node --version`, or says how to install Node.js. Asked once per process: starting Node
+/// takes tens of milliseconds, and the bundle's hash and the render pool both need it.
 pub fn node_version() -> Result<String, BundleError> {
-    match Command::new("node").arg("--version").output() {
-        Ok(out) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout).trim().into()),
-        _ => Err(BundleError::Toolchain(
-            "`node` was not found on PATH: install Node.js 20 or newer, then run `make deps`"
-                .into(),
-        )),
-    }
+    static VERSION: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    VERSION
+        .get_or_init(|| match Command::new("node").arg("--version").output() {
+            Ok(out) if out.status.success() => {
+                Some(String::from_utf8_lossy(&out.stdout).trim().into())
+            }
+            _ => None,
+        })
+        .clone()
+        .ok_or_else(|| {
+            BundleError::Toolchain(
+                "`node` was not found on PATH: install Node.js 20 or newer, then run `make deps`"
+                    .into(),
+            )
+        })
 }
 
 /// Finds Vite's command-line entry in the site's packages, or says how to install them.
