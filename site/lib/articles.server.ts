@@ -125,6 +125,11 @@ export function blogArticles(): Article[] {
   return loadContent().services.flatMap((c) => allArticles().find((a) => a.category === c.slug) ?? [])
 }
 
+/** The articles of the category `slug`, newest first. */
+export function categoryArticles(slug: string): Article[] {
+  return articleIndex().byCategory.get(slug) ?? []
+}
+
 /** The other articles of an article's category, newest first. */
 export function relatedArticles(article: Article, count = 3): Article[] {
   const related: Article[] = []
@@ -142,7 +147,7 @@ export function filterChoices() {
     categories: services.map((c) => ({
       value: c.slug,
       label: c.name,
-      href: pathOf('insights-category', { category: c.slug }),
+      href: pathOf('insights-category', { category: c.slug, page: 1 }),
     })),
     types: (['article', 'case-study', 'technical', 'whitepaper'] as const).map((value) => ({
       value,

@@ -30,12 +30,12 @@ export function loadContent(): SiteContent {
   return content
 }
 
-function paramsOf(route: RouteInfo): Record<string, string> {
+function paramsOf(route: RouteInfo): Record<string, string | number> {
   return 'params' in route ? route.params : {}
 }
 
 /** A key naming a route by its kind and parameters, whatever the parameters' order. */
-function routeKey(kind: PageKind, params: Record<string, string>): string {
+function routeKey(kind: PageKind, params: Record<string, string | number>): string {
   return JSON.stringify([kind, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))])
 }
 
@@ -68,7 +68,7 @@ export function routeByPath(path: string): RouteInfo | undefined {
 
 /** The path of the page of kind `kind` with `params`, for a link to it. */
 export function pathOf<K extends PageKind>(kind: K, params: ParamsOf<K>): string {
-  const route = routeIndex().byParams.get(routeKey(kind, params as Record<string, string>))
+  const route = routeIndex().byParams.get(routeKey(kind, params as Record<string, string | number>))
   if (!route) throw new Error(`The content has no ${kind} page with ${JSON.stringify(params)}`)
   return route.path
 }

@@ -16,6 +16,7 @@ import {
   articleBySlug,
   blogArticles,
   cardOf,
+  categoryArticles,
   featuredArticles,
   filterChoices,
   LATEST_COUNT,
@@ -114,7 +115,7 @@ const pageData = {
     return {
       page: { ...card, html, toc, words: pages.insights.article },
       related: relatedArticles(article).map(cardOf),
-      categoryHref: pathOf('insights-category', { category: article.category }),
+      categoryHref: pathOf('insights-category', { category: article.category, page: 1 }),
       og: { type: 'article', image, image_alt: article.image_alt },
       jsonLd: {
         '@context': 'https://schema.org',
@@ -135,15 +136,32 @@ const pageData = {
     const { pages } = loadContent()
     const found = category(params.category)
     const words = pages.insights.article
+    const { per_page, previous_label, next_label, page_label } = pages.insights.pagination
+    const listed = categoryArticles(params.category)
+    const at = params.page
+    // As sitegen derives the routes (content/pages/insights.rs): a link to a page it did not
+    // derive fails the build in pathOf.
+    const count = Math.max(1, Math.ceil(listed.length / per_page))
+    const link = (page: number) =>
+      page >= 1 && page <= count ? pathOf('insights-category', { category: params.category, page }) : null
     return {
       page: {
         hero: { eyebrow: words.category_eyebrow, title: found.name, highlight: null, lead: found.summary, actions: [] },
         list_title: words.category_list_title,
         all_label: words.all_insights_label,
       },
-      articles: allArticles()
-        .filter((a) => a.category === params.category)
-        .map(cardOf),
+      articles: listed.slice((at - 1) * per_page, at * per_page).map(cardOf),
+      // Only when there is more than one page.
+      pager:
+        count > 1
+          ? {
+              label: page_label.replace('{page}', String(at)).replace('{pages}', String(count)),
+              previous: link(at - 1),
+              next: link(at + 1),
+              previousLabel: previous_label,
+              nextLabel: next_label,
+            }
+          : null,
       filter: filterChoices(),
       current: params.category,
       insightsHref: pathOf('insights', {}),

@@ -6,6 +6,7 @@ import type { InsightsSearch } from "./InsightsSearch";
 import type { LatestSection } from "./LatestSection";
 import type { Meta } from "./Meta";
 import type { NewsletterSection } from "./NewsletterSection";
+import type { Pagination } from "./Pagination";
 import type { ResourcesSection } from "./ResourcesSection";
 
 /**
@@ -43,4 +44,8 @@ newsletter: NewsletterSection,
 /**
  * The words of every article page and category page.
  */
-article: ArticleWords, };
+article: ArticleWords, 
+/**
+ * How a category's articles are split into pages, and the words of their navigation.
+ */
+pagination: Pagination, };

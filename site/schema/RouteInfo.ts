@@ -45,4 +45,8 @@ slug: string, } } | { "kind": "insights-category", "params": {
 /**
  * The category's slug (`cloud-services`).
  */
-category: string, } } | FixedPage);
+category: string, 
+/**
+ * Which page, from 1 (the Insights page's `pagination` says how many articles a page lists).
+ */
+page: number, } } | FixedPage);

@@ -186,7 +186,9 @@ fn tokens(text: &str) -> impl Iterator<Item = Cow<'_, str>> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| {
-            if w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+            if w.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            {
                 Cow::Borrowed(w)
             } else {
                 Cow::Owned(w.to_lowercase())

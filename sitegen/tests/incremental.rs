@@ -58,8 +58,15 @@ struct Project {
 }
 
 impl Project {
+    /// The copy, with category pages of two articles: adding, renaming and deleting articles
+    /// then adds and removes pages of them too.
     fn new() -> anyhow::Result<Self> {
         let copy = common::Copy::new()?;
+        replace(
+            &copy.content.join("pages/insights.yaml"),
+            "  per_page: ",
+            &format!("  per_page: {PER_PAGE}"),
+        )?;
         Ok(Self {
             content: copy.content.clone(),
             site: copy.site.clone(),
@@ -151,6 +158,9 @@ impl Project {
         options
     }
 }
+
+/// The articles of a category page in the copies.
+const PER_PAGE: usize = 2;
 
 /// Replaces the first `from` in `file` (whatever an earlier edit appended to it).
 fn replace(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
@@ -274,4 +284,63 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
         edited.rendered
     );
     Ok(())
+}
+
+#[test]
+fn a_category_s_articles_are_split_into_pages_linked_both_ways() -> anyhow::Result<()> {
+    let project = Project::new()?;
+    let work = tempfile::tempdir()?;
+    let out = work.path().join("out");
+    let built = build(&project.options(&out, &work.path().join("cache")))?;
+    let content = &built.content;
+    for category in &content.services {
+        let articles: Vec<String> = content
+            .articles
+            .iter()
+            .filter(|a| a.category == category.slug)
+            .map(|a| format!("/insights/{}", a.slug))
+            .collect();
+        let pages = articles.len().div_ceil(PER_PAGE).max(1);
+        let mut listed = Vec::new();
+        for page in 1..=pages {
+            let path = match page {
+                1 => format!("/insights/category/{}", category.slug),
+                _ => format!("/insights/category/{}/page/{page}", category.slug),
+            };
+            let html = std::fs::read_to_string(out.join(&path[1..]).join("index.html"))?;
+            let on_page: Vec<String> = hrefs(&html)
+                .into_iter()
+                .filter(|href| articles.contains(href))
+                .collect();
+            // A card links its article from its title and its image.
+            let mut unique = on_page.clone();
+            unique.dedup();
+            assert!(unique.len() <= PER_PAGE, "{path} lists {unique:?}");
+            listed.extend(unique);
+            let next = format!("/insights/category/{}/page/{}", category.slug, page + 1);
+            assert_eq!(
+                html.contains(&format!(r#"href="{next}" rel="next""#)),
+                page < pages,
+                "{path} links the next of {pages} pages"
+            );
+            assert_eq!(html.contains(r#"rel="prev""#), page > 1, "{path}");
+        }
+        assert_eq!(
+            listed, articles,
+            "every article of {} once, newest first",
+            category.slug
+        );
+        let beyond = format!("insights/category/{}/page/{}", category.slug, pages + 1);
+        assert!(!out.join(beyond).exists());
+    }
+    Ok(())
+}
+
+/// The `href`s of a page, in order.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_owned)
+        .collect()
 }

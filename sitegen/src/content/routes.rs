@@ -61,10 +61,12 @@ pub enum RouteKind {
         /// The article's slug (`generative-ai-enterprise`).
         slug: String,
     },
-    /// The articles of one service category.
+    /// One page of the articles of one service category, newest first.
     InsightsCategory {
         /// The category's slug (`cloud-services`).
         category: String,
+        /// Which page, from 1 (the Insights page's `pagination` says how many articles a page lists).
+        page: u32,
     },
     /// A fixed page of `content/pages/`; its kind is the page's name.
     #[serde(untagged)]
@@ -84,7 +86,10 @@ impl RouteKind {
             Self::ServiceCategory { category } => format!("{services}/{category}"),
             Self::SubService { category, service } => format!("{services}/{category}/{service}"),
             Self::Article { slug } => format!("{insights}/{slug}"),
-            Self::InsightsCategory { category } => format!("{insights}/category/{category}"),
+            Self::InsightsCategory { category, page, .. } => match page {
+                0 | 1 => format!("{insights}/category/{category}"),
+                _ => format!("{insights}/category/{category}/page/{page}"),
+            },
         }
     }
 
@@ -98,7 +103,7 @@ impl RouteKind {
             }
             Self::ServiceCategory { category }
             | Self::SubService { category, .. }
-            | Self::InsightsCategory { category } => {
+            | Self::InsightsCategory { category, .. } => {
                 format!("{}/{category}.yaml", super::SERVICES_DIR)
             }
             Self::Article { slug } => format!("{}/{slug}.md", super::articles::ARTICLES_DIR),
@@ -158,16 +163,30 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
         ));
     }
     let insights = &content.pages.insights.meta.title;
+    let pagination = &content.pages.insights.pagination;
     for category in &content.services {
-        pages.push((
-            RouteKind::InsightsCategory {
-                category: category.slug.clone(),
-            },
-            Meta {
-                title: format!("{} | {insights}", category.name),
-                description: category.summary.clone(),
-            },
-        ));
+        let articles = content
+            .articles
+            .iter()
+            .filter(|a| a.category == category.slug)
+            .count();
+        let pages_of = pagination.pages(articles);
+        for page in 1..=pages_of {
+            let name = match page {
+                1 => category.name.clone(),
+                _ => format!("{} ({})", category.name, pagination.label(page, pages_of)),
+            };
+            pages.push((
+                RouteKind::InsightsCategory {
+                    category: category.slug.clone(),
+                    page,
+                },
+                Meta {
+                    title: format!("{name} | {insights}"),
+                    description: category.summary.clone(),
+                },
+            ));
+        }
     }
     pages
         .into_iter()

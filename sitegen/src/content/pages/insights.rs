@@ -27,6 +27,39 @@ pub struct InsightsPage {
     pub newsletter: NewsletterSection,
     /// The words of every article page and category page.
     pub article: ArticleWords,
+    /// How a category's articles are split into pages, and the words of their navigation.
+    pub pagination: Pagination,
+}
+
+/// A category's articles in pages of `per_page`, newest first: the first page at
+/// `/insights/category/<slug>`, the next ones at `/insights/category/<slug>/page/<n>`.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    /// How many articles one page lists (at least 1).
+    #[ts(type = "number")]
+    pub per_page: std::num::NonZeroU32,
+    /// The link to the page of newer articles (`Newer articles`).
+    pub previous_label: String,
+    /// The link to the page of older articles (`Older articles`).
+    pub next_label: String,
+    /// Where the visitor is; `{page}` and `{pages}` are replaced (`Page {page} of {pages}`).
+    pub page_label: String,
+}
+
+impl Pagination {
+    /// How many pages list `articles` articles: at least one, which may be empty.
+    pub fn pages(&self, articles: usize) -> u32 {
+        let per_page = self.per_page.get() as usize;
+        u32::try_from(articles.div_ceil(per_page).max(1)).unwrap_or(u32::MAX)
+    }
+
+    /// The page label of page `page` of `pages`.
+    pub fn label(&self, page: u32, pages: u32) -> String {
+        self.page_label
+            .replace("{page}", &page.to_string())
+            .replace("{pages}", &pages.to_string())
+    }
 }
 
 /// The words around an article (`/insights/<slug>`) and on the category pages.

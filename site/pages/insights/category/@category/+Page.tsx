@@ -1,13 +1,15 @@
 import { useData } from 'vike-react/useData'
 import { InsightsFilterLinks } from '../../../../components/insights/InsightsFilterLinks'
 import { LatestArticleCard } from '../../../../components/insights/LatestArticleCard'
+import { Pager } from '../../../../components/insights/Pager'
 import { Hero } from '../../../../components/ui/Hero'
 import { Section } from '../../../../components/ui/Section'
 import type { Data } from './+data'
 
-// A service category's articles, prerendered: the filter's category choices without JavaScript.
+// A service category's articles, newest first, one page of them (the rest on the pages the pager
+// links): the filter's category choices without JavaScript.
 export default function Page() {
-  const { page, articles, filter, current, insightsHref } = useData<Data>()
+  const { page, articles, pager, filter, current, insightsHref } = useData<Data>()
   return (
     <>
       <Hero hero={page.hero} />
@@ -29,6 +31,7 @@ export default function Page() {
             </li>
           ))}
         </ul>
+        {pager && <Pager {...pager} />}
       </Section>
     </>
   )

@@ -1,0 +1,2 @@
+// The second and later pages of a category's articles: the same page as the first.
+export { default } from '../../+Page'

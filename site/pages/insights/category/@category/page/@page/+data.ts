@@ -1,0 +1,2 @@
+export { data } from '../../+data'
+export type { Data } from '../../+data'
