@@ -203,7 +203,8 @@ impl From<RenderError> for BuildError {
 /// What a successful build produced.
 #[derive(Debug)]
 pub struct Built {
-    /// The validated content the site was rendered from.
+    /// The validated content the site was rendered from, without the articles' plain text
+    /// (which only the search index reads).
     pub content: Content,
     /// Sizes per route (HTML and the JS/CSS it loads), totals and the time of each step.
     pub report: BuildReport,
@@ -228,23 +229,17 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let search = steps.run(Stage::Search, || {
         search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))
     })?;
+    // Only the search index reads the articles' plain text: the JSON every worker parses goes
+    // without it, a third lighter, and sitegen does not hold it for the rest of the build.
+    for article in &mut content.articles {
+        article.text = String::new();
+    }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
     let bundle = steps.run(Stage::Bundle, || {
         Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
     })?;
     let rendered = steps.run(Stage::Render, || {
-        // The pages never read an article's plain text (the search index is built from it):
-        // the JSON every worker parses goes without, a third lighter.
-        let texts: Vec<String> = content
-            .articles
-            .iter_mut()
-            .map(|article| std::mem::take(&mut article.text))
-            .collect();
-        let rendered = render_pages(options, &cache, &bundle, &content);
-        for (article, text) in content.articles.iter_mut().zip(texts) {
-            article.text = text;
-        }
-        rendered
+        render_pages(options, &cache, &bundle, &content)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
         write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
@@ -312,18 +307,22 @@ fn render_pages(
     let work = cache
         .scratch("build-")
         .map_err(BuildError::during(Stage::Render))?;
-    let json = serde_json::to_vec(content)
-        .context("serialising the content")
-        .map_err(BuildError::during(Stage::Render))?;
+    // Streamed to the file and hashed on the way: at 20,000 articles the JSON is 144 MB, and a
+    // buffer of it grew to twice that.
     let content_json = work.path().join("content.json");
-    std::fs::write(&content_json, &json)
+    let content_file = std::fs::File::create(&content_json)
+        .map_err(anyhow::Error::from)
+        .and_then(|file| {
+            let mut out = std::io::BufWriter::new(cache::HashingWriter::new(file));
+            serde_json::to_writer(&mut out, content).context("serialising the content")?;
+            let (_, hash) = out.into_inner().map_err(|err| err.into_error())?.finish()?;
+            Ok(render::ContentFile {
+                hash,
+                path: content_json.clone(),
+            })
+        })
         .with_context(|| format!("writing {}", content_json.display()))
         .map_err(BuildError::during(Stage::Render))?;
-    let content_file = render::ContentFile {
-        hash: cache::hash_hex(&[&json]),
-        path: content_json,
-    };
-    drop(json);
     let render_options = RenderOptions {
         jobs: options.jobs,
         page_timeout: options.page_timeout,

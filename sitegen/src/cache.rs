@@ -228,11 +228,56 @@ pub fn hash_hex(parts: &[&[u8]]) -> String {
         context.update(&(part.len() as u64).to_le_bytes());
         context.update(part);
     }
+    hex(context.finish())
+}
+
+fn hex(digest: ring::digest::Digest) -> String {
     let mut hex = String::with_capacity(64);
-    for byte in context.finish().as_ref() {
+    for byte in digest.as_ref() {
         let _ = write!(hex, "{byte:02x}");
     }
     hex
+}
+
+/// A writer that hashes what goes through it: a large file written and hashed in one pass,
+/// never whole in memory.
+pub struct HashingWriter<W> {
+    inner: W,
+    context: ring::digest::Context,
+}
+
+impl<W: std::io::Write> HashingWriter<W> {
+    /// Hashes what is written to `inner`.
+    pub fn new(inner: W) -> Self {
+        Self {
+            inner,
+            context: ring::digest::Context::new(&ring::digest::SHA256),
+        }
+    }
+
+    /// The writer back, flushed, and the hex SHA-256 of everything written.
+    pub fn finish(mut self) -> std::io::Result<(W, String)> {
+        self.inner.flush()?;
+        Ok((self.inner, hex(self.context.finish())))
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.context.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+impl<W> std::fmt::Debug for HashingWriter<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HashingWriter")
+    }
 }
 
 #[cfg(test)]
