@@ -217,6 +217,17 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_concurrency: u32,
 
+    /// Longest a received submission waits for a processing turn (--max-concurrency); beyond
+    /// it the answer is 503 with Retry-After, rather than a visitor waiting in a queue.
+    #[arg(long, env = "CONTACT_BUSY_TIMEOUT", default_value = "2s", value_parser = duration)]
+    pub busy_timeout: Duration,
+
+    /// Request bodies one client may be sending at the same time; more are answered 429, so
+    /// that a few addresses trickling bodies cannot hold the connections of everyone else.
+    #[arg(long, env = "CONTACT_MAX_BODIES_PER_CLIENT", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_bodies_per_client: u32,
+
     /// Open client connections; more wait to be accepted.
     #[arg(long, env = "CONTACT_MAX_CONNECTIONS", default_value_t = 1024,
           value_parser = clap::value_parser!(u32).range(1..))]

@@ -4,7 +4,9 @@
 //! solely as Reply-To. Bodies come from minijinja templates, the HTML one autoescaped.
 
 use anyhow::Context as _;
+use email_encoding::headers::{rfc2047, writer::EmailWriter};
 use lettre::Message;
+use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use minijinja::{Environment, UndefinedBehavior};
 
@@ -109,9 +111,28 @@ impl Composer {
             .from(self.from.clone())
             .reply_to(visitor)
             .to(self.to.clone())
-            .subject(subject)
+            .raw_header(subject_header(subject))
             .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
             .multipart(MultiPart::alternative_plain_html(text, html))
             .context("assembling the email")
     }
+}
+
+/// The Subject header of `subject`, reading back as exactly that text in every mail client. A
+/// value holding `=?` would be written verbatim and decoded by clients as an encoded-word
+/// (RFC 2047), into any text, line breaks and headers included; so such a value is encoded
+/// whole, and decodes back to what the visitor typed. (Display names need nothing: lettre
+/// encodes any name holding `=` or `?`.)
+fn subject_header(subject: String) -> HeaderValue {
+    let name = HeaderName::new_from_ascii_str("Subject");
+    if !subject.contains("=?") {
+        return HeaderValue::new(name, subject);
+    }
+    let mut encoded = String::with_capacity(subject.len() * 2);
+    {
+        let mut writer = EmailWriter::new(&mut encoded, "Subject: ".len(), 0, false);
+        // Writing into a String cannot fail.
+        let _ = rfc2047::encode(&subject, &mut writer);
+    }
+    HeaderValue::dangerous_new_pre_encoded(name, subject, encoded)
 }

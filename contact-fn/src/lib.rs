@@ -64,6 +64,7 @@ struct Shared {
     subscribers: Arc<dyn SubscriberStore>,
     newsletter: Newsletter,
     limiter: limits::RateLimiter,
+    bodies: limits::BodiesInFlight,
     mailer: Mailer,
     permits: Semaphore,
     database: Option<Database>,
@@ -122,6 +123,7 @@ impl AppState {
         let shared = Shared {
             composer: email::Composer::new(&config)?,
             limiter: limits::RateLimiter::new(config.rate_burst, config.rate_refill),
+            bodies: limits::BodiesInFlight::new(config.max_bodies_per_client),
             permits: Semaphore::new(config.max_concurrency as usize),
             outbox,
             idempotency,

@@ -312,6 +312,11 @@ pub(crate) async fn subscribe(
     let newsletter = &shared.newsletter;
     let address = normalise(address);
     let now = now_ms();
+    // Built before the send is recorded: an address the email cannot be written for must not
+    // count as sent (a retry would then send nothing).
+    let record = newsletter
+        .confirmation_email(&address, source, now)
+        .map_err(IntakeError::Internal)?;
     let requested = shared
         .subscribers
         .request(address.clone(), newsletter.limits(), now)
@@ -325,9 +330,6 @@ pub(crate) async fn subscribe(
         );
         return Ok(());
     }
-    let record = newsletter
-        .confirmation_email(&address, source, now)
-        .map_err(IntakeError::Internal)?;
     let id = record.id.clone();
     shared.outbox.enqueue(record).await.map_err(|e| match e {
         EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),

@@ -1,7 +1,8 @@
 //! The HTTP handlers: the form endpoints, the newsletter's links and the health checks.
 //!
 //! A submission passes, in order: rate limit, content type, size, body read (with a time
-//! limit), decoding, validation, then the [`intake`] (idempotency check, durable storage).
+//! limit, at most a few per client at once), a processing turn (waited for briefly), decoding,
+//! validation, then the [`intake`] (idempotency check, durable storage).
 //! Only then is it answered 200 (JSON) or 303 to the success page (plain form post).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -15,6 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use serde_json::json;
+use tokio::sync::{Semaphore, SemaphorePermit};
 use uuid::Uuid;
 
 use crate::AppState;
@@ -107,8 +109,7 @@ pub async fn unsubscribe(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|accept| accept.contains("text/html"));
-    let one_click = form_urlencoded::parse(&body)
-        .any(|(key, value)| key == ONE_CLICK.0 && value == ONE_CLICK.1);
+    let one_click = is_one_click(&headers, body).await;
     let address = shared
         .newsletter
         .check_unsubscribe(query.as_deref().unwrap_or(""));
@@ -142,6 +143,26 @@ pub async fn unsubscribe(
         (false, Ok(())) => Json(json!({ "ok": true })).into_response(),
         (false, Err(error)) => error.into_response(),
     }
+}
+
+/// Whether `body` is the one-click unsubscribe: `multipart/form-data`, as RFC 8058 asks of
+/// mail clients, or `application/x-www-form-urlencoded`, as the page's button sends it.
+async fn is_one_click(headers: &HeaderMap, body: Bytes) -> bool {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let Ok(boundary) = multer::parse_boundary(content_type) else {
+        return form_urlencoded::parse(&body)
+            .any(|(key, value)| key == ONE_CLICK.0 && value == ONE_CLICK.1);
+    };
+    let mut parts = multer::Multipart::new(Body::from(body).into_data_stream(), boundary);
+    while let Ok(Some(part)) = parts.next_field().await {
+        if part.name() == Some(ONE_CLICK.0) {
+            return part.text().await.is_ok_and(|value| value == ONE_CLICK.1);
+        }
+    }
+    false
 }
 
 /// The address of the client that sent the request: the peer, or what a trusted proxy in
@@ -283,12 +304,16 @@ async fn accept(
         return Err(AppError::TooLarge(config.max_body_bytes));
     }
 
-    let _permit = shared
-        .permits
-        .acquire()
-        .await
-        .map_err(|e| AppError::Internal(e.into()))?;
-    let body = read_body(body, config.max_body_bytes, config.body_timeout).await?;
+    // The body arrives before a processing turn is taken, so slow senders hold only their
+    // own connections; how many bodies one client may be sending at once is bounded.
+    let body = {
+        let _turn = shared
+            .bodies
+            .enter(client)
+            .ok_or(AppError::RateLimited(config.body_timeout))?;
+        read_body(body, config.max_body_bytes, config.body_timeout).await?
+    };
+    let _permit = turn(&shared.permits, config.busy_timeout).await?;
 
     let raw =
         submission::decode(encoding, &body).map_err(|e| AppError::BadRequest(e.to_string()))?;
@@ -318,6 +343,17 @@ async fn accept(
     Ok(stored?)
 }
 
+/// A processing turn, waited for at most `wait`: a full service answers quickly.
+async fn turn(
+    permits: &Semaphore,
+    wait: std::time::Duration,
+) -> Result<SemaphorePermit<'_>, AppError> {
+    match tokio::time::timeout(wait, permits.acquire()).await {
+        Ok(permit) => permit.map_err(|e| AppError::Internal(e.into())),
+        Err(_) => Err(AppError::Busy),
+    }
+}
+
 async fn read_body(
     body: Body,
     limit: usize,
@@ -334,5 +370,26 @@ async fn read_body(
         Err(error) => Err(AppError::BadRequest(format!(
             "The request body could not be read: {error}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_service_answers_busy_instead_of_queueing_for_ever() {
+        let permits = Semaphore::new(1);
+        let held = turn(&permits, std::time::Duration::from_millis(1))
+            .await
+            .expect("a free turn");
+        let waited = turn(&permits, std::time::Duration::from_millis(1)).await;
+        assert!(matches!(waited, Err(AppError::Busy)), "{waited:?}");
+        drop(held);
+        assert!(
+            turn(&permits, std::time::Duration::from_millis(1))
+                .await
+                .is_ok()
+        );
     }
 }
