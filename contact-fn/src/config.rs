@@ -257,9 +257,28 @@ pub struct Config {
     #[arg(long, env = "CONTACT_SHUTDOWN_GRACE", default_value = "20s", value_parser = duration)]
     pub shutdown_grace: Duration,
 
+    /// Address and port of `GET /metrics` (Prometheus text format), e.g. `127.0.0.1:9187`;
+    /// keep it off the public port. Unset: no metrics are kept.
+    #[arg(long, env = "CONTACT_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
+    /// Log lines as `text` (for people) or `json` (one object a line, for log collectors); each
+    /// line written while a request is served carries its request id.
+    #[arg(long, env = "CONTACT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+
     /// What to do; without a command, the service runs.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line.
+    Json,
 }
 
 /// The commands beside running the service.

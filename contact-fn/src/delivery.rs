@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use lettre::address::Envelope;
@@ -19,6 +19,7 @@ use tokio::task::JoinSet;
 use crate::config::Config;
 use crate::durable::{self, now_ms};
 use crate::outbox::{Outbox, Record, Taken};
+use crate::telemetry;
 
 /// Where messages go.
 #[derive(Clone)]
@@ -100,11 +101,18 @@ impl Mailer {
                 ..
             } => {
                 let envelope = envelope(record).map_err(DeliveryError::Permanent)?;
+                let started = Instant::now();
                 let sent = tokio::time::timeout(
                     *deadline,
                     transport.send_raw(&envelope, record.message.as_bytes()),
                 )
                 .await;
+                let result = match &sent {
+                    Ok(Ok(_)) => "ok",
+                    Ok(Err(e)) if e.is_permanent() => "permanent",
+                    _ => "transient",
+                };
+                telemetry::smtp(result, started.elapsed());
                 match sent {
                     Ok(Ok(_)) => Ok(()),
                     Ok(Err(e)) if e.is_permanent() => Err(DeliveryError::Permanent(e.to_string())),
@@ -337,8 +345,10 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
         }
     };
     let id = record.id.clone();
+    let attempt = record.attempts + 1;
     match mailer.send(&record).await {
         Ok(()) => {
+            telemetry::delivery("delivered", attempt);
             tracing::info!(
                 id,
                 kind = record.kind.as_str(),
@@ -353,6 +363,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
             }
         }
         Err(DeliveryError::Permanent(reason)) => {
+            telemetry::delivery("dead", attempt);
             tracing::error!(
                 id,
                 dead_letters = %outbox.dead_letters(),
@@ -370,6 +381,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
             let now = now_ms();
             let age = Duration::from_millis(now.saturating_sub(record.created_ms));
             if age >= retry.give_up {
+                telemetry::delivery("dead", attempt);
                 tracing::error!(
                     id,
                     attempts = record.attempts,
@@ -382,6 +394,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
                 }
                 return;
             }
+            telemetry::delivery("retry", attempt);
             let delay = retry.delay(record.attempts);
             record.next_attempt_ms =
                 now.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));

@@ -12,6 +12,7 @@ use minijinja::{Environment, UndefinedBehavior};
 
 use crate::config::Config;
 use crate::submission::Submission;
+use crate::telemetry::REQUEST_ID_HEADER;
 
 /// Builds the emails; holds the parsed templates and the fixed addresses.
 #[derive(Debug)]
@@ -58,8 +59,14 @@ impl Composer {
         &self.to
     }
 
-    /// Renders both bodies and assembles the message with id `id`.
-    pub fn compose(&self, id: &str, submission: &Submission) -> anyhow::Result<Message> {
+    /// Renders both bodies and assembles the message with id `id`, from the request
+    /// `request_id` (a header, so the inbox can find the request's log lines).
+    pub fn compose(
+        &self,
+        id: &str,
+        submission: &Submission,
+        request_id: &str,
+    ) -> anyhow::Result<Message> {
         let mut context = serde_json::to_value(submission).context("serialising the submission")?;
         let (stem, subject, visitor_name) = match submission {
             Submission::Contact(m) => (
@@ -112,6 +119,10 @@ impl Composer {
             .reply_to(visitor)
             .to(self.to.clone())
             .raw_header(subject_header(subject))
+            .raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str(REQUEST_ID_HEADER),
+                request_id.to_owned(),
+            ))
             .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
             .multipart(MultiPart::alternative_plain_html(text, html))
             .context("assembling the email")

@@ -69,6 +69,22 @@ impl AppError {
         }
     }
 
+    /// The reason in the metrics: short, stable, one per kind.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "bad_request",
+            AppError::Timeout => "timeout",
+            AppError::IdempotencyConflict => "idempotency_conflict",
+            AppError::TooLarge(_) => "too_large",
+            AppError::UnsupportedMediaType => "unsupported_media_type",
+            AppError::Invalid(_) => "invalid",
+            AppError::RateLimited(_) => "rate_limited",
+            AppError::Busy => "busy",
+            AppError::Unavailable(_) => "unavailable",
+            AppError::Internal(_) => "internal",
+        }
+    }
+
     /// Logs what the client is not told.
     pub fn log(&self) {
         match self {

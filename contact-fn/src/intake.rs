@@ -30,6 +30,7 @@ pub(crate) async fn store(
     shared: &Shared,
     submission: Submission,
     key: Option<String>,
+    request_id: &str,
 ) -> Result<String, IntakeError> {
     let kind = submission.kind();
     let mut remembered = None;
@@ -54,7 +55,7 @@ pub(crate) async fn store(
         None => Uuid::now_v7().to_string(),
     };
 
-    let record = record(shared, &id, &submission).map_err(IntakeError::Internal)?;
+    let record = record(shared, &id, &submission, request_id).map_err(IntakeError::Internal)?;
     let unavailable = |e: EnqueueError| match e {
         EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
         EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
@@ -94,9 +95,14 @@ pub(crate) async fn store(
 }
 
 /// The outbox record of a new message: the composed email and its envelope, due now.
-fn record(shared: &Shared, id: &str, submission: &Submission) -> anyhow::Result<Record> {
+fn record(
+    shared: &Shared,
+    id: &str,
+    submission: &Submission,
+    request_id: &str,
+) -> anyhow::Result<Record> {
     let composer = &shared.composer;
-    let message = composer.compose(id, submission)?;
+    let message = composer.compose(id, submission, request_id)?;
     let now = now_ms();
     Ok(Record {
         id: id.to_owned(),

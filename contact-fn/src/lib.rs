@@ -20,6 +20,7 @@ mod routes;
 mod server;
 pub mod submission;
 pub mod subscribers;
+pub mod telemetry;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -265,7 +266,8 @@ pub fn app(state: AppState) -> Router {
         .layer(cors)
         .layer(timeout)
         .layer(CatchPanicLayer::custom(|_| panic_response()))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(telemetry::request_span))
+        .layer(axum::middleware::from_fn(telemetry::observe))
         .with_state(state)
 }
 
@@ -292,6 +294,17 @@ pub async fn run(
     {
         config.public_url = Some(format!("http://{address}"));
     }
+    // Installed before anything is recorded; without it every recording is a no-op.
+    let metrics = match config.metrics_bind {
+        Some(bind) => {
+            let listener = TcpListener::bind(bind)
+                .await
+                .with_context(|| format!("listening on {bind} for the metrics"))?;
+            telemetry::recorder();
+            Some(listener)
+        }
+        None => None,
+    };
     let (state, worker) = AppState::open(config)?;
     state.migrate().await?;
     tracing::info!("messages are stored {}", state.store_description());
@@ -309,6 +322,22 @@ pub async fn run(
     }
 
     let (stop, stopped) = watch::channel(false);
+    let metrics = metrics.map(|listener| {
+        if let Ok(address) = listener.local_addr() {
+            tracing::info!("metrics on http://{address}{}", routes::METRICS_PATH);
+        }
+        let router = Router::new()
+            .route(routes::METRICS_PATH, get(routes::metrics))
+            .with_state(state.clone());
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.wait_for(|stop| *stop).await;
+                })
+                .await
+        })
+    });
     let worker = tokio::spawn(worker.run(stopped.clone()));
     let housekeeping = tokio::spawn({
         let state = state.clone();
@@ -333,6 +362,12 @@ pub async fn run(
     stop.send_replace(true);
     worker.await.context("the delivery worker failed")?;
     housekeeping.await.context("the housekeeping task failed")?;
+    if let Some(metrics) = metrics {
+        metrics
+            .await
+            .context("the metrics server failed")?
+            .context("serving the metrics")?;
+    }
     tracing::info!("stopped");
     Ok(())
 }

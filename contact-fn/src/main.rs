@@ -5,20 +5,27 @@ use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use contact_fn::config::{Command, SubscribersCommand};
+use contact_fn::config::{Command, LogFormat, SubscribersCommand};
 use contact_fn::{Config, Database};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
+    let mut config = Config::from_env_and_args();
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
-    let mut config = Config::from_env_and_args();
+        .with_writer(std::io::stderr);
+    match config.log_format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        // The request's span (its id) on each line; the list of outer spans adds nothing.
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
     let done = match config.command.take() {
         None => serve(config).await,
         Some(Command::Subscribers(command)) => subscribers(&config, command).await,

@@ -14,6 +14,7 @@ use tokio::sync::Notify;
 
 use crate::postgres::PgOutbox;
 use crate::submission::FormKind;
+use crate::telemetry::Depth;
 
 /// One queued email and its delivery state, as stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,6 +133,14 @@ impl Outbox {
         match &self.store {
             Store::Files(files) => Ok(files.len()),
             Store::Postgres(pg) => pg.len().await,
+        }
+    }
+
+    /// How many messages wait, since when the oldest, and how many dead letters are kept.
+    pub async fn depth(&self) -> anyhow::Result<Depth> {
+        match &self.store {
+            Store::Files(files) => files.depth().await,
+            Store::Postgres(pg) => pg.depth().await,
         }
     }
 

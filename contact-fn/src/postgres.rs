@@ -25,6 +25,7 @@ use crate::durable::now_ms;
 use crate::idempotency::Seen;
 use crate::outbox::{EnqueueError, Record, Taken};
 use crate::subscribers::PgSubscriberStore;
+use crate::telemetry::Depth;
 
 /// The migrations, oldest first, as `<version>_<description>` file names in `migrations/`.
 macro_rules! embedded {
@@ -289,6 +290,22 @@ impl PgOutbox {
             .await
             .context("counting the outbox")?;
         Ok(usize::try_from(count).unwrap_or(0))
+    }
+
+    /// Messages waiting, the oldest one's acceptance time, and the dead letters kept.
+    pub async fn depth(&self) -> anyhow::Result<Depth> {
+        let (queued, oldest, dead): (i64, Option<i64>, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM outbox), (SELECT min(created_ms) FROM outbox),
+                    (SELECT count(*) FROM dead_letters)",
+        )
+        .fetch_one(self.pool())
+        .await
+        .context("measuring the outbox")?;
+        Ok(Depth {
+            queued: from_db(queued),
+            oldest_created_ms: oldest.map(from_db),
+            dead: from_db(dead),
+        })
     }
 
     /// Whether a message with this id waits.

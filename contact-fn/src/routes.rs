@@ -9,7 +9,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, State};
+use axum::extract::{ConnectInfo, Extension, FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -17,6 +17,7 @@ use axum::routing::{MethodRouter, post};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use serde_json::json;
 use tokio::sync::{Semaphore, SemaphorePermit};
+use tracing::Instrument as _;
 use uuid::Uuid;
 
 use crate::AppState;
@@ -28,16 +29,43 @@ use crate::limits::client_ip;
 use crate::newsletter;
 use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
 use crate::subscribers::Confirmed;
+use crate::telemetry::{self, RequestId};
 use form_contract::NewsletterPage;
 
 /// `POST` to a form's paths ([`FormKind::path`], [`FormKind::functions_path`]): every form,
 /// the newsletter block included, goes through the same [`submit`].
 pub fn form(kind: FormKind) -> MethodRouter<AppState> {
     post(
-        move |State(state): State<AppState>, client: Client, headers: HeaderMap, body: Body| {
-            submit(state, kind, client, headers, body)
-        },
+        move |State(state): State<AppState>,
+              client: Client,
+              Extension(request): Extension<RequestId>,
+              headers: HeaderMap,
+              body: Body| { submit(state, kind, client, request, headers, body) },
     )
+}
+
+/// Where the metrics listener (`--metrics-bind`) answers.
+pub const METRICS_PATH: &str = "/metrics";
+
+/// `GET /metrics` on the metrics listener: the outbox gauges read from the store now, then
+/// everything recorded, in Prometheus's text format.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    match state.shared.outbox.depth().await {
+        Ok(depth) => telemetry::outbox(depth, now_ms()),
+        Err(error) => tracing::warn!("the outbox gauges are stale: {error:#}"),
+    }
+    let Some(recorder) = telemetry::recorder() else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
+    recorder.run_upkeep();
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        recorder.render(),
+    )
+        .into_response()
 }
 
 /// `GET` of a confirmation link: records the subscription and sends the visitor to the
@@ -245,14 +273,21 @@ async fn submit(
     state: AppState,
     kind: FormKind,
     client: Client,
+    request: RequestId,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
     let encoding = Encoding::of(&headers);
-    let result = accept(&state, kind, client, encoding, &headers, body).await;
-    if let Err(error) = &result {
-        error.log();
+    let result = accept(&state, kind, client, &request, encoding, &headers, body).await;
+    match &result {
+        Ok(Accepted::Stored(_)) => telemetry::submission(kind, Ok(())),
+        Ok(Accepted::Dropped(_)) => telemetry::rejected(kind, "honeypot"),
+        Err(error) => {
+            error.log();
+            telemetry::submission(kind, Err(error));
+        }
     }
+    let result = result.map(Accepted::id);
     let config = &state.shared.config;
     let newsletter = &state.shared.newsletter;
     match (encoding, result) {
@@ -277,16 +312,33 @@ fn see_other(location: &HeaderValue) -> Response {
         .into_response()
 }
 
+/// What became of a submission that is answered as a success.
+enum Accepted {
+    /// Stored under this id (or, for the newsletter, its opt-in started).
+    Stored(String),
+    /// The honeypot was filled: answered with this fresh id, nothing stored.
+    Dropped(String),
+}
+
+impl Accepted {
+    fn id(self) -> String {
+        match self {
+            Accepted::Stored(id) | Accepted::Dropped(id) => id,
+        }
+    }
+}
+
 /// Translates the request into an intake: checks what HTTP carries (rate, type, size, key),
-/// reads and validates the body, then stores the submission. Returns the message id.
+/// reads and validates the body, then stores the submission.
 async fn accept(
     state: &AppState,
     kind: FormKind,
     Client(client): Client,
+    request: &RequestId,
     encoding: Option<Encoding>,
     headers: &HeaderMap,
     body: Body,
-) -> Result<String, AppError> {
+) -> Result<Accepted, AppError> {
     let shared = &state.shared;
     let config = &shared.config;
     shared
@@ -321,26 +373,31 @@ async fn accept(
         Verdict::Accepted(submission) => *submission,
         Verdict::Spam => {
             tracing::info!(kind = kind.as_str(), %client, "honeypot filled; submission dropped");
-            return Ok(Uuid::now_v7().to_string());
+            return Ok(Accepted::Dropped(Uuid::now_v7().to_string()));
         }
     };
     // Storing runs as its own task, so a client that goes away mid-way cannot leave a
     // message half-registered: once started, it is stored and scheduled completely.
     let state = state.clone();
-    let stored = tokio::spawn(async move {
-        match submission {
-            // The same answer whatever the address's state: a fresh id, never a stored one.
-            Submission::Newsletter(subscription) => {
-                newsletter::subscribe(&state.shared, &subscription.email, kind)
-                    .await
-                    .map(|()| Uuid::now_v7().to_string())
+    let request = request.0.clone();
+    let stored = tokio::spawn(
+        async move {
+            match submission {
+                // The same answer whatever the address's state: a fresh id, never a stored one.
+                Submission::Newsletter(subscription) => {
+                    newsletter::subscribe(&state.shared, &subscription.email, kind)
+                        .await
+                        .map(|()| Uuid::now_v7().to_string())
+                }
+                submission => intake::store(&state.shared, submission, key, &request).await,
             }
-            submission => intake::store(&state.shared, submission, key).await,
         }
-    })
+        // The request's span (its id) goes along into the task's log lines.
+        .instrument(tracing::Span::current()),
+    )
     .await
     .map_err(|e| AppError::Internal(e.into()))?;
-    Ok(stored?)
+    Ok(Accepted::Stored(stored?))
 }
 
 /// A processing turn, waited for at most `wait`: a full service answers quickly.

@@ -12,6 +12,7 @@ use anyhow::Context as _;
 
 use super::{EnqueueError, OutboxPaths, Record};
 use crate::durable;
+use crate::telemetry::Depth;
 
 /// The messages waiting for delivery, as files.
 #[derive(Debug)]
@@ -26,6 +27,8 @@ pub struct FileOutbox {
 struct Index {
     /// Size on disk of every message in the outbox, by id.
     sizes: HashMap<String, u64>,
+    /// When each message in the outbox was accepted, by id.
+    created_ms: HashMap<String, u64>,
     bytes: u64,
     /// Messages waiting for their time, ordered by it; taken out while being delivered.
     due: BTreeSet<(u64, String)>,
@@ -38,6 +41,7 @@ impl Index {
     }
 
     fn forget(&mut self, id: &str) {
+        self.created_ms.remove(id);
         if let Some(old) = self.sizes.remove(id) {
             self.bytes = self.bytes.saturating_sub(old);
         }
@@ -79,6 +83,7 @@ impl FileOutbox {
                     let size = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                     let mut index = outbox.lock();
                     index.set_size(&id, size);
+                    index.created_ms.insert(id.clone(), record.created_ms);
                     index.due.insert((record.next_attempt_ms, id));
                 }
                 Err(error) => {
@@ -111,6 +116,32 @@ impl FileOutbox {
         self.lock().sizes.len()
     }
 
+    /// Messages waiting, the oldest one's acceptance time, and the dead letters kept.
+    pub async fn depth(&self) -> anyhow::Result<Depth> {
+        let (queued, oldest_created_ms) = {
+            let index = self.lock();
+            (
+                index.sizes.len() as u64,
+                index.created_ms.values().min().copied(),
+            )
+        };
+        let dead = self.paths.dead.clone();
+        let dead = blocking("counting the dead letters", move || {
+            fs::read_dir(&dead).map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+                    .count() as u64
+            })
+        })
+        .await?;
+        Ok(Depth {
+            queued,
+            oldest_created_ms,
+            dead,
+        })
+    }
+
     /// Whether a message with this id waits for delivery.
     pub fn contains(&self, id: &str) -> bool {
         self.lock().sizes.contains_key(id)
@@ -136,6 +167,9 @@ impl FileOutbox {
             }
             // Reserve the space before the slow write so concurrent writers respect the quota.
             index.set_size(&record.id, size);
+            index
+                .created_ms
+                .insert(record.id.clone(), record.created_ms);
         }
         let dir = self.paths.outbox.clone();
         let name = file_name(&record.id);

@@ -284,8 +284,10 @@ impl Process {
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 eprintln!("[contact-fn] {line}");
-                if let Some((_, address)) = line.split_once("listening on ") {
-                    let _ = found_address.send(address.trim().to_owned());
+                // In text and JSON lines alike: the address ends at a quote or a space.
+                if let Some((_, rest)) = line.split_once("listening on ") {
+                    let address = rest.split(['"', ' ']).next().unwrap_or_default();
+                    let _ = found_address.send(address.to_owned());
                 }
                 lines.lock().unwrap().push(line);
             }
