@@ -257,6 +257,29 @@ pub struct Config {
     #[arg(long, env = "CONTACT_SHUTDOWN_GRACE", default_value = "20s", value_parser = duration)]
     pub shutdown_grace: Duration,
 
+    /// URLs notified of every accepted message (repeat the flag, or separate with commas),
+    /// through the outbox with retries of their own; signed per Standard Webhooks with
+    /// CONTACT_WEBHOOK_SECRET.
+    #[arg(
+        long = "webhook-url",
+        env = "CONTACT_WEBHOOK_URL",
+        value_delimiter = ','
+    )]
+    pub webhook_urls: Vec<String>,
+
+    /// The webhooks' body: `standard` (a JSON event) or `slack` (an incoming-webhook message).
+    #[arg(long, env = "CONTACT_WEBHOOK_FORMAT", value_enum, default_value_t = crate::webhook::Format::Standard)]
+    pub webhook_format: crate::webhook::Format,
+
+    /// Time a webhook receiver has to answer one request.
+    #[arg(long, env = "CONTACT_WEBHOOK_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub webhook_timeout: Duration,
+
+    /// Key signing the webhooks, `whsec_<base64>` (environment only, never a flag; needed by
+    /// the standard format).
+    #[arg(skip)]
+    pub webhook_secret: Option<String>,
+
     /// Address and port of `GET /metrics` (Prometheus text format), e.g. `127.0.0.1:9187`;
     /// keep it off the public port. Unset: no metrics are kept.
     #[arg(long, env = "CONTACT_METRICS_BIND")]
@@ -330,6 +353,9 @@ impl Config {
             .ok()
             .filter(|p| !p.is_empty());
         config.newsletter_secret = std::env::var("CONTACT_NEWSLETTER_SECRET")
+            .ok()
+            .filter(|p| !p.is_empty());
+        config.webhook_secret = std::env::var("CONTACT_WEBHOOK_SECRET")
             .ok()
             .filter(|p| !p.is_empty());
         config
@@ -407,6 +433,20 @@ impl Config {
         if self.database_poll_interval.is_zero() || self.database_connect_timeout.is_zero() {
             bail!("--database-poll-interval and --database-connect-timeout must be above zero");
         }
+        for url in &self.webhook_urls {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                bail!("--webhook-url `{url}` must be an http:// or https:// URL");
+            }
+        }
+        match (&self.webhook_secret, self.webhook_format) {
+            (Some(secret), _) => {
+                crate::webhook::parse_secret(secret)?;
+            }
+            (None, crate::webhook::Format::Standard) if !self.webhook_urls.is_empty() => {
+                bail!("--webhook-url needs CONTACT_WEBHOOK_SECRET (whsec_<base64>) to sign with");
+            }
+            (None, _) => {}
+        }
         if self.smtp_password.is_some() && self.smtp_username.is_none() {
             bail!("CONTACT_SMTP_PASSWORD is set but CONTACT_SMTP_USERNAME is not");
         }
@@ -456,6 +496,7 @@ mod tests {
         let mut expected = vec![
             ("CONTACT_SMTP_PASSWORD".to_owned(), String::new()),
             ("CONTACT_NEWSLETTER_SECRET".to_owned(), String::new()),
+            ("CONTACT_WEBHOOK_SECRET".to_owned(), String::new()),
         ];
         for arg in command.get_arguments() {
             let Some(env) = arg.get_env() else { continue };

@@ -18,8 +18,8 @@ use tokio::task::JoinSet;
 
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::outbox::{Outbox, Record, Taken};
-use crate::telemetry;
+use crate::outbox::{DeliveryError, Outbox, Record, Taken};
+use crate::{telemetry, webhook};
 
 /// Where messages go.
 #[derive(Clone)]
@@ -41,17 +41,6 @@ impl std::fmt::Debug for Mailer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.describe())
     }
-}
-
-/// Why a delivery failed.
-#[derive(Debug, thiserror::Error)]
-pub enum DeliveryError {
-    /// Worth trying again later.
-    #[error("{0}")]
-    Transient(String),
-    /// Will never succeed.
-    #[error("{0}")]
-    Permanent(String),
 }
 
 impl Mailer {
@@ -218,6 +207,7 @@ impl RetryPolicy {
 pub struct Worker {
     outbox: Arc<Outbox>,
     mailer: Mailer,
+    webhooks: webhook::Sender,
     retry: RetryPolicy,
     concurrency: usize,
     grace: Duration,
@@ -228,6 +218,7 @@ impl Worker {
     pub fn new(
         outbox: Arc<Outbox>,
         mailer: Mailer,
+        webhooks: webhook::Sender,
         retry: RetryPolicy,
         concurrency: usize,
         grace: Duration,
@@ -235,6 +226,7 @@ impl Worker {
         Self {
             outbox,
             mailer,
+            webhooks,
             retry,
             concurrency: concurrency.max(1),
             grace,
@@ -252,10 +244,11 @@ impl Worker {
                 match self.outbox.take_due(now_ms()).await {
                     Ok(Some(taken)) => {
                         store.ok();
-                        let (outbox, mailer, retry) =
-                            (self.outbox.clone(), self.mailer.clone(), self.retry);
-                        in_flight
-                            .spawn(async move { deliver(&outbox, &mailer, retry, taken).await });
+                        let (outbox, retry) = (self.outbox.clone(), self.retry);
+                        let (mailer, webhooks) = (self.mailer.clone(), self.webhooks.clone());
+                        in_flight.spawn(async move {
+                            deliver(&outbox, (&mailer, &webhooks), retry, taken).await;
+                        });
                     }
                     Ok(None) => {
                         store.ok();
@@ -330,7 +323,12 @@ impl StoreHealth {
     }
 }
 
-async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Taken) {
+async fn deliver(
+    outbox: &Outbox,
+    (mailer, webhooks): (&Mailer, &webhook::Sender),
+    retry: RetryPolicy,
+    taken: Taken,
+) {
     let mut record = match taken {
         Taken::Message(record) => *record,
         Taken::Unreadable { id, error } => {
@@ -346,9 +344,26 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
     };
     let id = record.id.clone();
     let attempt = record.attempts + 1;
-    match mailer.send(&record).await {
+    let channel = if record.webhook.is_some() {
+        "webhook"
+    } else {
+        "email"
+    };
+    let sent = match &record.webhook {
+        Some(_) => {
+            let started = Instant::now();
+            let sent = webhooks.send(&record).await;
+            telemetry::webhook(
+                if sent.is_ok() { "ok" } else { "failed" },
+                started.elapsed(),
+            );
+            sent
+        }
+        None => mailer.send(&record).await,
+    };
+    match sent {
         Ok(()) => {
-            telemetry::delivery("delivered", attempt);
+            telemetry::delivery(channel, "delivered", attempt);
             tracing::info!(
                 id,
                 kind = record.kind.as_str(),
@@ -363,7 +378,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
             }
         }
         Err(DeliveryError::Permanent(reason)) => {
-            telemetry::delivery("dead", attempt);
+            telemetry::delivery(channel, "dead", attempt);
             tracing::error!(
                 id,
                 dead_letters = %outbox.dead_letters(),
@@ -381,7 +396,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
             let now = now_ms();
             let age = Duration::from_millis(now.saturating_sub(record.created_ms));
             if age >= retry.give_up {
-                telemetry::delivery("dead", attempt);
+                telemetry::delivery(channel, "dead", attempt);
                 tracing::error!(
                     id,
                     attempts = record.attempts,
@@ -394,7 +409,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
                 }
                 return;
             }
-            telemetry::delivery("retry", attempt);
+            telemetry::delivery(channel, "retry", attempt);
             let delay = retry.delay(record.attempts);
             record.next_attempt_ms =
                 now.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));

@@ -9,6 +9,7 @@ use crate::durable::now_ms;
 use crate::idempotency::{self, Seen};
 use crate::outbox::{EnqueueError, Record};
 use crate::submission::Submission;
+use crate::webhook;
 
 /// Why a submission was not stored.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +80,7 @@ pub(crate) async fn store(
         }
     }
     tracing::info!(id, kind = kind.as_str(), "accepted");
+    notify_webhooks(shared, &id, &submission).await;
     // A ticked newsletter box starts the double opt-in for the visitor's address; the
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
@@ -92,6 +94,35 @@ pub(crate) async fn store(
         );
     }
     Ok(id)
+}
+
+/// Stores a notification of message `id` for each webhook. The message itself is stored
+/// already, so a failure here is logged and does not fail the submission.
+async fn notify_webhooks(shared: &Shared, id: &str, submission: &Submission) {
+    let config = &shared.config;
+    let records = webhook::records(
+        &config.webhook_urls,
+        config.webhook_format,
+        id,
+        submission,
+        now_ms(),
+    );
+    let records = match records {
+        Ok(records) => records,
+        Err(error) => {
+            tracing::error!(id, "no webhook notification: {error:#}");
+            return;
+        }
+    };
+    for record in records {
+        if let Err(error) = shared.outbox.enqueue(record).await {
+            tracing::error!(
+                id,
+                "a webhook notification was not stored: {:#}",
+                anyhow!(error)
+            );
+        }
+    }
 }
 
 /// The outbox record of a new message: the composed email and its envelope, due now.
@@ -115,5 +146,6 @@ fn record(
         envelope_to: vec![composer.to().email.to_string()],
         message: String::from_utf8(message.formatted())
             .context("the formatted email is not UTF-8")?,
+        webhook: None,
     })
 }

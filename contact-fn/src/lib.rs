@@ -21,6 +21,7 @@ mod server;
 pub mod submission;
 pub mod subscribers;
 pub mod telemetry;
+pub mod webhook;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -45,7 +46,7 @@ pub use form_contract as contract;
 use form_contract::FormKind;
 pub use idempotency::{IdempotencyStore, Seen};
 pub use newsletter::Newsletter;
-pub use outbox::{EnqueueError, Outbox, Record, Taken};
+pub use outbox::{EnqueueError, Outbox, Record, Taken, WebhookTarget};
 pub use postgres::Database;
 pub use server::ServerLimits;
 pub use subscribers::{FileStore, PgSubscriberStore, SubscriberStore};
@@ -114,9 +115,15 @@ impl AppState {
         let newsletter =
             Newsletter::new(&config, &public_url).context("preparing the newsletter")?;
         let mailer = Mailer::from_config(&config)?;
+        let webhook_key = config
+            .webhook_secret
+            .as_deref()
+            .map(webhook::parse_secret)
+            .transpose()?;
         let worker = Worker::new(
             outbox.clone(),
             mailer.clone(),
+            webhook::Sender::new(webhook_key.as_deref(), config.webhook_timeout),
             RetryPolicy::from_config(&config),
             config.smtp_concurrency as usize,
             config.shutdown_grace,

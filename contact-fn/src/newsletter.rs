@@ -297,6 +297,7 @@ impl Newsletter {
             envelope_to: vec![to.to_string()],
             message: String::from_utf8(message.formatted())
                 .context("the formatted email is not UTF-8")?,
+            webhook: None,
         })
     }
 }

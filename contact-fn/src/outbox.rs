@@ -36,8 +36,33 @@ pub struct Record {
     pub envelope_from: String,
     /// SMTP envelope recipients.
     pub envelope_to: Vec<String>,
-    /// The complete RFC 5322 message (ASCII: headers and bodies are transfer-encoded).
+    /// The complete RFC 5322 message (ASCII: headers and bodies are transfer-encoded); for a
+    /// webhook, the request body.
     pub message: String,
+    /// Where a webhook notification goes; `None` for an email.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<WebhookTarget>,
+}
+
+/// The receiver of a webhook notification.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WebhookTarget {
+    /// The URL posted to.
+    pub url: String,
+    /// The `webhook-id`: the id of the message it notifies of.
+    pub event_id: String,
+}
+
+/// Why a delivery (an email or a webhook) failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryError {
+    /// Worth trying again later.
+    #[error("{0}")]
+    Transient(String),
+    /// Will never succeed.
+    #[error("{0}")]
+    Permanent(String),
 }
 
 /// Why a message was not stored.

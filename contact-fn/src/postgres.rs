@@ -23,7 +23,7 @@ use uuid::Uuid;
 use crate::config::Config;
 use crate::durable::now_ms;
 use crate::idempotency::Seen;
-use crate::outbox::{EnqueueError, Record, Taken};
+use crate::outbox::{EnqueueError, Record, Taken, WebhookTarget};
 use crate::subscribers::PgSubscriberStore;
 use crate::telemetry::Depth;
 
@@ -33,7 +33,8 @@ macro_rules! embedded {
         &[$(($name, include_str!(concat!("../migrations/", $name, ".sql")))),*]
     };
 }
-const MIGRATIONS: &[(&str, &str)] = embedded!["0001_initial", "0002_subscriber_times"];
+const MIGRATIONS: &[(&str, &str)] =
+    embedded!["0001_initial", "0002_subscriber_times", "0003_webhooks"];
 
 /// The connection pool and what every table of this replica needs to know.
 #[derive(Debug, Clone)]
@@ -236,9 +237,9 @@ fn kind_text(record: &Record) -> anyhow::Result<String> {
     }
 }
 
-const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message";
+const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id";
 
-/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$9`.
+/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$11`.
 fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQuery<'q> {
     query
         .bind(&record.id)
@@ -250,6 +251,8 @@ fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQu
         .bind(&record.envelope_from)
         .bind(&record.envelope_to)
         .bind(&record.message)
+        .bind(record.webhook.as_ref().map(|w| &w.url))
+        .bind(record.webhook.as_ref().map(|w| &w.event_id))
 }
 
 type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
@@ -267,6 +270,10 @@ fn record_of(row: &PgRow) -> anyhow::Result<Record> {
         envelope_from: row.try_get("envelope_from")?,
         envelope_to: row.try_get("envelope_to")?,
         message: row.try_get("message")?,
+        webhook: match (row.try_get("webhook_url")?, row.try_get("webhook_id")?) {
+            (Some(url), Some(event_id)) => Some(WebhookTarget { url, event_id }),
+            _ => None,
+        },
     })
 }
 
@@ -378,9 +385,9 @@ impl PgOutbox {
             "WITH usage AS (SELECT count(*) AS n, coalesce(sum(octet_length(message)), 0) AS bytes
                             FROM outbox)
              INSERT INTO outbox (id, kind, created_ms, attempts, next_attempt_ms, last_error,
-                                 envelope_from, envelope_to, message)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM usage
-             WHERE usage.n < $10 AND usage.bytes + $11 <= $12
+                                 envelope_from, envelope_to, message, webhook_url, webhook_id)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM usage
+             WHERE usage.n < $12 AND usage.bytes + $13 <= $14
              ON CONFLICT (id) DO NOTHING",
         ),
             record,
@@ -523,7 +530,7 @@ impl PgOutbox {
         let sql = format!(
             "WITH gone AS (DELETE FROM outbox WHERE id = $1)
              INSERT INTO dead_letters ({COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              ON CONFLICT (id) DO UPDATE SET attempts = EXCLUDED.attempts,
                  last_error = EXCLUDED.last_error, buried_at = now()"
         );

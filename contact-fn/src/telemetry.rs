@@ -37,10 +37,13 @@ pub const OUTBOX_MESSAGES: &str = "contact_outbox_messages";
 pub const OUTBOX_OLDEST_AGE: &str = "contact_outbox_oldest_age_seconds";
 /// Dead letters kept in the store.
 pub const DEAD_LETTERS: &str = "contact_dead_letters";
-/// Delivery attempts, by result (`delivered`, `retry`, `dead`) and attempt number (`5+` beyond).
+/// Delivery attempts, by channel (`email`, `webhook`), result (`delivered`, `retry`, `dead`) and
+/// attempt number (`5+` beyond).
 pub const DELIVERIES: &str = "contact_deliveries_total";
 /// Time the SMTP server took to take (or refuse) one message, by result.
 pub const SMTP_SECONDS: &str = "contact_smtp_send_duration_seconds";
+/// Time a webhook receiver took to answer one request, by result (`ok`, `failed`).
+pub const WEBHOOK_SECONDS: &str = "contact_webhook_send_duration_seconds";
 
 /// Every metric the service exports.
 pub const ALL: &[&str] = &[
@@ -52,6 +55,7 @@ pub const ALL: &[&str] = &[
     DEAD_LETTERS,
     DELIVERIES,
     SMTP_SECONDS,
+    WEBHOOK_SECONDS,
 ];
 
 /// Buckets of the latency histograms, in seconds: from a local relay to a slow remote server.
@@ -103,12 +107,17 @@ fn describe() {
     describe_gauge!(DEAD_LETTERS, "Dead letters kept in the store.");
     describe_counter!(
         DELIVERIES,
-        "Delivery attempts, by result (delivered, retry, dead) and attempt number."
+        "Delivery attempts, by channel (email, webhook), result (delivered, retry, dead) and attempt number."
     );
     describe_histogram!(
         SMTP_SECONDS,
         metrics::Unit::Seconds,
         "Time the SMTP server took to take or refuse one message, by result."
+    );
+    describe_histogram!(
+        WEBHOOK_SECONDS,
+        metrics::Unit::Seconds,
+        "Time a webhook receiver took to answer one request, by result."
     );
 }
 
@@ -146,18 +155,25 @@ pub fn rejected(kind: FormKind, reason: &'static str) {
     counter!(SUBMISSIONS_REJECTED, "form" => kind.as_str(), "reason" => reason).increment(1);
 }
 
-/// Counts one delivery attempt: its `result` and which attempt it was (1 is the first).
-pub fn delivery(result: &'static str, attempt: u32) {
+/// Counts one delivery attempt on `channel`: its `result` and which attempt it was (1 is the
+/// first).
+pub fn delivery(channel: &'static str, result: &'static str, attempt: u32) {
     let attempt = match attempt {
         0..=4 => attempt.to_string(),
         _ => "5+".to_owned(),
     };
-    counter!(DELIVERIES, "result" => result, "attempt" => attempt).increment(1);
+    counter!(DELIVERIES, "channel" => channel, "result" => result, "attempt" => attempt)
+        .increment(1);
 }
 
 /// Records how long the SMTP server took, for `result`.
 pub fn smtp(result: &'static str, took: Duration) {
     histogram!(SMTP_SECONDS, "result" => result).record(took.as_secs_f64());
+}
+
+/// Records how long a webhook receiver took, for `result`.
+pub fn webhook(result: &'static str, took: Duration) {
+    histogram!(WEBHOOK_SECONDS, "result" => result).record(took.as_secs_f64());
 }
 
 /// The id of one request, in its extensions.

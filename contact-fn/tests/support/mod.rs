@@ -209,9 +209,20 @@ pub struct Service {
 impl Service {
     /// Starts the service with the test flags plus `extra`.
     pub async fn start(data_dir: &Path, extra: &[&str]) -> Self {
+        Self::start_with(data_dir, extra, |_| {}).await
+    }
+
+    /// Starts the service with the test flags plus `extra`, and what `adjust` sets beyond
+    /// flags (the settings read from the environment only).
+    pub async fn start_with(
+        data_dir: &Path,
+        extra: &[&str],
+        adjust: impl FnOnce(&mut contact_fn::Config),
+    ) -> Self {
         let mut args = test_args(data_dir);
         args.extend(extra.iter().map(|s| s.to_string()));
-        let config = contact_fn::Config::from_args(args).unwrap();
+        let mut config = contact_fn::Config::from_args(args).unwrap();
+        adjust(&mut config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
