@@ -18,7 +18,8 @@ use tokio::task::JoinSet;
 
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::outbox::{DeliveryError, Outbox, Record, Taken};
+use crate::outbox::Outbox;
+use crate::store::{DeliveryError, Record, Taken};
 use crate::{telemetry, webhook};
 
 /// Where messages go.

@@ -11,7 +11,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use form_contract::ErrorBody;
 
-use crate::intake::IntakeError;
+use crate::outcome::IntakeError;
 use crate::submission::FieldErrors;
 
 /// Everything a submission can end in, other than success.

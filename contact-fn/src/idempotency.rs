@@ -8,9 +8,11 @@
 
 mod files;
 
+use files::relock;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -19,8 +21,9 @@ use tokio::sync::OwnedMutexGuard;
 use uuid::Uuid;
 
 use crate::durable::now_ms;
-use crate::outbox::{EnqueueError, Outbox, Record};
+use crate::outbox::Outbox;
 use crate::postgres::PgKeys;
+use crate::store::{EnqueueError, Record, Seen};
 use crate::submission::{FormKind, Submission};
 
 /// Name of the request header.
@@ -59,28 +62,6 @@ pub fn fingerprint(submission: &Submission) -> anyhow::Result<String> {
     Ok(Uuid::new_v5(&Uuid::NAMESPACE_OID, &canonical).to_string())
 }
 
-/// What a key has seen before.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seen {
-    /// Nothing: process the submission.
-    New,
-    /// The same submission: answer as before.
-    Same,
-    /// A different submission under the same key.
-    Different,
-}
-
-impl Seen {
-    /// What a remembered `fingerprint` (if any, and not expired) says of `fingerprint`.
-    pub(crate) fn of(remembered: Option<&str>, fingerprint: &str) -> Self {
-        match remembered {
-            None => Seen::New,
-            Some(remembered) if remembered == fingerprint => Seen::Same,
-            Some(_) => Seen::Different,
-        }
-    }
-}
-
 /// The remembered keys.
 #[derive(Debug)]
 pub struct IdempotencyStore {
@@ -94,10 +75,6 @@ pub struct IdempotencyStore {
 enum Keys {
     Files(files::FileKeys),
     Postgres(PgKeys),
-}
-
-fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl IdempotencyStore {

@@ -4,31 +4,35 @@
 use anyhow::{Context as _, anyhow};
 use uuid::Uuid;
 
-use crate::Shared;
 use crate::durable::now_ms;
-use crate::idempotency::{self, Seen};
-use crate::outbox::{EnqueueError, Record};
+use crate::email::Composer;
+use crate::idempotency::{self, IdempotencyStore};
+use crate::newsletter::{self, Optin};
+use crate::outbox::Outbox;
+use crate::outcome::IntakeError;
+use crate::store::{Record, Seen};
 use crate::submission::Submission;
 use crate::webhook;
 
-/// Why a submission was not stored.
-#[derive(Debug, thiserror::Error)]
-pub enum IntakeError {
-    /// The Idempotency-Key was used for another submission.
-    #[error("the Idempotency-Key was already used for a different submission")]
-    IdempotencyConflict,
-    /// The outbox is full or cannot be written, or the idempotency records cannot be read.
-    #[error("the message could not be stored")]
-    Unavailable(#[source] anyhow::Error),
-    /// Anything else.
-    #[error("the message could not be prepared")]
-    Internal(#[source] anyhow::Error),
+/// What storing a submission works with.
+#[derive(Clone, Copy)]
+pub(crate) struct Intake<'a> {
+    /// Writes the email.
+    pub composer: &'a Composer,
+    /// Where the email and the notifications wait.
+    pub outbox: &'a Outbox,
+    /// The Idempotency-Key records.
+    pub idempotency: &'a IdempotencyStore,
+    /// The opt-in a ticked newsletter box starts.
+    pub optin: Optin<'a>,
+    /// The webhooks notified of each message, and their format.
+    pub webhooks: (&'a [String], webhook::Format),
 }
 
 /// Stores `submission` for delivery and returns its message id. With an idempotency `key`, a
 /// repeat of a stored submission returns the first one's id and stores nothing.
 pub(crate) async fn store(
-    shared: &Shared,
+    intake: Intake<'_>,
     submission: Submission,
     key: Option<String>,
     request_id: &str,
@@ -39,10 +43,10 @@ pub(crate) async fn store(
     let id = match key {
         Some(key) => {
             let id = idempotency::message_id(kind, &key);
-            _guard = Some(shared.idempotency.lock(&id).await);
+            _guard = Some(intake.idempotency.lock(&id).await);
             let fingerprint =
                 idempotency::fingerprint(&submission).map_err(IntakeError::Internal)?;
-            let seen = shared.idempotency.seen(&id, &fingerprint).await;
+            let seen = intake.idempotency.seen(&id, &fingerprint).await;
             match seen.map_err(IntakeError::Unavailable)? {
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
@@ -56,20 +60,17 @@ pub(crate) async fn store(
         None => Uuid::now_v7().to_string(),
     };
 
-    let record = record(shared, &id, &submission, request_id).map_err(IntakeError::Internal)?;
-    let unavailable = |e: EnqueueError| match e {
-        EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
-        EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
-    };
+    let record =
+        record(intake.composer, &id, &submission, request_id).map_err(IntakeError::Internal)?;
     match remembered {
-        None => shared.outbox.enqueue(record).await.map_err(unavailable)?,
+        None => intake.outbox.enqueue(record).await?,
         Some(fingerprint) => {
-            let stored = shared
+            let stored = intake
                 .idempotency
-                .enqueue_remembering(&shared.outbox, record, fingerprint)
+                .enqueue_remembering(intake.outbox, record, fingerprint)
                 .await;
             // Another replica may have stored the same key in the meantime.
-            match stored.map_err(unavailable)? {
+            match stored? {
                 Seen::New => {}
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
@@ -80,12 +81,12 @@ pub(crate) async fn store(
         }
     }
     tracing::info!(id, kind = kind.as_str(), "accepted");
-    notify_webhooks(shared, &id, &submission).await;
+    notify_webhooks(intake, &id, &submission).await;
     // A ticked newsletter box starts the double opt-in for the visitor's address; the
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
         && enquiry.newsletter
-        && let Err(error) = crate::newsletter::subscribe(shared, &enquiry.email, kind).await
+        && let Err(error) = newsletter::subscribe(intake.optin, &enquiry.email, kind).await
     {
         tracing::warn!(
             id,
@@ -98,15 +99,9 @@ pub(crate) async fn store(
 
 /// Stores a notification of message `id` for each webhook. The message itself is stored
 /// already, so a failure here is logged and does not fail the submission.
-async fn notify_webhooks(shared: &Shared, id: &str, submission: &Submission) {
-    let config = &shared.config;
-    let records = webhook::records(
-        &config.webhook_urls,
-        config.webhook_format,
-        id,
-        submission,
-        now_ms(),
-    );
+async fn notify_webhooks(intake: Intake<'_>, id: &str, submission: &Submission) {
+    let (urls, format) = intake.webhooks;
+    let records = webhook::records(urls, format, id, submission, now_ms());
     let records = match records {
         Ok(records) => records,
         Err(error) => {
@@ -115,7 +110,7 @@ async fn notify_webhooks(shared: &Shared, id: &str, submission: &Submission) {
         }
     };
     for record in records {
-        if let Err(error) = shared.outbox.enqueue(record).await {
+        if let Err(error) = intake.outbox.enqueue(record).await {
             tracing::error!(
                 id,
                 "a webhook notification was not stored: {:#}",
@@ -127,12 +122,11 @@ async fn notify_webhooks(shared: &Shared, id: &str, submission: &Submission) {
 
 /// The outbox record of a new message: the composed email and its envelope, due now.
 fn record(
-    shared: &Shared,
+    composer: &Composer,
     id: &str,
     submission: &Submission,
     request_id: &str,
 ) -> anyhow::Result<Record> {
-    let composer = &shared.composer;
     let message = composer.compose(id, submission, request_id)?;
     let now = now_ms();
     Ok(Record {

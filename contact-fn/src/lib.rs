@@ -15,16 +15,18 @@ mod intake;
 mod limits;
 pub mod newsletter;
 mod outbox;
+mod outcome;
 mod postgres;
 mod routes;
 mod server;
+mod state;
+mod store;
 pub mod submission;
 pub mod subscribers;
 pub mod telemetry;
 pub mod webhook;
 
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -33,7 +35,7 @@ use axum::http::{HeaderName, Method, StatusCode, header};
 use axum::response::{IntoResponse as _, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::TimeoutLayer;
@@ -44,197 +46,14 @@ pub use delivery::{Mailer, RetryPolicy, Worker};
 /// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
 pub use form_contract as contract;
 use form_contract::FormKind;
-pub use idempotency::{IdempotencyStore, Seen};
+pub use idempotency::IdempotencyStore;
 pub use newsletter::Newsletter;
-pub use outbox::{EnqueueError, Outbox, Record, Taken, WebhookTarget};
+pub use outbox::Outbox;
 pub use postgres::Database;
 pub use server::ServerLimits;
+pub use state::{AppState, open_subscribers};
+pub use store::{Depth, EnqueueError, Record, Seen, Taken, WebhookTarget};
 pub use subscribers::{FileStore, PgSubscriberStore, SubscriberStore};
-
-/// Everything the handlers share.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    shared: Arc<Shared>,
-}
-
-#[derive(Debug)]
-struct Shared {
-    config: Config,
-    composer: email::Composer,
-    outbox: Arc<Outbox>,
-    idempotency: idempotency::IdempotencyStore,
-    subscribers: Arc<dyn SubscriberStore>,
-    newsletter: Newsletter,
-    limiter: limits::RateLimiter,
-    bodies: limits::BodiesInFlight,
-    mailer: Mailer,
-    permits: Semaphore,
-    database: Option<Database>,
-}
-
-impl AppState {
-    /// Prepares the store (the data folder, or a pool for the database that connects when
-    /// first used) and returns the state together with the worker that will deliver the outbox
-    /// (not yet running). With a database, [`AppState::migrate`] must run before serving.
-    pub fn open(config: Config) -> anyhow::Result<(AppState, Worker)> {
-        config.check()?;
-        let data = &config.data_dir;
-        let database = config
-            .database_url
-            .as_deref()
-            .map(|url| Database::connect_lazy(&config, url))
-            .transpose()?;
-        let (outbox, idempotency) = match &database {
-            Some(db) => (
-                Outbox::postgres(db.outbox(config.outbox_max_messages, config.outbox_max_bytes)),
-                idempotency::IdempotencyStore::postgres(db.keys(), config.idempotency_ttl),
-            ),
-            None => (
-                Outbox::open(
-                    outbox::OutboxPaths {
-                        outbox: data.join("outbox"),
-                        dead: data.join("dead"),
-                    },
-                    config.outbox_max_messages,
-                    config.outbox_max_bytes,
-                )
-                .context("opening the outbox")?,
-                idempotency::IdempotencyStore::open(
-                    data.join("idempotency"),
-                    config.idempotency_ttl,
-                )
-                .context("opening the idempotency records")?,
-            ),
-        };
-        let outbox = Arc::new(outbox);
-        let subscribers = open_subscribers(&config, database.as_ref())?;
-        let public_url = config
-            .public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{}", config.bind));
-        let newsletter =
-            Newsletter::new(&config, &public_url).context("preparing the newsletter")?;
-        let mailer = Mailer::from_config(&config)?;
-        let webhook_key = config
-            .webhook_secret
-            .as_deref()
-            .map(webhook::parse_secret)
-            .transpose()?;
-        let worker = Worker::new(
-            outbox.clone(),
-            mailer.clone(),
-            webhook::Sender::new(webhook_key.as_deref(), config.webhook_timeout),
-            RetryPolicy::from_config(&config),
-            config.smtp_concurrency as usize,
-            config.shutdown_grace,
-        );
-        let shared = Shared {
-            composer: email::Composer::new(&config)?,
-            limiter: limits::RateLimiter::new(config.rate_burst, config.rate_refill),
-            bodies: limits::BodiesInFlight::new(config.max_bodies_per_client),
-            permits: Semaphore::new(config.max_concurrency as usize),
-            outbox,
-            idempotency,
-            subscribers,
-            newsletter,
-            mailer,
-            database,
-            config,
-        };
-        Ok((
-            AppState {
-                shared: Arc::new(shared),
-            },
-            worker,
-        ))
-    }
-
-    /// The settings in force.
-    pub fn config(&self) -> &Config {
-        &self.shared.config
-    }
-
-    /// The outbox, to inspect what waits.
-    pub fn outbox(&self) -> &Outbox {
-        &self.shared.outbox
-    }
-
-    /// The newsletter's subscribers.
-    pub fn subscribers(&self) -> &dyn SubscriberStore {
-        self.shared.subscribers.as_ref()
-    }
-
-    /// The newsletter's links, emails and pages.
-    pub fn newsletter(&self) -> &Newsletter {
-        &self.shared.newsletter
-    }
-
-    /// The idempotency records.
-    pub fn idempotency(&self) -> &IdempotencyStore {
-        &self.shared.idempotency
-    }
-
-    /// Applies the database migrations, if a database is configured.
-    pub async fn migrate(&self) -> anyhow::Result<()> {
-        match &self.shared.database {
-            Some(db) => db.migrate().await,
-            None => Ok(()),
-        }
-    }
-
-    /// Where messages are stored, in words.
-    pub fn store_description(&self) -> String {
-        match &self.shared.database {
-            Some(db) => format!("{} as replica {}", db.describe(), db.replica()),
-            None => format!("in {}", self.shared.config.data_dir.display()),
-        }
-    }
-
-    /// Where mail goes, in words.
-    pub fn mail_destination(&self) -> String {
-        self.shared.mailer.describe()
-    }
-
-    /// Periodic clean-up: idle rate-limit buckets, expired idempotency records and, once an
-    /// hour, addresses that never confirmed.
-    pub async fn housekeeping(&self, tick: u64) {
-        self.shared.limiter.forget_idle();
-        self.shared.idempotency.prune().await;
-        if tick.is_multiple_of(60) {
-            // A link works for the TTL; a day more keeps the per-address count meaningful.
-            let pending_for =
-                self.shared.config.newsletter_confirm_ttl + Duration::from_secs(86_400);
-            match self
-                .shared
-                .subscribers
-                .prune(durable::now_ms(), pending_for)
-                .await
-            {
-                Ok(0) => {}
-                Ok(forgotten) => tracing::info!(forgotten, "forgot unconfirmed addresses"),
-                Err(error) => tracing::warn!(
-                    "pruning the subscribers failed: {:#}",
-                    anyhow::anyhow!(error)
-                ),
-            }
-        }
-    }
-}
-
-/// The subscriber store the configuration asks for: the tables of `database` when the
-/// configuration names one (`--database-url`), else the files in the data folder.
-pub fn open_subscribers(
-    config: &Config,
-    database: Option<&Database>,
-) -> anyhow::Result<Arc<dyn SubscriberStore>> {
-    if config.database_url.is_some() {
-        let database = database.context("the database is configured but not connected")?;
-        return Ok(Arc::new(database.subscribers(config.subscribers_max)));
-    }
-    let store = FileStore::open(config.data_dir.join("subscribers"), config.subscribers_max)
-        .context("opening the subscribers")?;
-    Ok(Arc::new(store))
-}
 
 /// The request headers a browser may send cross-origin: those of the site's own fetch and
 /// of supabase-js `functions.invoke`.
@@ -377,4 +196,103 @@ pub async fn run(
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// The modules from the bottom up: each may import only modules of the levels below its
+    /// own (and its own submodules). The store's types are at the bottom, the backends above
+    /// them, the domain above those, the HTTP handlers and the wiring on top.
+    const LAYERS: &[&[&str]] = &[
+        &["durable", "submission", "limits", "server"],
+        &["store"],
+        &["telemetry", "webhook"],
+        &["config"],
+        &["postgres"],
+        &["outbox", "subscribers"],
+        &["idempotency", "outcome"],
+        &["email", "newsletter", "delivery"],
+        &["intake", "error"],
+        &["state"],
+        &["routes"],
+        &["lib", "main"],
+    ];
+
+    fn level(module: &str) -> Option<usize> {
+        LAYERS.iter().position(|level| level.contains(&module))
+    }
+
+    /// Every `.rs` file under `src/`, by its path below it, with its text.
+    fn sources(dir: &Path, prefix: &str, found: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, &format!("{prefix}{name}/"), found);
+            } else if name.ends_with(".rs") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                found.push((format!("{prefix}{name}"), text));
+            }
+        }
+    }
+
+    /// The crate-level names `source` reaches for: `crate::a`, and each of `crate::{a, b::c}`.
+    fn imports(source: &str) -> BTreeSet<String> {
+        let mut names = BTreeSet::new();
+        for (at, _) in source.match_indices("crate::") {
+            let rest = &source[at + "crate::".len()..];
+            let words = match rest.strip_prefix('{') {
+                Some(group) => group.split('}').next().unwrap_or_default(),
+                None => rest,
+            };
+            for word in words.split(',') {
+                let name: String = word
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    names.insert(name);
+                }
+                if !rest.starts_with('{') {
+                    break;
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn modules_import_only_from_lower_layers() {
+        let mut files = Vec::new();
+        sources(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            "",
+            &mut files,
+        );
+        assert!(files.len() > 20, "the sources were not found");
+        // The root wires everything together; nothing imports it.
+        for (file, source) in files
+            .iter()
+            .filter(|(f, _)| f != "lib.rs" && f != "main.rs")
+        {
+            let module = file.split(['/', '.']).next().unwrap_or_default();
+            let own = level(module).unwrap_or_else(|| panic!("{file}: give {module} a layer"));
+            for name in imports(source) {
+                if name == module {
+                    continue;
+                }
+                let Some(theirs) = level(&name) else {
+                    panic!("{file} imports crate::{name} from the crate's root");
+                };
+                assert!(
+                    theirs < own,
+                    "{file} imports crate::{name}, which is not below it"
+                );
+            }
+        }
+    }
 }

@@ -28,12 +28,12 @@ use ring::rand::{SecureRandom as _, SystemRandom};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::Shared;
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::intake::IntakeError;
-use crate::outbox::{EnqueueError, Record};
-use crate::subscribers::{Confirmation, Requested, SendLimits, StoreError, normalise};
+use crate::outbox::Outbox;
+use crate::outcome::IntakeError;
+use crate::store::Record;
+use crate::subscribers::{Confirmation, Requested, SendLimits, SubscriberStore, normalise};
 
 /// The file the generated key is kept in, under the data folder.
 pub const SECRET_FILE: &str = "newsletter-secret";
@@ -302,15 +302,26 @@ impl Newsletter {
     }
 }
 
+/// What starting the double opt-in works with.
+#[derive(Clone, Copy)]
+pub(crate) struct Optin<'a> {
+    /// The links and the email.
+    pub newsletter: &'a Newsletter,
+    /// Who asked and when.
+    pub subscribers: &'a dyn SubscriberStore,
+    /// Where the confirmation email waits.
+    pub outbox: &'a Outbox,
+}
+
 /// Starts the double opt-in for `address` from the form `source`: records the request and,
 /// within the per-address limit, stores the confirmation email in the outbox. Whether the
 /// address was new, pending or subscribed is not told: the caller answers the same.
 pub(crate) async fn subscribe(
-    shared: &Shared,
+    optin: Optin<'_>,
     address: &str,
     source: FormKind,
 ) -> Result<(), IntakeError> {
-    let newsletter = &shared.newsletter;
+    let newsletter = optin.newsletter;
     let address = normalise(address);
     let now = now_ms();
     // Built before the send is recorded: an address the email cannot be written for must not
@@ -318,11 +329,10 @@ pub(crate) async fn subscribe(
     let record = newsletter
         .confirmation_email(&address, source, now)
         .map_err(IntakeError::Internal)?;
-    let requested = shared
+    let requested = optin
         .subscribers
         .request(address.clone(), newsletter.limits(), now)
-        .await
-        .map_err(unavailable)?;
+        .await?;
     if requested != Requested::Send {
         tracing::info!(
             source = source.as_str(),
@@ -332,17 +342,9 @@ pub(crate) async fn subscribe(
         return Ok(());
     }
     let id = record.id.clone();
-    shared.outbox.enqueue(record).await.map_err(|e| match e {
-        EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
-        EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
-    })?;
+    optin.outbox.enqueue(record).await?;
     tracing::info!(id, source = source.as_str(), "confirmation email accepted");
     Ok(())
-}
-
-/// A store failure, as the answer to a visitor.
-pub(crate) fn unavailable(error: StoreError) -> IntakeError {
-    IntakeError::Unavailable(anyhow!(error))
 }
 
 fn confirm_message(address: &str, source: FormKind, expires: &str) -> String {

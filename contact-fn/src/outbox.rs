@@ -7,102 +7,12 @@
 
 mod files;
 
-use std::path::PathBuf;
-
-use serde::{Deserialize, Serialize};
 use tokio::sync::Notify;
 
 use crate::postgres::PgOutbox;
-use crate::submission::FormKind;
-use crate::telemetry::Depth;
+use crate::store::{Depth, EnqueueError, Record, Taken};
 
-/// One queued email and its delivery state, as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct Record {
-    /// Message id: the file name, the Message-ID's left part and the id answered to the client.
-    pub id: String,
-    /// Form the message came from.
-    pub kind: FormKind,
-    /// When it was accepted, in ms since the Unix epoch.
-    pub created_ms: u64,
-    /// Failed delivery attempts so far.
-    pub attempts: u32,
-    /// Earliest time of the next attempt, in ms since the Unix epoch.
-    pub next_attempt_ms: u64,
-    /// Why the last attempt failed.
-    pub last_error: Option<String>,
-    /// SMTP envelope sender.
-    pub envelope_from: String,
-    /// SMTP envelope recipients.
-    pub envelope_to: Vec<String>,
-    /// The complete RFC 5322 message (ASCII: headers and bodies are transfer-encoded); for a
-    /// webhook, the request body.
-    pub message: String,
-    /// Where a webhook notification goes; `None` for an email.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub webhook: Option<WebhookTarget>,
-}
-
-/// The receiver of a webhook notification.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct WebhookTarget {
-    /// The URL posted to.
-    pub url: String,
-    /// The `webhook-id`: the id of the message it notifies of.
-    pub event_id: String,
-}
-
-/// Why a delivery (an email or a webhook) failed.
-#[derive(Debug, thiserror::Error)]
-pub enum DeliveryError {
-    /// Worth trying again later.
-    #[error("{0}")]
-    Transient(String),
-    /// Will never succeed.
-    #[error("{0}")]
-    Permanent(String),
-}
-
-/// Why a message was not stored.
-#[derive(Debug, thiserror::Error)]
-pub enum EnqueueError {
-    /// The quota of messages or bytes is used up.
-    #[error("the outbox is full ({count} messages, {bytes} bytes)")]
-    Full {
-        /// Messages waiting.
-        count: u64,
-        /// Bytes waiting.
-        bytes: u64,
-    },
-    /// The disk or the database refused the write.
-    #[error("writing to the outbox")]
-    Io(#[source] anyhow::Error),
-}
-
-/// Where the file store keeps its files.
-#[derive(Debug, Clone)]
-pub struct OutboxPaths {
-    /// Folder of waiting messages.
-    pub outbox: PathBuf,
-    /// Folder of messages that will never be delivered.
-    pub dead: PathBuf,
-}
-
-/// A message the worker took for delivery.
-#[derive(Debug)]
-pub enum Taken {
-    /// A message to deliver.
-    Message(Box<Record>),
-    /// Something stored under `id` that cannot be read as a message.
-    Unreadable {
-        /// Its id.
-        id: String,
-        /// Why it cannot be read.
-        error: anyhow::Error,
-    },
-}
+pub use files::OutboxPaths;
 
 /// The queue of messages waiting for delivery.
 #[derive(Debug)]

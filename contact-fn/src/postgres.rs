@@ -22,10 +22,7 @@ use uuid::Uuid;
 
 use crate::config::Config;
 use crate::durable::now_ms;
-use crate::idempotency::Seen;
-use crate::outbox::{EnqueueError, Record, Taken, WebhookTarget};
-use crate::subscribers::PgSubscriberStore;
-use crate::telemetry::Depth;
+use crate::store::{Depth, EnqueueError, Record, Seen, Taken, WebhookTarget};
 
 /// The migrations, oldest first, as `<version>_<description>` file names in `migrations/`.
 macro_rules! embedded {
@@ -39,7 +36,7 @@ const MIGRATIONS: &[(&str, &str)] =
 /// The connection pool and what every table of this replica needs to know.
 #[derive(Debug, Clone)]
 pub struct Database {
-    pool: PgPool,
+    pub(crate) pool: PgPool,
     /// Names this process in `claimed_by`.
     replica: String,
     lease: Duration,
@@ -141,11 +138,6 @@ impl Database {
     /// The idempotency records.
     pub fn keys(&self) -> PgKeys {
         PgKeys { db: self.clone() }
-    }
-
-    /// The newsletter's subscribers, at most `max` addresses.
-    pub fn subscribers(&self, max: u64) -> PgSubscriberStore {
-        PgSubscriberStore::new(self.pool.clone(), max)
     }
 
     /// Fails, saying to run `contact-fn migrate`, unless the database has this binary's schema:

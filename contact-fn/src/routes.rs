@@ -20,13 +20,13 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use tracing::Instrument as _;
 use uuid::Uuid;
 
-use crate::AppState;
 use crate::durable::now_ms;
 use crate::error::AppError;
 use crate::idempotency;
 use crate::intake;
 use crate::limits::client_ip;
 use crate::newsletter;
+use crate::state::AppState;
 use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
 use crate::subscribers::Confirmed;
 use crate::telemetry::{self, RequestId};
@@ -280,11 +280,11 @@ async fn submit(
     let encoding = Encoding::of(&headers);
     let result = accept(&state, kind, client, &request, encoding, &headers, body).await;
     match &result {
-        Ok(Accepted::Stored(_)) => telemetry::submission(kind, Ok(())),
+        Ok(Accepted::Stored(_)) => telemetry::accepted(kind),
         Ok(Accepted::Dropped(_)) => telemetry::rejected(kind, "honeypot"),
         Err(error) => {
             error.log();
-            telemetry::submission(kind, Err(error));
+            telemetry::rejected(kind, error.reason());
         }
     }
     let result = result.map(Accepted::id);
@@ -385,11 +385,11 @@ async fn accept(
             match submission {
                 // The same answer whatever the address's state: a fresh id, never a stored one.
                 Submission::Newsletter(subscription) => {
-                    newsletter::subscribe(&state.shared, &subscription.email, kind)
+                    newsletter::subscribe(state.shared.optin(), &subscription.email, kind)
                         .await
                         .map(|()| Uuid::now_v7().to_string())
                 }
-                submission => intake::store(&state.shared, submission, key, &request).await,
+                submission => intake::store(state.shared.intake(), submission, key, &request).await,
             }
         }
         // The request's span (its id) goes along into the task's log lines.

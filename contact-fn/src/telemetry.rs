@@ -18,7 +18,7 @@ use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gau
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use uuid::Uuid;
 
-use crate::error::AppError;
+use crate::store::Depth;
 use crate::submission::FormKind;
 
 /// Header carrying the request id: on every answer, and in the email the request stored.
@@ -28,7 +28,7 @@ pub const REQUEST_ID_HEADER: &str = "X-Request-Id";
 pub const HTTP_REQUESTS: &str = "contact_http_requests_total";
 /// Submissions stored for delivery, by form.
 pub const SUBMISSIONS_ACCEPTED: &str = "contact_submissions_accepted_total";
-/// Submissions not stored, by form and reason ([`AppError::reason`], or `honeypot`); a
+/// Submissions not stored, by form and reason (`AppError::reason`, or `honeypot`); a
 /// `rate_limited` reason is a rate-limit hit.
 pub const SUBMISSIONS_REJECTED: &str = "contact_submissions_rejected_total";
 /// Messages waiting in the outbox (all replicas' with PostgreSQL).
@@ -121,17 +121,6 @@ fn describe() {
     );
 }
 
-/// What the store says of the outbox, for the gauges.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Depth {
-    /// Messages waiting.
-    pub queued: u64,
-    /// When the oldest waiting message was accepted, in ms since the Unix epoch.
-    pub oldest_created_ms: Option<u64>,
-    /// Dead letters kept.
-    pub dead: u64,
-}
-
 /// Sets the outbox gauges to `depth` as of `now_ms`.
 pub fn outbox(depth: Depth, now_ms: u64) {
     gauge!(OUTBOX_MESSAGES).set(depth.queued as f64);
@@ -142,15 +131,12 @@ pub fn outbox(depth: Depth, now_ms: u64) {
     gauge!(DEAD_LETTERS).set(depth.dead as f64);
 }
 
-/// Counts a submission's outcome.
-pub fn submission(kind: FormKind, outcome: Result<(), &AppError>) {
-    match outcome {
-        Ok(()) => counter!(SUBMISSIONS_ACCEPTED, "form" => kind.as_str()).increment(1),
-        Err(error) => rejected(kind, error.reason()),
-    }
+/// Counts a submission stored for delivery.
+pub fn accepted(kind: FormKind) {
+    counter!(SUBMISSIONS_ACCEPTED, "form" => kind.as_str()).increment(1);
 }
 
-/// Counts a submission that was not stored, for `reason`.
+/// Counts a submission that was not stored, for `reason` (`AppError::reason`, `honeypot`).
 pub fn rejected(kind: FormKind, reason: &'static str) {
     counter!(SUBMISSIONS_REJECTED, "form" => kind.as_str(), "reason" => reason).increment(1);
 }

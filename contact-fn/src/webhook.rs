@@ -18,7 +18,7 @@ use ring::hmac;
 use serde_json::json;
 use uuid::Uuid;
 
-use crate::outbox::{DeliveryError, Record, WebhookTarget};
+use crate::store::{DeliveryError, Record, WebhookTarget};
 use crate::submission::Submission;
 
 /// Prefix of a Standard Webhooks secret; the rest is the key in base64.

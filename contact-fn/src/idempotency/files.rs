@@ -4,12 +4,11 @@
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use super::relock;
 use crate::durable::{self, now_ms};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -114,4 +113,9 @@ impl FileKeys {
         .context("the idempotency cleaner stopped")?
         .context("removing expired idempotency records")
     }
+}
+
+/// Locks `mutex`, reusing it if a panic poisoned it: the maps it guards stay usable.
+pub(super) fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -5,14 +5,22 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use anyhow::Context as _;
 
-use super::{EnqueueError, OutboxPaths, Record};
 use crate::durable;
-use crate::telemetry::Depth;
+use crate::store::{Depth, EnqueueError, Record};
+
+/// Where the file store keeps its files.
+#[derive(Debug, Clone)]
+pub struct OutboxPaths {
+    /// Folder of waiting messages.
+    pub outbox: PathBuf,
+    /// Folder of messages that will never be delivered.
+    pub dead: PathBuf,
+}
 
 /// The messages waiting for delivery, as files.
 #[derive(Debug)]
