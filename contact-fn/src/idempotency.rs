@@ -3,12 +3,8 @@
 //!
 //! The message id is derived from the form and the key, so a retry maps to the same outbox
 //! message, on any replica. A record per key holds a fingerprint of the submission and
-//! survives restarts until it expires: a file in the data folder ([`files`]) or a row shared
-//! by every replica ([`crate::postgres`]).
-
-mod files;
-
-use files::relock;
+//! survives restarts until it expires, in a [`KeyStore`]: a file in the data folder or a row
+//! shared by every replica.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -22,8 +18,9 @@ use uuid::Uuid;
 
 use crate::durable::now_ms;
 use crate::outbox::Outbox;
-use crate::postgres::PgKeys;
-use crate::store::{EnqueueError, Record, Seen};
+use crate::store::files::FileKeys;
+use crate::store::postgres::PgKeys;
+use crate::store::{EnqueueError, KeyStore, Record, Seen};
 use crate::submission::{FormKind, Submission};
 
 /// Name of the request header.
@@ -65,34 +62,24 @@ pub fn fingerprint(submission: &Submission) -> anyhow::Result<String> {
 /// The remembered keys.
 #[derive(Debug)]
 pub struct IdempotencyStore {
-    store: Keys,
+    store: Box<dyn KeyStore>,
     ttl: Duration,
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-/// The two stores behind [`IdempotencyStore`].
-#[derive(Debug)]
-enum Keys {
-    Files(files::FileKeys),
-    Postgres(PgKeys),
 }
 
 impl IdempotencyStore {
     /// Opens (creating if needed) the folder and loads the records that have not expired.
     pub fn open(dir: PathBuf, ttl: Duration) -> anyhow::Result<Self> {
         let oldest = oldest(ttl);
-        Ok(Self::over(
-            Keys::Files(files::FileKeys::open(dir, oldest)?),
-            ttl,
-        ))
+        Ok(Self::over(Box::new(FileKeys::open(dir, oldest)?), ttl))
     }
 
     /// The records in PostgreSQL, shared with every replica on the same database.
     pub fn postgres(keys: PgKeys, ttl: Duration) -> Self {
-        Self::over(Keys::Postgres(keys), ttl)
+        Self::over(Box::new(keys), ttl)
     }
 
-    fn over(store: Keys, ttl: Duration) -> Self {
+    fn over(store: Box<dyn KeyStore>, ttl: Duration) -> Self {
         Self {
             store,
             ttl,
@@ -103,31 +90,24 @@ impl IdempotencyStore {
     /// Serialises submissions carrying the same key in this process; hold the guard until
     /// remembered. (Across replicas the key's message id keeps a retry to one message.)
     pub async fn lock(&self, id: &str) -> OwnedMutexGuard<()> {
-        let lock = relock(&self.locks)
-            .entry(id.to_owned())
-            .or_default()
-            .clone();
+        let lock = locks(&self.locks).entry(id.to_owned()).or_default().clone();
         lock.lock_owned().await
     }
 
     /// What this key has seen within its lifetime.
     pub async fn seen(&self, id: &str, fingerprint: &str) -> anyhow::Result<Seen> {
         let oldest = oldest(self.ttl);
-        let remembered = match &self.store {
-            Keys::Files(files) => files.fingerprint(id, oldest),
-            Keys::Postgres(pg) => pg.fingerprint(id, oldest).await?,
-        };
+        let remembered = self.store.fingerprint(id, oldest).await?;
         Ok(Seen::of(remembered.as_deref(), fingerprint))
     }
 
     /// Records a key durably after its message was stored.
     pub async fn remember(&self, id: &str, fingerprint: String) -> anyhow::Result<()> {
         let oldest = oldest(self.ttl);
-        match &self.store {
-            Keys::Files(files) => files.remember(id, fingerprint).await,
-            Keys::Postgres(pg) => pg.remember(id, &fingerprint, oldest).await,
-        }
-        .context("writing the idempotency record")
+        self.store
+            .remember(id, fingerprint, oldest)
+            .await
+            .context("writing the idempotency record")
     }
 
     /// Stores `record` (whose id is the key's) through `outbox` and remembers the key with
@@ -142,12 +122,13 @@ impl IdempotencyStore {
         record: Record,
         fingerprint: String,
     ) -> Result<Seen, EnqueueError> {
-        if let (Keys::Postgres(_), Some(pg)) = (&self.store, outbox.as_postgres()) {
-            return pg
-                .enqueue_keyed(record, &fingerprint, oldest(self.ttl))
-                .await;
-        }
         let id = record.id.clone();
+        if let Some(seen) = outbox
+            .enqueue_keyed(record.clone(), &fingerprint, oldest(self.ttl))
+            .await?
+        {
+            return Ok(seen);
+        }
         outbox.enqueue(record).await?;
         if let Err(error) = self.remember(&id, fingerprint).await {
             tracing::warn!(
@@ -160,16 +141,18 @@ impl IdempotencyStore {
 
     /// Forgets expired keys and unused locks.
     pub async fn prune(&self) {
-        relock(&self.locks).retain(|_, lock| Arc::strong_count(lock) > 1);
+        locks(&self.locks).retain(|_, lock| Arc::strong_count(lock) > 1);
         let oldest = oldest(self.ttl);
-        let pruned = match &self.store {
-            Keys::Files(files) => files.prune(oldest).await,
-            Keys::Postgres(pg) => pg.prune(oldest).await,
-        };
+        let pruned = self.store.prune(oldest).await;
         if let Err(error) = pruned {
             tracing::warn!("could not remove expired idempotency records: {error:#}");
         }
     }
+}
+
+/// The per-key locks; a panic elsewhere while holding them leaves the map usable.
+fn locks<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Records created before this time (ms since the Unix epoch) have expired.

@@ -33,7 +33,7 @@ use crate::durable::{self, now_ms};
 use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
 use crate::store::Record;
-use crate::subscribers::{Confirmation, Requested, SendLimits, SubscriberStore, normalise};
+use crate::store::subscribers::{Confirmation, Requested, SendLimits, SubscriberStore, normalise};
 
 /// The file the generated key is kept in, under the data folder.
 pub const SECRET_FILE: &str = "newsletter-secret";

@@ -4,7 +4,7 @@
 use anyhow::anyhow;
 
 use crate::store::EnqueueError;
-use crate::subscribers::StoreError;
+use crate::store::subscribers::StoreError;
 
 /// Why a submission was not stored.
 #[derive(Debug, thiserror::Error)]

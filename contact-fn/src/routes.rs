@@ -27,8 +27,8 @@ use crate::intake;
 use crate::limits::client_ip;
 use crate::newsletter;
 use crate::state::AppState;
+use crate::store::subscribers::Confirmed;
 use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
-use crate::subscribers::Confirmed;
 use crate::telemetry::{self, RequestId};
 use form_contract::NewsletterPage;
 

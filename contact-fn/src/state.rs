@@ -12,9 +12,10 @@ use crate::delivery::{Mailer, RetryPolicy, Worker};
 use crate::idempotency::IdempotencyStore;
 use crate::intake::Intake;
 use crate::newsletter::{Newsletter, Optin};
-use crate::outbox::{self, Outbox};
-use crate::postgres::Database;
-use crate::subscribers::{FileStore, SubscriberStore};
+use crate::outbox::Outbox;
+use crate::store::files::{FileStore, OutboxPaths};
+use crate::store::postgres::Database;
+use crate::store::subscribers::SubscriberStore;
 use crate::{durable, email, idempotency, limits, webhook};
 
 /// Everything the handlers share.
@@ -80,7 +81,7 @@ impl AppState {
             ),
             None => (
                 Outbox::open(
-                    outbox::OutboxPaths {
+                    OutboxPaths {
                         outbox: data.join("outbox"),
                         dead: data.join("dead"),
                     },

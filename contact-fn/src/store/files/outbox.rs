@@ -11,7 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 use anyhow::Context as _;
 
 use crate::durable;
-use crate::store::{Depth, EnqueueError, Record};
+use crate::store::{BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken};
 
 /// Where the file store keeps its files.
 #[derive(Debug, Clone)]
@@ -307,6 +307,69 @@ impl FileOutbox {
                 .with_context(|| format!("creating a file in {}", dir.display()))
         })
         .await
+    }
+}
+
+impl OutboxStore for FileOutbox {
+    fn len(&self) -> BoxFuture<'_, anyhow::Result<usize>> {
+        Box::pin(async move { Ok(FileOutbox::len(self)) })
+    }
+    fn contains<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move { Ok(FileOutbox::contains(self, id)) })
+    }
+    fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(FileOutbox::enqueue(self, record))
+    }
+    fn enqueue_keyed<'a>(
+        &'a self,
+        _record: Record,
+        _fingerprint: &'a str,
+        _oldest_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<Seen>, EnqueueError>> {
+        // Files have no transaction over two folders.
+        Box::pin(async { Ok(None) })
+    }
+    fn take_due(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<Option<Taken>>> {
+        Box::pin(async move {
+            let Some(id) = FileOutbox::take_due(self, now_ms) else {
+                return Ok(None);
+            };
+            Ok(Some(match self.load(&id).await {
+                Ok(record) => Taken::Message(Box::new(record)),
+                Err(error) => Taken::Unreadable { id, error },
+            }))
+        })
+    }
+    fn next_due(&self) -> BoxFuture<'_, anyhow::Result<Option<u64>>> {
+        Box::pin(async move { Ok(FileOutbox::next_due(self)) })
+    }
+    fn delivered<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(FileOutbox::delivered(self, id))
+    }
+    fn retry_later(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileOutbox::retry_later(self, record))
+    }
+    fn release_claims(&self) -> BoxFuture<'_, anyhow::Result<()>> {
+        // One process per data folder: there are no claims to give up.
+        Box::pin(async { Ok(()) })
+    }
+    fn bury(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileOutbox::bury(self, record))
+    }
+    fn bury_unreadable<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(FileOutbox::bury_unreadable(self, id))
+    }
+    fn dead_letter<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<Option<Record>>> {
+        Box::pin(FileOutbox::dead_letter(self, id))
+    }
+    fn depth(&self) -> BoxFuture<'_, anyhow::Result<Depth>> {
+        Box::pin(FileOutbox::depth(self))
+    }
+    fn check_writable(&self) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileOutbox::check_writable(self))
+    }
+    fn dead_letters_place(&self) -> String {
+        self.dead_dir().display().to_string()
     }
 }
 

@@ -13,11 +13,11 @@ use serde_json::Value;
 use sqlx::postgres::{PgPool, PgRow};
 use sqlx::{PgConnection, Row as _};
 
-use super::{
+use super::{Database, from_db, to_db};
+use crate::store::subscribers::{
     BoxFuture, Confirmation, Confirmed, Entry, Requested, SendLimits, Status, StoreError,
     Subscriber, SubscriberStore, normalise,
 };
-use crate::postgres::{Database, from_db, to_db};
 
 /// Subscribers in the database, at most `max` addresses.
 #[derive(Debug)]
