@@ -11,6 +11,7 @@ use lettre::message::{Mailbox, MultiPart};
 use minijinja::{Environment, UndefinedBehavior};
 
 use crate::config::Config;
+use crate::spam;
 use crate::submission::Submission;
 use crate::telemetry::REQUEST_ID_HEADER;
 
@@ -60,12 +61,14 @@ impl Composer {
     }
 
     /// Renders both bodies and assembles the message with id `id`, from the request
-    /// `request_id` (a header, so the inbox can find the request's log lines).
+    /// `request_id` (a header, so the inbox can find the request's log lines), labelled as
+    /// likely spam when `flags` holds a reason ([`spam`]).
     pub fn compose(
         &self,
         id: &str,
         submission: &Submission,
         request_id: &str,
+        flags: &[spam::Reason],
     ) -> anyhow::Result<Message> {
         let mut context = serde_json::to_value(submission).context("serialising the submission")?;
         let (stem, subject, visitor_name) = match submission {
@@ -97,6 +100,11 @@ impl Composer {
         if let Some(fields) = context.as_object_mut() {
             fields.insert("id".into(), id.into());
         }
+        let subject = if flags.is_empty() {
+            subject
+        } else {
+            format!("{} {subject}", spam::SUBJECT_LABEL)
+        };
         let render = |kind: &str| -> anyhow::Result<String> {
             let name = format!("{stem}.{kind}");
             self.templates
@@ -114,7 +122,7 @@ impl Composer {
                 .parse()
                 .context("the validated email address no longer parses")?,
         );
-        Message::builder()
+        let mut message = Message::builder()
             .from(self.from.clone())
             .reply_to(visitor)
             .to(self.to.clone())
@@ -122,7 +130,20 @@ impl Composer {
             .raw_header(HeaderValue::new(
                 HeaderName::new_from_ascii_str(REQUEST_ID_HEADER),
                 request_id.to_owned(),
-            ))
+            ));
+        if !flags.is_empty() {
+            let reasons: Vec<&str> = flags.iter().map(|r| r.as_str()).collect();
+            message = message
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str(spam::HEADER),
+                    spam::HEADER_VALUE.to_owned(),
+                ))
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str(spam::REASONS_HEADER),
+                    reasons.join(", "),
+                ));
+        }
+        message
             .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
             .multipart(MultiPart::alternative_plain_html(text, html))
             .context("assembling the email")

@@ -12,7 +12,7 @@ use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
 use crate::store::{Record, Seen};
 use crate::submission::Submission;
-use crate::webhook;
+use crate::{spam, telemetry, webhook};
 
 /// What storing a submission works with.
 #[derive(Clone, Copy)]
@@ -60,8 +60,9 @@ pub(crate) async fn store(
         None => Uuid::now_v7().to_string(),
     };
 
-    let record =
-        record(intake.composer, &id, &submission, request_id).map_err(IntakeError::Internal)?;
+    let flags = spam::content_signals(&submission);
+    let record = record(intake.composer, &id, &submission, request_id, &flags)
+        .map_err(IntakeError::Internal)?;
     match remembered {
         None => intake.outbox.enqueue(record).await?,
         Some(fingerprint) => {
@@ -80,8 +81,19 @@ pub(crate) async fn store(
             }
         }
     }
-    tracing::info!(id, kind = kind.as_str(), "accepted");
-    notify_webhooks(intake, &id, &submission).await;
+    if flags.is_empty() {
+        tracing::info!(id, kind = kind.as_str(), "accepted");
+    } else {
+        let reasons: Vec<&str> = flags.iter().map(|r| r.as_str()).collect();
+        tracing::info!(
+            id,
+            kind = kind.as_str(),
+            ?reasons,
+            "accepted, labelled as likely spam"
+        );
+        telemetry::flagged(kind, &flags);
+    }
+    notify_webhooks(intake, &id, &submission, &flags).await;
     // A ticked newsletter box starts the double opt-in for the visitor's address; the
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
@@ -99,9 +111,14 @@ pub(crate) async fn store(
 
 /// Stores a notification of message `id` for each webhook. The message itself is stored
 /// already, so a failure here is logged and does not fail the submission.
-async fn notify_webhooks(intake: Intake<'_>, id: &str, submission: &Submission) {
+async fn notify_webhooks(
+    intake: Intake<'_>,
+    id: &str,
+    submission: &Submission,
+    flags: &[spam::Reason],
+) {
     let (urls, format) = intake.webhooks;
-    let records = webhook::records(urls, format, id, submission, now_ms());
+    let records = webhook::records(urls, format, id, submission, flags, now_ms());
     let records = match records {
         Ok(records) => records,
         Err(error) => {
@@ -126,8 +143,9 @@ fn record(
     id: &str,
     submission: &Submission,
     request_id: &str,
+    flags: &[spam::Reason],
 ) -> anyhow::Result<Record> {
-    let message = composer.compose(id, submission, request_id)?;
+    let message = composer.compose(id, submission, request_id, flags)?;
     let now = now_ms();
     Ok(Record {
         id: id.to_owned(),

@@ -18,6 +18,7 @@ mod outbox;
 mod outcome;
 mod routes;
 mod server;
+pub mod spam;
 mod state;
 mod store;
 pub mod submission;
@@ -211,7 +212,7 @@ mod tests {
     /// handlers and the wiring on top.
     const LAYERS: &[&[&str]] = &[
         &["durable", "submission", "limits", "server"],
-        &["store"],
+        &["store", "spam"],
         &["telemetry", "webhook"],
         &["config"],
         &["store/files", "store/postgres"],

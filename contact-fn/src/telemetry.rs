@@ -18,6 +18,7 @@ use metrics::{counter, describe_counter, describe_gauge, describe_histogram, gau
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use uuid::Uuid;
 
+use crate::spam::Reason;
 use crate::store::Depth;
 use crate::submission::FormKind;
 
@@ -31,6 +32,8 @@ pub const SUBMISSIONS_ACCEPTED: &str = "contact_submissions_accepted_total";
 /// Submissions not stored, by form and reason (`AppError::reason`, or `honeypot`); a
 /// `rate_limited` reason is a rate-limit hit.
 pub const SUBMISSIONS_REJECTED: &str = "contact_submissions_rejected_total";
+/// Submissions stored but labelled as likely spam, by form and reason.
+pub const SUBMISSIONS_FLAGGED: &str = "contact_submissions_flagged_total";
 /// Messages waiting in the outbox (all replicas' with PostgreSQL).
 pub const OUTBOX_MESSAGES: &str = "contact_outbox_messages";
 /// Age of the oldest message waiting in the outbox; 0 when none waits.
@@ -50,6 +53,7 @@ pub const ALL: &[&str] = &[
     HTTP_REQUESTS,
     SUBMISSIONS_ACCEPTED,
     SUBMISSIONS_REJECTED,
+    SUBMISSIONS_FLAGGED,
     OUTBOX_MESSAGES,
     OUTBOX_OLDEST_AGE,
     DEAD_LETTERS,
@@ -98,6 +102,10 @@ fn describe() {
         SUBMISSIONS_REJECTED,
         "Submissions not stored, by form and reason (rate_limited: a rate-limit hit)."
     );
+    describe_counter!(
+        SUBMISSIONS_FLAGGED,
+        "Submissions stored but labelled as likely spam, by form and reason."
+    );
     describe_gauge!(OUTBOX_MESSAGES, "Messages waiting in the outbox.");
     describe_gauge!(
         OUTBOX_OLDEST_AGE,
@@ -139,6 +147,14 @@ pub fn accepted(kind: FormKind) {
 /// Counts a submission that was not stored, for `reason` (`AppError::reason`, `honeypot`).
 pub fn rejected(kind: FormKind, reason: &'static str) {
     counter!(SUBMISSIONS_REJECTED, "form" => kind.as_str(), "reason" => reason).increment(1);
+}
+
+/// Counts a stored submission labelled as likely spam, once per reason.
+pub fn flagged(kind: FormKind, reasons: &[Reason]) {
+    for reason in reasons {
+        counter!(SUBMISSIONS_FLAGGED, "form" => kind.as_str(), "reason" => reason.as_str())
+            .increment(1);
+    }
 }
 
 /// Counts one delivery attempt on `channel`: its `result` and which attempt it was (1 is the

@@ -18,6 +18,7 @@ use ring::hmac;
 use serde_json::json;
 use uuid::Uuid;
 
+use crate::spam;
 use crate::store::{DeliveryError, Record, WebhookTarget};
 use crate::submission::Submission;
 
@@ -70,14 +71,15 @@ pub fn records(
     format: Format,
     id: &str,
     submission: &Submission,
+    flags: &[spam::Reason],
     now_ms: u64,
 ) -> anyhow::Result<Vec<Record>> {
     if urls.is_empty() {
         return Ok(Vec::new());
     }
     let body = match format {
-        Format::Standard => standard_body(id, submission, now_ms)?,
-        Format::Slack => slack_body(id, submission),
+        Format::Standard => standard_body(id, submission, flags, now_ms)?,
+        Format::Slack => slack_body(id, submission, flags),
     };
     Ok(urls
         .iter()
@@ -100,20 +102,25 @@ pub fn records(
         .collect())
 }
 
-fn standard_body(id: &str, submission: &Submission, now_ms: u64) -> anyhow::Result<String> {
+fn standard_body(
+    id: &str,
+    submission: &Submission,
+    flags: &[spam::Reason],
+    now_ms: u64,
+) -> anyhow::Result<String> {
     let timestamp =
         humantime::format_rfc3339_millis(std::time::UNIX_EPOCH + Duration::from_millis(now_ms))
             .to_string();
     let body = json!({
         "type": EVENT_TYPE,
         "timestamp": timestamp,
-        "data": { "id": id, "form": submission.kind(), "fields": submission },
+        "data": { "id": id, "form": submission.kind(), "spam": flags, "fields": submission },
     });
     serde_json::to_string(&body).context("serialising the webhook event")
 }
 
 /// A Slack message; the visitor's text is escaped so it cannot mention or link (`<!channel>`).
-fn slack_body(id: &str, submission: &Submission) -> String {
+fn slack_body(id: &str, submission: &Submission, flags: &[spam::Reason]) -> String {
     let (who, company, subject, text) = match submission {
         Submission::Contact(m) => (
             m.name.clone(),
@@ -137,8 +144,13 @@ fn slack_body(id: &str, submission: &Submission) -> String {
         .take(SLACK_LINES)
         .map(|line| format!("\n> {}", escape(line)))
         .collect();
+    let label = if flags.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", spam::SUBJECT_LABEL)
+    };
     let text = format!(
-        "New {} message from *{}*{company} <{}>: *{}*{quoted}\n_{id}_",
+        "{label}New {} message from *{}*{company} <{}>: *{}*{quoted}\n_{id}_",
         submission.kind(),
         escape(&who),
         escape(submission.email()),
