@@ -280,6 +280,20 @@ pub struct Config {
     #[arg(skip)]
     pub webhook_secret: Option<String>,
 
+    /// Ask both forms for a proof of work (`GET /challenge`, the `altcha` field): a submission
+    /// without a valid, unspent solution is still delivered, labelled [Unverified].
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK")]
+    pub proof_of_work: bool,
+
+    /// The largest number a challenge hides (the work: about half of it in SHA-256 hashes).
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK_MAX_NUMBER", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub proof_of_work_max_number: u64,
+
+    /// How long a challenge may be solved and sent.
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK_EXPIRY", default_value = "20m", value_parser = duration)]
+    pub proof_of_work_expiry: Duration,
+
     /// Address and port of `GET /metrics` (Prometheus text format), e.g. `127.0.0.1:9187`;
     /// keep it off the public port. Unset: no metrics are kept.
     #[arg(long, env = "CONTACT_METRICS_BIND")]

@@ -36,6 +36,7 @@ pub(crate) async fn store(
     submission: Submission,
     key: Option<String>,
     request_id: &str,
+    verified: bool,
 ) -> Result<String, IntakeError> {
     let kind = submission.kind();
     let mut remembered = None;
@@ -60,7 +61,12 @@ pub(crate) async fn store(
         None => Uuid::now_v7().to_string(),
     };
 
-    let flags = spam::content_signals(&submission);
+    let before = if verified {
+        Vec::new()
+    } else {
+        vec![spam::Reason::NoProofOfWork]
+    };
+    let flags = spam::content_signals(&submission, before);
     let record = record(intake.composer, &id, &submission, request_id, &flags)
         .map_err(IntakeError::Internal)?;
     match remembered {

@@ -5,11 +5,13 @@
 //! the background, retrying until the mail server takes it. [`app`] is the HTTP interface
 //! (testable without a socket), [`run`] the whole service.
 
+mod altcha;
 pub mod config;
 mod delivery;
 mod durable;
 mod email;
 mod error;
+mod hex;
 mod idempotency;
 mod intake;
 mod limits;
@@ -90,6 +92,7 @@ pub fn app(state: AppState) -> Router {
             contract::UNSUBSCRIBE_PATH,
             get(routes::unsubscribe_page).post(routes::unsubscribe),
         )
+        .route(contract::CHALLENGE_PATH, get(routes::challenge))
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
         .layer(cors)
@@ -211,9 +214,9 @@ mod tests {
     /// rules) is near the bottom, its backends above it, the domain above those, the HTTP
     /// handlers and the wiring on top.
     const LAYERS: &[&[&str]] = &[
-        &["durable", "submission", "limits", "server"],
+        &["durable", "submission", "limits", "server", "hex"],
         &["store", "spam"],
-        &["telemetry", "webhook"],
+        &["telemetry", "webhook", "altcha"],
         &["config"],
         &["store/files", "store/postgres"],
         &["outbox"],

@@ -30,6 +30,7 @@ use uuid::Uuid;
 
 use crate::config::Config;
 use crate::durable::{self, now_ms};
+use crate::hex::{hex, unhex};
 use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
 use crate::store::Record;
@@ -147,6 +148,15 @@ impl Newsletter {
 
     fn sign(&self, message: &str) -> String {
         hex(hmac::sign(&self.key, message.as_bytes()).as_ref())
+    }
+
+    /// A key for `purpose` derived from the newsletter's, so that one secret shared by the
+    /// replicas serves every signature of the service.
+    pub fn derived_key(&self, purpose: &str) -> hmac::Key {
+        hmac::Key::new(
+            hmac::HMAC_SHA256,
+            hmac::sign(&self.key, purpose.as_bytes()).as_ref(),
+        )
     }
 
     /// Whether `signature` (hex) is the signature of `message`, compared in constant time.
@@ -402,20 +412,6 @@ fn stored_secret(data_dir: &Path) -> anyhow::Result<Vec<u8>> {
             Err(anyhow::Error::new(error).context(format!("creating {}", path.display())))
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

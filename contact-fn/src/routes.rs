@@ -28,7 +28,7 @@ use crate::limits::client_ip;
 use crate::newsletter;
 use crate::state::AppState;
 use crate::store::subscribers::Confirmed;
-use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
+use crate::submission::{self, Encoding, FormKind, RawValue, Submission, Verdict};
 use crate::telemetry::{self, RequestId};
 use form_contract::NewsletterPage;
 
@@ -367,8 +367,9 @@ async fn accept(
     };
     let _permit = turn(&shared.permits, config.busy_timeout).await?;
 
-    let raw =
+    let mut raw =
         submission::decode(encoding, &body).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let solution = raw.remove(form_contract::ALTCHA);
     let submission = match submission::validate(kind, raw).map_err(AppError::Invalid)? {
         Verdict::Accepted(submission) => *submission,
         Verdict::Spam => {
@@ -389,7 +390,10 @@ async fn accept(
                         .await
                         .map(|()| Uuid::now_v7().to_string())
                 }
-                submission => intake::store(state.shared.intake(), submission, key, &request).await,
+                submission => {
+                    let verified = proof_of_work(&state, solution).await;
+                    intake::store(state.shared.intake(), submission, key, &request, verified).await
+                }
             }
         }
         // The request's span (its id) goes along into the task's log lines.
@@ -398,6 +402,38 @@ async fn accept(
     .await
     .map_err(|e| AppError::Internal(e.into()))?;
     Ok(Accepted::Stored(stored?))
+}
+
+/// Whether the submission passes the proof of work: always when none is asked for; else when
+/// its `altcha` field is a valid solution not spent before (spending it now). A store that
+/// cannot tell counts as not verified: the message is labelled, not lost.
+async fn proof_of_work(state: &AppState, solution: Option<RawValue>) -> bool {
+    let Some(altcha) = &state.shared.altcha else {
+        return true;
+    };
+    let Some(RawValue::Text(solution)) = solution else {
+        return false;
+    };
+    let challenges = state.shared.challenges.as_ref();
+    match altcha.verify(&solution, challenges, now_ms()).await {
+        Ok(verified) => verified,
+        Err(error) => {
+            tracing::warn!("the proof of work could not be checked: {error:#}");
+            false
+        }
+    }
+}
+
+/// `GET /challenge`: a proof-of-work challenge for the form to solve (404 when none is
+/// asked for).
+pub async fn challenge(State(state): State<AppState>) -> Response {
+    let Some(altcha) = &state.shared.altcha else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    match altcha.challenge(now_ms()) {
+        Ok(challenge) => ([(header::CACHE_CONTROL, "no-store")], Json(challenge)).into_response(),
+        Err(error) => AppError::Internal(error).into_response(),
+    }
 }
 
 /// A processing turn, waited for at most `wait`: a full service answers quickly.

@@ -29,6 +29,8 @@ pub const LINK_ONLY_MAX_LETTERS: usize = 10;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
+    /// The proof of work is asked for, and the submission has no valid, unspent solution.
+    NoProofOfWork,
     /// The text is links and little else.
     LinkOnly,
     /// More than [`MAX_LINKS`] links.
@@ -39,20 +41,20 @@ impl Reason {
     /// The reason as it appears in [`REASONS_HEADER`], the webhook event and the metrics.
     pub fn as_str(self) -> &'static str {
         match self {
+            Reason::NoProofOfWork => "no-proof-of-work",
             Reason::LinkOnly => "link-only",
             Reason::ManyLinks => "many-links",
         }
     }
 }
 
-/// The content signals `submission` trips, in order.
-pub fn content_signals(submission: &Submission) -> Vec<Reason> {
+/// The content signals `submission` trips, in order, after `reasons` found before.
+pub fn content_signals(submission: &Submission, mut reasons: Vec<Reason>) -> Vec<Reason> {
     let texts: Vec<&str> = match submission {
         Submission::Contact(m) => vec![&m.subject, &m.message],
         Submission::Enquiry(e) => vec![&e.topic],
         Submission::Newsletter(_) => Vec::new(),
     };
-    let mut reasons = Vec::new();
     let links: usize = texts.iter().map(|t| words_that_are_links(t).count()).sum();
     let body = texts.last().copied().unwrap_or_default();
     let letters_besides_links: usize = body
@@ -100,9 +102,9 @@ mod tests {
     #[test]
     fn a_message_that_is_only_a_link_is_flagged() {
         let link_only = contact("Hello", "https://spam.example/offer");
-        assert_eq!(content_signals(&link_only), [Reason::LinkOnly]);
+        assert_eq!(content_signals(&link_only, Vec::new()), [Reason::LinkOnly]);
         let shouted = contact("Hi", "  <HTTP://spam.example>  !!! ");
-        assert_eq!(content_signals(&shouted), [Reason::LinkOnly]);
+        assert_eq!(content_signals(&shouted, Vec::new()), [Reason::LinkOnly]);
     }
 
     #[test]
@@ -111,12 +113,12 @@ mod tests {
             "Our site",
             "Please see https://example.org/a and www.example.org/b for our project.",
         );
-        assert!(content_signals(&prose).is_empty());
+        assert!(content_signals(&prose, Vec::new()).is_empty());
         let many = contact(
             "Links https://a.example",
             "Look: https://b.example https://c.example www.d.example and more words here",
         );
-        assert_eq!(content_signals(&many), [Reason::ManyLinks]);
-        assert!(content_signals(&contact("Hello", "No links at all.")).is_empty());
+        assert_eq!(content_signals(&many, Vec::new()), [Reason::ManyLinks]);
+        assert!(content_signals(&contact("Hello", "No links at all."), Vec::new()).is_empty());
     }
 }

@@ -7,16 +7,21 @@ use std::time::Duration;
 use anyhow::Context as _;
 use tokio::sync::Semaphore;
 
+use crate::altcha::Altcha;
 use crate::config::Config;
 use crate::delivery::{Mailer, RetryPolicy, Worker};
 use crate::idempotency::IdempotencyStore;
 use crate::intake::Intake;
 use crate::newsletter::{Newsletter, Optin};
 use crate::outbox::Outbox;
-use crate::store::files::{FileStore, OutboxPaths};
+use crate::store::ChallengeStore;
+use crate::store::files::{FileChallenges, FileStore, OutboxPaths};
 use crate::store::postgres::Database;
 use crate::store::subscribers::SubscriberStore;
 use crate::{durable, email, idempotency, limits, webhook};
+
+/// What the proof of work's key is derived for, from the newsletter's secret.
+const ALTCHA_KEY_PURPOSE: &str = "contact-fn proof-of-work challenges";
 
 /// Everything the handlers share.
 #[derive(Debug, Clone)]
@@ -38,6 +43,10 @@ pub(crate) struct Shared {
     pub mailer: Mailer,
     pub permits: Semaphore,
     pub database: Option<Database>,
+    /// The proof of work, when asked for (`--proof-of-work`).
+    pub altcha: Option<Altcha>,
+    /// The spent proof-of-work challenges.
+    pub challenges: Box<dyn ChallengeStore>,
 }
 
 impl Shared {
@@ -97,6 +106,13 @@ impl AppState {
             ),
         };
         let outbox = Arc::new(outbox);
+        let challenges: Box<dyn ChallengeStore> = match &database {
+            Some(db) => Box::new(db.challenges()),
+            None => Box::new(
+                FileChallenges::open(data.join("challenges"))
+                    .context("opening the spent challenges")?,
+            ),
+        };
         let subscribers = open_subscribers(&config, database.as_ref())?;
         let public_url = config
             .public_url
@@ -118,7 +134,16 @@ impl AppState {
             config.smtp_concurrency as usize,
             config.shutdown_grace,
         );
+        let altcha = config.proof_of_work.then(|| {
+            Altcha::new(
+                newsletter.derived_key(ALTCHA_KEY_PURPOSE),
+                config.proof_of_work_max_number,
+                config.proof_of_work_expiry,
+            )
+        });
         let shared = Shared {
+            altcha,
+            challenges,
             composer: email::Composer::new(&config)?,
             limiter: limits::RateLimiter::new(config.rate_burst, config.rate_refill),
             bodies: limits::BodiesInFlight::new(config.max_bodies_per_client),
@@ -190,6 +215,9 @@ impl AppState {
     pub async fn housekeeping(&self, tick: u64) {
         self.shared.limiter.forget_idle();
         self.shared.idempotency.prune().await;
+        if let Err(error) = self.shared.challenges.prune(durable::now_ms()).await {
+            tracing::warn!("could not forget expired challenges: {error:#}");
+        }
         if tick.is_multiple_of(60) {
             // A link works for the TTL; a day more keeps the per-address count meaningful.
             let pending_for =

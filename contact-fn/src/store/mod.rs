@@ -194,3 +194,15 @@ pub trait KeyStore: std::fmt::Debug + Send + Sync {
     /// Forgets the records created before `oldest_ms`.
     fn prune(&self, oldest_ms: u64) -> BoxFuture<'_, anyhow::Result<()>>;
 }
+
+/// What the service needs of a store for proof-of-work challenges: to spend each once.
+pub trait ChallengeStore: std::fmt::Debug + Send + Sync {
+    /// Records `challenge` as solved until `expires_ms`; `false` when it was solved before.
+    fn spend<'a>(
+        &'a self,
+        challenge: &'a str,
+        expires_ms: u64,
+    ) -> BoxFuture<'a, anyhow::Result<bool>>;
+    /// Forgets the challenges expired by `now_ms`.
+    fn prune(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<()>>;
+}

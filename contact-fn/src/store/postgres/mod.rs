@@ -26,13 +26,19 @@ macro_rules! embedded {
         &[$(($name, include_str!(concat!("../../../migrations/", $name, ".sql")))),*]
     };
 }
-const MIGRATIONS: &[(&str, &str)] =
-    embedded!["0001_initial", "0002_subscriber_times", "0003_webhooks"];
+const MIGRATIONS: &[(&str, &str)] = embedded![
+    "0001_initial",
+    "0002_subscriber_times",
+    "0003_webhooks",
+    "0004_challenges"
+];
 
+mod challenges;
 mod keys;
 mod outbox;
 mod subscribers;
 
+pub use challenges::PgChallenges;
 pub use keys::PgKeys;
 pub use outbox::PgOutbox;
 pub use subscribers::PgSubscriberStore;
@@ -137,6 +143,11 @@ impl Database {
             max_messages,
             max_bytes,
         }
+    }
+
+    /// The spent proof-of-work challenges.
+    pub fn challenges(&self) -> PgChallenges {
+        PgChallenges { db: self.clone() }
     }
 
     /// The idempotency records.
