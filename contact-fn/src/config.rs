@@ -326,6 +326,57 @@ pub enum Command {
     Subscribers(SubscribersCommand),
     /// Apply the database migrations (`--database-url`) and exit.
     Migrate,
+    /// The messages waiting for delivery, in the data folder or the database.
+    #[command(subcommand)]
+    Outbox(OutboxCommand),
+    /// The messages given up on, in the data folder or the database.
+    #[command(subcommand)]
+    DeadLetters(DeadLettersCommand),
+}
+
+/// What `contact-fn outbox` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum OutboxCommand {
+    /// One line per waiting message, oldest first: id, form, accepted at, failed attempts,
+    /// next attempt, recipient (or webhook URL), last error.
+    List,
+    /// One waiting message as JSON, the email (or webhook body) included.
+    Show {
+        /// The message id.
+        id: String,
+    },
+}
+
+/// What `contact-fn dead-letters` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum DeadLettersCommand {
+    /// One line per dead letter, oldest first, as `outbox list` shows them.
+    List,
+    /// One dead letter as JSON, its last error and the email (or webhook body) included.
+    Show {
+        /// The message id.
+        id: String,
+    },
+    /// Moves dead letters back into the outbox for another round of attempts (after an SMTP
+    /// outage is fixed); the file store's service reads them at its next start.
+    Retry {
+        /// The message ids.
+        ids: Vec<String>,
+        /// Every dead letter.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+    },
+    /// Deletes dead letters for good, after confirmation.
+    Purge {
+        /// The message ids.
+        ids: Vec<String>,
+        /// Every dead letter.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+        /// Confirms without asking (needed when standard input is not a terminal).
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 /// What `contact-fn subscribers` does.

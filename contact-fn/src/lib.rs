@@ -16,6 +16,7 @@ mod idempotency;
 mod intake;
 mod limits;
 pub mod newsletter;
+pub mod operator;
 mod outbox;
 mod outcome;
 mod routes;
@@ -51,7 +52,7 @@ pub use idempotency::IdempotencyStore;
 pub use newsletter::Newsletter;
 pub use outbox::Outbox;
 pub use server::ServerLimits;
-pub use state::{AppState, open_subscribers};
+pub use state::{AppState, open_outbox, open_subscribers};
 pub use store::files::FileStore;
 pub use store::postgres::Database;
 pub use store::postgres::PgSubscriberStore;
@@ -224,7 +225,7 @@ mod tests {
         &["email", "newsletter", "delivery"],
         &["intake", "error"],
         &["state"],
-        &["routes"],
+        &["routes", "operator"],
         &["lib", "main"],
     ];
 

@@ -1,5 +1,6 @@
 //! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C; or
-//! runs one of the commands beside it (`contact-fn subscribers export`, `contact-fn migrate`).
+//! runs one of the commands beside it (`contact-fn subscribers export`, `contact-fn migrate`,
+//! `contact-fn outbox list`, `contact-fn dead-letters retry --all`, ...).
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -30,6 +31,13 @@ async fn main() -> ExitCode {
         None => serve(config).await,
         Some(Command::Subscribers(command)) => subscribers(&config, command).await,
         Some(Command::Migrate) => migrate(config).await,
+        Some(Command::Outbox(command)) => {
+            contact_fn::operator::outbox_command(&config, command, &mut std::io::stdout()).await
+        }
+        Some(Command::DeadLetters(command)) => {
+            let mut out = std::io::stdout();
+            contact_fn::operator::dead_letters_command(&config, command, &mut out, confirm).await
+        }
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
@@ -67,14 +75,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
 /// `contact-fn subscribers ...`: works on the store (the data folder, or the database once
 /// migrated) while the service runs or not.
 async fn subscribers(config: &Config, command: SubscribersCommand) -> anyhow::Result<()> {
-    let database = match &config.database_url {
-        Some(url) => {
-            let database = Database::connect_lazy(config, url)?;
-            database.require_schema().await?;
-            Some(database)
-        }
-        None => None,
-    };
+    let database = contact_fn::operator::migrated_database(config).await?;
     let store = contact_fn::open_subscribers(config, database.as_ref())?;
     match command {
         SubscribersCommand::Export => {
@@ -92,6 +93,19 @@ async fn subscribers(config: &Config, command: SubscribersCommand) -> anyhow::Re
         }
     }
     Ok(())
+}
+
+/// Asks `question` at the terminal; only `yes` confirms. Not at a terminal, nothing does.
+fn confirm(question: &str) -> anyhow::Result<bool> {
+    if !std::io::stdin().is_terminal() {
+        return Ok(false);
+    }
+    eprint!("{question}");
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .context("reading the answer")?;
+    Ok(answer.trim() == "yes")
 }
 
 /// Resolves on SIGTERM (how service managers stop us) or Ctrl-C.

@@ -138,6 +138,31 @@ impl Outbox {
         self.store.dead_letter(id).await
     }
 
+    /// Every message waiting, oldest first.
+    pub async fn waiting(&self) -> anyhow::Result<Vec<Record>> {
+        self.store.waiting().await
+    }
+
+    /// Every dead letter, oldest first.
+    pub async fn dead(&self) -> anyhow::Result<Vec<Record>> {
+        self.store.dead().await
+    }
+
+    /// Moves the dead letter `id` back for another round of attempts, due now; `false` when
+    /// there is none.
+    pub async fn revive(&self, id: &str, now_ms: u64) -> anyhow::Result<bool> {
+        let revived = self.store.revive(id, now_ms).await?;
+        if revived {
+            self.wake.notify_one();
+        }
+        Ok(revived)
+    }
+
+    /// Deletes the dead letter `id` for good; `false` when there is none.
+    pub async fn purge(&self, id: &str) -> anyhow::Result<bool> {
+        self.store.purge(id).await
+    }
+
     /// Checks that a message could be stored now: the folder is writable, or the database
     /// answers.
     pub async fn check_writable(&self) -> anyhow::Result<()> {

@@ -18,7 +18,7 @@ use crate::store::ChallengeStore;
 use crate::store::files::{FileChallenges, FileStore, OutboxPaths};
 use crate::store::postgres::Database;
 use crate::store::subscribers::SubscriberStore;
-use crate::{durable, email, idempotency, limits, webhook};
+use crate::{durable, email, limits, webhook};
 
 /// What the proof of work's key is derived for, from the newsletter's secret.
 const ALTCHA_KEY_PURPOSE: &str = "contact-fn proof-of-work challenges";
@@ -83,29 +83,12 @@ impl AppState {
             .as_deref()
             .map(|url| Database::connect_lazy(&config, url))
             .transpose()?;
-        let (outbox, idempotency) = match &database {
-            Some(db) => (
-                Outbox::postgres(db.outbox(config.outbox_max_messages, config.outbox_max_bytes)),
-                idempotency::IdempotencyStore::postgres(db.keys(), config.idempotency_ttl),
-            ),
-            None => (
-                Outbox::open(
-                    OutboxPaths {
-                        outbox: data.join("outbox"),
-                        dead: data.join("dead"),
-                    },
-                    config.outbox_max_messages,
-                    config.outbox_max_bytes,
-                )
-                .context("opening the outbox")?,
-                idempotency::IdempotencyStore::open(
-                    data.join("idempotency"),
-                    config.idempotency_ttl,
-                )
+        let outbox = Arc::new(open_outbox(&config, database.as_ref())?);
+        let idempotency = match &database {
+            Some(db) => IdempotencyStore::postgres(db.keys(), config.idempotency_ttl),
+            None => IdempotencyStore::open(data.join("idempotency"), config.idempotency_ttl)
                 .context("opening the idempotency records")?,
-            ),
         };
-        let outbox = Arc::new(outbox);
         let challenges: Box<dyn ChallengeStore> = match &database {
             Some(db) => Box::new(db.challenges()),
             None => Box::new(
@@ -237,6 +220,22 @@ impl AppState {
             }
         }
     }
+}
+
+/// The outbox the configuration asks for: the tables of `database` when the configuration
+/// names one (`--database-url`), else the folders in the data folder.
+pub fn open_outbox(config: &Config, database: Option<&Database>) -> anyhow::Result<Outbox> {
+    let (max_messages, max_bytes) = (config.outbox_max_messages, config.outbox_max_bytes);
+    if config.database_url.is_some() {
+        let database = database.context("the database is configured but not connected")?;
+        return Ok(Outbox::postgres(database.outbox(max_messages, max_bytes)));
+    }
+    let data = &config.data_dir;
+    let paths = OutboxPaths {
+        outbox: data.join("outbox"),
+        dead: data.join("dead"),
+    };
+    Outbox::open(paths, max_messages, max_bytes).context("opening the outbox")
 }
 
 /// The subscriber store the configuration asks for: the tables of `database` when the

@@ -174,6 +174,24 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     fn check_writable(&self) -> BoxFuture<'_, anyhow::Result<()>>;
     /// Where dead letters are kept, for the logs.
     fn dead_letters_place(&self) -> String;
+    /// Every message waiting (unreadable ones left out), oldest first.
+    fn waiting(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>>;
+    /// Every dead letter (unreadable ones left out), oldest first.
+    fn dead(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>>;
+    /// Moves the dead letter `id` back into the outbox, due at `now_ms` with no failed attempt
+    /// and a fresh give-up age; `false` when there is none.
+    fn revive<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, anyhow::Result<bool>>;
+    /// Deletes the dead letter `id` for good; `false` when there is none.
+    fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>>;
+}
+
+/// `record`, moved back from the dead letters: due at `now_ms`, no failed attempt, and the
+/// give-up age counted from now (its email keeps its Date and Message-ID).
+pub fn revived(mut record: Record, now_ms: u64) -> Record {
+    record.attempts = 0;
+    record.created_ms = now_ms;
+    record.next_attempt_ms = now_ms;
+    record
 }
 
 /// What the service needs of a store for its Idempotency-Key records.

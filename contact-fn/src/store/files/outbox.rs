@@ -11,7 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 use anyhow::Context as _;
 
 use crate::durable;
-use crate::store::{BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken};
+use crate::store::{BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, revived};
 
 /// Where the file store keeps its files.
 #[derive(Debug, Clone)]
@@ -371,6 +371,55 @@ impl OutboxStore for FileOutbox {
     fn dead_letters_place(&self) -> String {
         self.dead_dir().display().to_string()
     }
+    fn waiting(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        let dir = self.paths.outbox.clone();
+        Box::pin(blocking("listing the outbox", move || read_all(&dir)))
+    }
+    fn dead(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        let dir = self.paths.dead.clone();
+        Box::pin(blocking("listing the dead letters", move || read_all(&dir)))
+    }
+    fn revive<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let Some(record) = FileOutbox::dead_letter(self, id).await? else {
+                return Ok(false);
+            };
+            let record = revived(record, now_ms);
+            let bytes = serde_json::to_vec(&record).context("serialising the message")?;
+            let paths = self.paths.clone();
+            let name = file_name(id);
+            blocking("moving the dead letter back", move || {
+                durable::write(&paths.outbox, &name, &bytes)?;
+                durable::remove(&paths.dead, &name)
+            })
+            .await?;
+            let mut index = self.lock();
+            index.set_size(id, record.message.len() as u64);
+            index.created_ms.insert(id.to_owned(), record.created_ms);
+            index.due.insert((record.next_attempt_ms, id.to_owned()));
+            Ok(true)
+        })
+    }
+    fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        let (dir, name) = (self.paths.dead.clone(), file_name(id));
+        Box::pin(blocking("deleting the dead letter", move || {
+            let present = dir.join(&name).exists();
+            durable::remove(&dir, &name).map(|()| present)
+        }))
+    }
+}
+
+/// Every readable message in `dir`, oldest first.
+fn read_all(dir: &Path) -> anyhow::Result<Vec<Record>> {
+    let mut records: Vec<Record> = fs::read_dir(dir)
+        .with_context(|| format!("listing {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == "json"))
+        .filter_map(|path| read_record(&path).ok())
+        .collect();
+    records.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
+    Ok(records)
 }
 
 /// Runs file work on the blocking thread pool; `what` names it in the error.

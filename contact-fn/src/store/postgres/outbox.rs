@@ -10,7 +10,7 @@ use sqlx::postgres::{PgConnection, PgPool, PgRow};
 use super::{Database, from_db, to_db};
 use crate::durable::now_ms;
 use crate::store::{
-    BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, WebhookTarget,
+    BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, WebhookTarget, revived,
 };
 
 /// The record's kind as its text in the table: what serde writes, so a new kind needs no
@@ -414,6 +414,66 @@ impl OutboxStore for PgOutbox {
     }
     fn dead_letters_place(&self) -> String {
         "the dead_letters table".to_owned()
+    }
+    fn waiting(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        Box::pin(self.all("outbox"))
+    }
+    fn dead(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        Box::pin(self.all("dead_letters"))
+    }
+    fn revive<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let mut tx = self
+                .pool()
+                .begin()
+                .await
+                .context("reviving a dead letter")?;
+            let row = sqlx::query(&format!(
+                "DELETE FROM dead_letters WHERE id = $1 RETURNING {COLUMNS}"
+            ))
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await
+            .context("taking the dead letter")?;
+            let Some(row) = row else {
+                return Ok(false);
+            };
+            let record = revived(record_of(&row)?, now_ms);
+            let kind = kind_text(&record)?;
+            let sql = format!(
+                "INSERT INTO outbox ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (id) DO NOTHING"
+            );
+            bind_record(sqlx::query(&sql), &record, kind)
+                .execute(&mut *tx)
+                .await
+                .context("moving the dead letter back")?;
+            tx.commit().await.context("reviving a dead letter")?;
+            Ok(true)
+        })
+    }
+    fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let deleted = sqlx::query("DELETE FROM dead_letters WHERE id = $1")
+                .bind(id)
+                .execute(self.pool())
+                .await
+                .context("deleting the dead letter")?;
+            Ok(deleted.rows_affected() == 1)
+        })
+    }
+}
+
+impl PgOutbox {
+    /// Every readable row of `table` (the outbox or the dead letters), oldest first.
+    async fn all(&self, table: &'static str) -> anyhow::Result<Vec<Record>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM {table} ORDER BY created_ms, id"
+        ))
+        .fetch_all(self.pool())
+        .await
+        .with_context(|| format!("listing {table}"))?;
+        Ok(rows.iter().filter_map(|row| record_of(row).ok()).collect())
     }
 }
 
