@@ -203,8 +203,10 @@ bench-dev: deps chromium ## Time content saves until the open page shows them (s
 	cd site && SITEGEN_BIN=$(CURDIR)/target/release/sitegen npx playwright test -c playwright.dev.config.ts --project bench
 
 # Each scenario against the file store, then the valid submissions again against PostgreSQL
-# (a throwaway cluster the example starts and removes).
-bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL)
+# (a throwaway cluster the example starts and removes); each twice in a row, with metrics
+# (--metrics-bind) and signed webhooks (to a receiver in the example) off, then on, and the
+# difference in answers/s and p99 beside them.
+bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on)
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
 
