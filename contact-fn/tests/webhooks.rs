@@ -295,3 +295,32 @@ async fn the_slack_format_names_who_company_subject_and_first_lines_and_cannot_m
     assert!(!text.contains("line 6"), "{text}");
     service.stop().await;
 }
+
+#[tokio::test]
+async fn a_receiver_that_is_gone_makes_a_dead_letter_and_the_email_still_goes() {
+    let receiver = Receiver::start(StatusCode::GONE).await;
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let url = receiver.url();
+    let service = start_service(&smtp, &dir, &["--webhook-url", &url], Some(secret())).await;
+    let (status, answer) = post_json(
+        &reqwest::Client::new(),
+        &service.url(FormKind::Contact.path()),
+        &support::contact_body(),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    smtp.wait_for(1).await;
+    let dead = dir.path().join("dead");
+    eventually("the notification's dead letter", || {
+        !support::files(&dead, "json").is_empty()
+    })
+    .await;
+    let letter: Value =
+        serde_json::from_slice(&std::fs::read(&support::files(&dead, "json")[0]).unwrap()).unwrap();
+    assert_eq!(letter["webhook"]["url"], url.as_str());
+    assert_eq!(letter["webhook"]["eventId"], answer["id"]);
+    assert_eq!(letter["lastError"], "the webhook answered 410");
+    assert_eq!(receiver.posts().len(), 1, "not retried");
+    service.stop().await;
+}
