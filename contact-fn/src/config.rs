@@ -271,6 +271,10 @@ pub struct Config {
     #[arg(long, env = "CONTACT_WEBHOOK_FORMAT", value_enum, default_value_t = crate::webhook::Format::Standard)]
     pub webhook_format: crate::webhook::Format,
 
+    /// Also notify the webhooks when an address confirms its newsletter subscription.
+    #[arg(long, env = "CONTACT_WEBHOOK_NEWSLETTER")]
+    pub webhook_newsletter: bool,
+
     /// Time a webhook receiver has to answer one request.
     #[arg(long, env = "CONTACT_WEBHOOK_TIMEOUT", default_value = "10s", value_parser = duration)]
     pub webhook_timeout: Duration,

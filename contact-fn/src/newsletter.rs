@@ -35,6 +35,7 @@ use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
 use crate::store::Record;
 use crate::store::subscribers::{Confirmation, Requested, SendLimits, SubscriberStore, normalise};
+use crate::webhook;
 
 /// The file the generated key is kept in, under the data folder.
 pub const SECRET_FILE: &str = "newsletter-secret";
@@ -309,6 +310,26 @@ impl Newsletter {
                 .context("the formatted email is not UTF-8")?,
             webhook: None,
         })
+    }
+}
+
+/// Stores a notification of the confirmed subscription of `address` for each webhook, when
+/// they are to hear of subscriptions; a failure is logged, the subscription stands.
+pub(crate) async fn notify_confirmed(
+    outbox: &Outbox,
+    (urls, format): (&[String], webhook::Format),
+    address: &str,
+    source: FormKind,
+) {
+    let id = Uuid::now_v7().to_string();
+    for record in webhook::subscription_records(urls, format, &id, address, source, now_ms()) {
+        if let Err(error) = outbox.enqueue(record).await {
+            tracing::error!(
+                id,
+                "a webhook notification was not stored: {:#}",
+                anyhow!(error)
+            );
+        }
     }
 }
 

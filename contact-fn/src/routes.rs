@@ -80,9 +80,16 @@ pub async fn confirm(State(state): State<AppState>, RawQuery(query): RawQuery) -
         return see_other(&shared.newsletter.page(NewsletterPage::Invalid));
     };
     let source = confirmation.source;
+    let confirmed_address = address.clone();
     let page = match shared.subscribers.confirm(address, confirmation).await {
         Ok(Confirmed::Subscribed) => {
             tracing::info!(source = source.as_str(), "subscription confirmed");
+            let config = &shared.config;
+            if config.webhook_newsletter {
+                let webhooks = (&config.webhook_urls[..], config.webhook_format);
+                newsletter::notify_confirmed(&shared.outbox, webhooks, &confirmed_address, source)
+                    .await;
+            }
             NewsletterPage::Confirmed
         }
         Ok(Confirmed::Already) => NewsletterPage::Confirmed,

@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::spam;
 use crate::store::{DeliveryError, Record, WebhookTarget};
-use crate::submission::Submission;
+use crate::submission::{FormKind, Submission};
 
 /// Prefix of a Standard Webhooks secret; the rest is the key in base64.
 pub const SECRET_PREFIX: &str = "whsec_";
@@ -32,6 +32,8 @@ pub const TIMESTAMP_HEADER: &str = "webhook-timestamp";
 pub const SIGNATURE_HEADER: &str = "webhook-signature";
 /// The event type of an accepted message.
 pub const EVENT_TYPE: &str = "message.accepted";
+/// The event type of a confirmed newsletter subscription.
+pub const SUBSCRIPTION_EVENT_TYPE: &str = "subscription.confirmed";
 /// Lines of the visitor's message shown in a Slack notification.
 const SLACK_LINES: usize = 5;
 
@@ -81,25 +83,56 @@ pub fn records(
         Format::Standard => standard_body(id, submission, flags, now_ms)?,
         Format::Slack => slack_body(id, submission, flags),
     };
-    Ok(urls
-        .iter()
+    Ok(for_each_url(urls, id, submission.kind(), &body, now_ms))
+}
+
+/// The outbox records notifying each of `urls` that `address` confirmed its subscription
+/// from the form `source`, as event `id`.
+pub fn subscription_records(
+    urls: &[String],
+    format: Format,
+    id: &str,
+    address: &str,
+    source: FormKind,
+    now_ms: u64,
+) -> Vec<Record> {
+    let body = match format {
+        Format::Standard => json!({
+            "type": SUBSCRIPTION_EVENT_TYPE,
+            "timestamp": rfc3339(now_ms),
+            "data": { "id": id, "address": address, "source": source },
+        }),
+        Format::Slack => json!({
+            "text": format!("New newsletter subscriber: {} (from the {source} form)", escape(address)),
+        }),
+    };
+    for_each_url(urls, id, FormKind::Newsletter, &body.to_string(), now_ms)
+}
+
+/// One record per URL carrying `body` as event `id`, the same however often it is stored.
+fn for_each_url(urls: &[String], id: &str, kind: FormKind, body: &str, now_ms: u64) -> Vec<Record> {
+    urls.iter()
         .map(|url| Record {
-            // One record per message and URL, the same however often it is stored.
             id: Uuid::new_v5(&Uuid::NAMESPACE_URL, format!("{url}#{id}").as_bytes()).to_string(),
-            kind: submission.kind(),
+            kind,
             created_ms: now_ms,
             attempts: 0,
             next_attempt_ms: now_ms,
             last_error: None,
             envelope_from: String::new(),
             envelope_to: Vec::new(),
-            message: body.clone(),
+            message: body.to_owned(),
             webhook: Some(WebhookTarget {
                 url: url.clone(),
                 event_id: id.to_owned(),
             }),
         })
-        .collect())
+        .collect()
+}
+
+fn rfc3339(now_ms: u64) -> String {
+    humantime::format_rfc3339_millis(std::time::UNIX_EPOCH + Duration::from_millis(now_ms))
+        .to_string()
 }
 
 fn standard_body(
@@ -108,12 +141,9 @@ fn standard_body(
     flags: &[spam::Reason],
     now_ms: u64,
 ) -> anyhow::Result<String> {
-    let timestamp =
-        humantime::format_rfc3339_millis(std::time::UNIX_EPOCH + Duration::from_millis(now_ms))
-            .to_string();
     let body = json!({
         "type": EVENT_TYPE,
-        "timestamp": timestamp,
+        "timestamp": rfc3339(now_ms),
         "data": { "id": id, "form": submission.kind(), "spam": flags, "fields": submission },
     });
     serde_json::to_string(&body).context("serialising the webhook event")

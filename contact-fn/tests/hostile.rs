@@ -6,7 +6,7 @@
 
 mod support;
 
-use contact_fn::contract::{CONFIRM_PATH, FormKind};
+use contact_fn::contract::FormKind;
 use contact_fn::submission::MAX_UNKNOWN_FIELDS_REPORTED;
 use serde_json::{Value, json};
 use support::{Delivering, Mode, PATIENCE, Service, post_json};
@@ -213,18 +213,7 @@ async fn one_click_unsubscribe_as_multipart_form_data_unsubscribes() {
         .trim_start_matches('<')
         .trim_end_matches('>')
         .to_owned();
-    let text = mail.parsed().body_text(0).unwrap().into_owned();
-    let confirm = text
-        .split_whitespace()
-        .find(|word| word.starts_with("http") && word.contains(CONFIRM_PATH))
-        .unwrap()
-        .to_owned();
-    let no_redirects = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    let confirmed = no_redirects.get(&confirm).send().await.unwrap();
-    assert_eq!(confirmed.status(), 303);
+    assert_eq!(support::confirm(&mail).await, 303);
     assert_eq!(export(&d).await.lines().count(), 2, "subscribed");
 
     // What a mail client sends per RFC 8058.

@@ -324,3 +324,39 @@ async fn a_receiver_that_is_gone_makes_a_dead_letter_and_the_email_still_goes() 
     assert_eq!(receiver.posts().len(), 1, "not retried");
     service.stop().await;
 }
+
+#[tokio::test]
+async fn a_confirmed_subscription_is_posted_when_the_webhooks_are_to_hear_of_them() {
+    let receiver = Receiver::start(StatusCode::OK).await;
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let url = receiver.url();
+    let args = ["--webhook-url", &url, "--webhook-newsletter"];
+    let service = start_service(&smtp, &dir, &args, Some(secret())).await;
+    let subscribe = service.url(FormKind::Newsletter.path());
+    let body = json!({ "email": "reader@example.org" });
+    assert_eq!(
+        post_json(&reqwest::Client::new(), &subscribe, &body)
+            .await
+            .0,
+        200
+    );
+    let mail = smtp.wait_for(1).await.remove(0);
+    assert!(receiver.posts().is_empty(), "asking is not subscribing");
+    for _ in 0..2 {
+        assert_eq!(support::confirm(&mail).await, 303, "twice is harmless");
+    }
+    eventually("the subscription's notification", || {
+        !receiver.posts().is_empty()
+    })
+    .await;
+    let post = &receiver.posts()[0];
+    assert!(post.verifies(&secret()));
+    let event = post.json();
+    assert_eq!(event["type"], "subscription.confirmed");
+    assert_eq!(event["data"]["address"], "reader@example.org");
+    assert_eq!(event["data"]["source"], "newsletter");
+    assert_eq!(event["data"]["id"], post.id());
+    service.stop().await;
+    assert_eq!(receiver.posts().len(), 1, "confirming twice notifies once");
+}

@@ -446,3 +446,25 @@ impl Delivering {
         files(&self.dir.path().join("outbox"), "json")
     }
 }
+
+/// Follows the confirmation link of the newsletter email `mail` without following the
+/// redirect; returns the status (303 for a genuine link).
+pub async fn confirm(mail: &Received) -> u16 {
+    let text = mail.parsed().body_text(0).unwrap().into_owned();
+    let link = text
+        .split_whitespace()
+        .find(|word| word.starts_with("http") && word.contains(contact_fn::contract::CONFIRM_PATH))
+        .unwrap_or_else(|| panic!("no confirmation link in {text}"))
+        .to_owned();
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    no_redirects
+        .get(&link)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
