@@ -69,8 +69,13 @@ pub(crate) async fn store(
     let flags = spam::content_signals(&submission, before);
     let record = record(intake.composer, &id, &submission, request_id, &flags)
         .map_err(IntakeError::Internal)?;
+    let notifications = notifications(intake, &id, &submission, &flags);
     match remembered {
-        None => intake.outbox.enqueue(record).await?,
+        // One commit for the message and its notifications, where the store has transactions.
+        None => {
+            let records = std::iter::once(record).chain(notifications).collect();
+            intake.outbox.enqueue_together(records).await?;
+        }
         Some(fingerprint) => {
             let stored = intake
                 .idempotency
@@ -78,7 +83,7 @@ pub(crate) async fn store(
                 .await;
             // Another replica may have stored the same key in the meantime.
             match stored? {
-                Seen::New => {}
+                Seen::New => store_notifications(intake, &id, notifications).await,
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
                     return Ok(id);
@@ -99,7 +104,6 @@ pub(crate) async fn store(
         );
         telemetry::flagged(kind, &flags);
     }
-    notify_webhooks(intake, &id, &submission, &flags).await;
     // A ticked newsletter box starts the double opt-in for the visitor's address; the
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
@@ -115,23 +119,23 @@ pub(crate) async fn store(
     Ok(id)
 }
 
-/// Stores a notification of message `id` for each webhook. The message itself is stored
-/// already, so a failure here is logged and does not fail the submission.
-async fn notify_webhooks(
+/// The notifications of message `id`, one per webhook; none (logged) if they cannot be made.
+fn notifications(
     intake: Intake<'_>,
     id: &str,
     submission: &Submission,
     flags: &[spam::Reason],
-) {
+) -> Vec<Record> {
     let (urls, format) = intake.webhooks;
-    let records = webhook::records(urls, format, id, submission, flags, now_ms());
-    let records = match records {
-        Ok(records) => records,
-        Err(error) => {
-            tracing::error!(id, "no webhook notification: {error:#}");
-            return;
-        }
-    };
+    webhook::records(urls, format, id, submission, flags, now_ms()).unwrap_or_else(|error| {
+        tracing::error!(id, "no webhook notification: {error:#}");
+        Vec::new()
+    })
+}
+
+/// Stores the notifications of message `id` after it (the keyed path, whose message is
+/// stored with its key); a failure is logged and does not fail the stored submission.
+async fn store_notifications(intake: Intake<'_>, id: &str, records: Vec<Record>) {
     for record in records {
         if let Err(error) = intake.outbox.enqueue(record).await {
             tracing::error!(

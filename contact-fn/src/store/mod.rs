@@ -142,6 +142,9 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     fn contains<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>>;
     /// Stores a new message durably; one whose id already waits is not written again.
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>>;
+    /// Stores a message with its webhook notifications: where the backend has transactions, in
+    /// one (a single commit); else one after the other, the message first.
+    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>>;
     /// Stores a message and remembers its Idempotency-Key in one transaction, when the backend
     /// can (a key already remembered stores nothing and says whether the submission is the
     /// same); `None` when it cannot, and then the caller stores one after the other.

@@ -320,6 +320,14 @@ impl OutboxStore for FileOutbox {
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
         Box::pin(FileOutbox::enqueue(self, record))
     }
+    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(async move {
+            for record in records {
+                FileOutbox::enqueue(self, record).await?;
+            }
+            Ok(())
+        })
+    }
     fn enqueue_keyed<'a>(
         &'a self,
         _record: Record,

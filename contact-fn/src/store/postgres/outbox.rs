@@ -370,6 +370,16 @@ impl OutboxStore for PgOutbox {
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
         Box::pin(PgOutbox::enqueue(self, record))
     }
+    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(async move {
+            let io = |e: sqlx::Error| EnqueueError::Io(anyhow::Error::new(e));
+            let mut tx = self.pool().begin().await.map_err(io)?;
+            for record in &records {
+                self.insert(&mut tx, record).await?;
+            }
+            tx.commit().await.map_err(io)
+        })
+    }
     fn enqueue_keyed<'a>(
         &'a self,
         record: Record,
