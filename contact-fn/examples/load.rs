@@ -6,7 +6,10 @@
 //! Scenarios: valid submissions, a flood of invalid ones (422), and a flood from one client
 //! under the default rate limit (429), against the file store; then the valid submissions
 //! again with the PostgreSQL store, on a throwaway cluster (as the tests start one, but with
-//! fsync and synchronous commits, as in production) that is removed afterwards.
+//! fsync and synchronous commits, as in production) that is removed afterwards. Each scenario
+//! runs twice in a row, with the operations features off and then on (`/metrics` on its own
+//! address, scraped at the end, and a signed webhook per accepted message to a receiver in
+//! this process), and the second line says how much they cost.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -43,6 +46,42 @@ struct Args {
     /// Leave out the PostgreSQL run.
     #[arg(long)]
     no_postgres: bool,
+}
+
+/// Whether the operations features run: metrics and webhooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ops {
+    Off,
+    On,
+}
+
+/// A webhook receiver in this process: counts the posts, answers 204 at once.
+async fn webhook_receiver() -> anyhow::Result<(String, Arc<AtomicUsize>)> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}/hook", listener.local_addr()?);
+    let posts = Arc::new(AtomicUsize::new(0));
+    let counted = posts.clone();
+    let router = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move || {
+            let counted = counted.clone();
+            async move {
+                counted.fetch_add(1, Ordering::Relaxed);
+                axum::http::StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok((url, posts))
+}
+
+/// The flags and environment that turn the operations features on, webhooks to `url`.
+fn ops_flags(url: &str) -> (Vec<String>, Vec<(&'static str, String)>) {
+    let flags = ["--metrics-bind", "127.0.0.1:0", "--webhook-url", url]
+        .map(String::from)
+        .to_vec();
+    let secret = format!("whsec_{}", "YmVuY2htYXJrIHdlYmhvb2sgc2VjcmV0IDMyIGJ5dGVz");
+    (flags, vec![("CONTACT_WEBHOOK_SECRET", secret)])
 }
 
 /// Where the server keeps its messages.
@@ -122,17 +161,24 @@ impl Scenario {
 struct Server {
     child: Child,
     base: String,
+    /// Where `/metrics` answers, when it is on.
+    metrics: Option<String>,
     _data: tempfile::TempDir,
     mail_dir: PathBuf,
 }
 
 impl Server {
-    fn start(binary: &PathBuf, flags: &[String]) -> anyhow::Result<Self> {
+    fn start(
+        binary: &PathBuf,
+        flags: &[String],
+        env: &[(&'static str, String)],
+    ) -> anyhow::Result<Self> {
         let data = tempfile::tempdir()?;
         let mut child = Command::new(binary)
             .args(["--bind", "127.0.0.1:0", "--data-dir"])
             .arg(data.path())
             .args(flags)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .env("RUST_LOG", "warn,contact_fn=info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -146,10 +192,14 @@ impl Server {
             })?;
         let stderr = child.stderr.take().context("no stderr")?;
         let (found, address) = std::sync::mpsc::channel();
+        let (found_metrics, metrics) = std::sync::mpsc::channel();
+        let wants_metrics = flags.iter().any(|f| f == "--metrics-bind");
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 if let Some((_, addr)) = line.split_once("listening on ") {
                     let _ = found.send(addr.trim().to_owned());
+                } else if let Some((_, url)) = line.split_once("metrics on ") {
+                    let _ = found_metrics.send(url.trim().to_owned());
                 } else if !line.contains(" INFO ") {
                     eprintln!("[contact-fn] {line}");
                 }
@@ -160,9 +210,13 @@ impl Server {
             bail!("the server did not start ({status}); run it by hand to see why");
         };
         let mail_dir = data.path().join("mail");
+        let metrics = wants_metrics
+            .then(|| metrics.recv_timeout(Duration::from_secs(10)).ok())
+            .flatten();
         Ok(Self {
             child,
             base,
+            metrics,
             _data: data,
             mail_dir,
         })
@@ -272,9 +326,10 @@ async fn main() -> anyhow::Result<()> {
         humantime::format_duration(args.time_limit)
     );
     println!(
-        "{:<32} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
-        "scenario", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
+        "{:<32} {:>4} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
+        "scenario", "ops", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
     );
+    let (webhook_url, webhook_posts) = webhook_receiver().await?;
     let mut failed = false;
     let mut runs = vec![
         (Scenario::Valid, Store::Files),
@@ -284,8 +339,13 @@ async fn main() -> anyhow::Result<()> {
     if !args.no_postgres {
         runs.push((Scenario::Valid, Store::Postgres));
     }
+    let runs: Vec<_> = runs
+        .into_iter()
+        .flat_map(|(scenario, store)| [(scenario, store, Ops::Off), (scenario, store, Ops::On)])
+        .collect();
     let mut cluster = None;
-    for (scenario, store) in runs {
+    let mut off = None;
+    for (scenario, store, ops) in runs {
         let total = match scenario {
             Scenario::Valid => args.valid,
             _ => args.rejected,
@@ -295,7 +355,14 @@ async fn main() -> anyhow::Result<()> {
             let cluster = cluster.get_or_insert_with(pg::Cluster::durable);
             flags.extend(["--database-url".to_owned(), cluster.database().await]);
         }
-        let server = Server::start(&args.server, &flags)?;
+        let mut env = Vec::new();
+        if ops == Ops::On {
+            let (more, secrets) = ops_flags(&webhook_url);
+            flags.extend(more);
+            env = secrets;
+        }
+        let posts_before = webhook_posts.load(Ordering::Relaxed);
+        let server = Server::start(&args.server, &flags, &env)?;
         let outcome = drive(
             &server.base,
             scenario,
@@ -307,16 +374,28 @@ async fn main() -> anyhow::Result<()> {
         let rss = server
             .peak_rss_kib()
             .map_or("?".to_owned(), |k| format!("{:.1}", k as f64 / 1024.0));
+        let rate = outcome.expected as f64 / outcome.elapsed.as_secs_f64();
+        let p99 = percentile(&outcome.latencies, 99.0);
         println!(
-            "{:<32} {:>8} {:>15} {:>10.0} {:>9.2} {:>9.2} {:>13}",
+            "{:<32} {:>4} {:>8} {:>15} {:>10.0} {:>9.2} {:>9.2} {:>13}",
             scenario.label(store),
+            if ops == Ops::On { "on" } else { "off" },
             outcome.sent,
             format!("{} x{}", outcome.expected, scenario.expected_status()),
-            outcome.expected as f64 / outcome.elapsed.as_secs_f64(),
+            rate,
             percentile(&outcome.latencies, 50.0),
-            percentile(&outcome.latencies, 99.0),
+            p99,
             rss,
         );
+        match (ops, off) {
+            (Ops::Off, _) => off = Some((rate, p99)),
+            (Ops::On, Some((off_rate, off_p99))) => println!(
+                "  metrics and webhooks on: answers/s {:+.1}%, p99 {:+.1}% against off",
+                (rate / off_rate - 1.0) * 100.0,
+                (p99 / off_p99 - 1.0) * 100.0
+            ),
+            (Ops::On, None) => {}
+        }
         if outcome.other + outcome.errors > 0 {
             println!(
                 "  note: {} other answers, {} transport errors",
@@ -345,6 +424,21 @@ async fn main() -> anyhow::Result<()> {
                     "not all".to_owned()
                 }
             );
+            if ops == Ops::On {
+                let notified = loop {
+                    let posts = webhook_posts.load(Ordering::Relaxed) - posts_before;
+                    if posts >= outcome.expected || drain_start.elapsed() > args.time_limit {
+                        break posts;
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                };
+                println!("  webhooks: {notified} of {} posted", outcome.expected);
+            }
+        }
+        if let Some(url) = &server.metrics {
+            let text = reqwest::get(url).await?.text().await?;
+            let series = text.lines().filter(|l| !l.starts_with('#')).count();
+            println!("  /metrics: {series} series");
         }
         failed |= outcome.expected == 0;
     }

@@ -217,6 +217,17 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_concurrency: u32,
 
+    /// Longest a received submission waits for a processing turn (--max-concurrency); beyond
+    /// it the answer is 503 with Retry-After, rather than a visitor waiting in a queue.
+    #[arg(long, env = "CONTACT_BUSY_TIMEOUT", default_value = "2s", value_parser = duration)]
+    pub busy_timeout: Duration,
+
+    /// Request bodies one client may be sending at the same time; more are answered 429, so
+    /// that a few addresses trickling bodies cannot hold the connections of everyone else.
+    #[arg(long, env = "CONTACT_MAX_BODIES_PER_CLIENT", default_value_t = 4,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_bodies_per_client: u32,
+
     /// Open client connections; more wait to be accepted.
     #[arg(long, env = "CONTACT_MAX_CONNECTIONS", default_value_t = 1024,
           value_parser = clap::value_parser!(u32).range(1..))]
@@ -246,9 +257,69 @@ pub struct Config {
     #[arg(long, env = "CONTACT_SHUTDOWN_GRACE", default_value = "20s", value_parser = duration)]
     pub shutdown_grace: Duration,
 
+    /// URLs notified of every accepted message (repeat the flag, or separate with commas),
+    /// through the outbox with retries of their own; signed per Standard Webhooks with
+    /// CONTACT_WEBHOOK_SECRET.
+    #[arg(
+        long = "webhook-url",
+        env = "CONTACT_WEBHOOK_URL",
+        value_delimiter = ','
+    )]
+    pub webhook_urls: Vec<String>,
+
+    /// The webhooks' body: `standard` (a JSON event) or `slack` (an incoming-webhook message).
+    #[arg(long, env = "CONTACT_WEBHOOK_FORMAT", value_enum, default_value_t = crate::webhook::Format::Standard)]
+    pub webhook_format: crate::webhook::Format,
+
+    /// Also notify the webhooks when an address confirms its newsletter subscription.
+    #[arg(long, env = "CONTACT_WEBHOOK_NEWSLETTER")]
+    pub webhook_newsletter: bool,
+
+    /// Time a webhook receiver has to answer one request.
+    #[arg(long, env = "CONTACT_WEBHOOK_TIMEOUT", default_value = "10s", value_parser = duration)]
+    pub webhook_timeout: Duration,
+
+    /// Key signing the webhooks, `whsec_<base64>` (environment only, never a flag; needed by
+    /// the standard format).
+    #[arg(skip)]
+    pub webhook_secret: Option<String>,
+
+    /// Ask both forms for a proof of work (`GET /challenge`, the `altcha` field): a submission
+    /// without a valid, unspent solution is still delivered, labelled [Unverified].
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK")]
+    pub proof_of_work: bool,
+
+    /// The largest number a challenge hides (the work: about half of it in SHA-256 hashes).
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK_MAX_NUMBER", default_value_t = 100_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub proof_of_work_max_number: u64,
+
+    /// How long a challenge may be solved and sent.
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK_EXPIRY", default_value = "20m", value_parser = duration)]
+    pub proof_of_work_expiry: Duration,
+
+    /// Address and port of `GET /metrics` (Prometheus text format), e.g. `127.0.0.1:9187`;
+    /// keep it off the public port. Unset: no metrics are kept.
+    #[arg(long, env = "CONTACT_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
+    /// Log lines as `text` (for people) or `json` (one object a line, for log collectors); each
+    /// line written while a request is served carries its request id.
+    #[arg(long, env = "CONTACT_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+
     /// What to do; without a command, the service runs.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line.
+    Json,
 }
 
 /// The commands beside running the service.
@@ -259,6 +330,57 @@ pub enum Command {
     Subscribers(SubscribersCommand),
     /// Apply the database migrations (`--database-url`) and exit.
     Migrate,
+    /// The messages waiting for delivery, in the data folder or the database.
+    #[command(subcommand)]
+    Outbox(OutboxCommand),
+    /// The messages given up on, in the data folder or the database.
+    #[command(subcommand)]
+    DeadLetters(DeadLettersCommand),
+}
+
+/// What `contact-fn outbox` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum OutboxCommand {
+    /// One line per waiting message, oldest first: id, form, accepted at, failed attempts,
+    /// next attempt, recipient (or webhook URL), last error.
+    List,
+    /// One waiting message as JSON, the email (or webhook body) included.
+    Show {
+        /// The message id.
+        id: String,
+    },
+}
+
+/// What `contact-fn dead-letters` does.
+#[derive(Debug, Clone, Subcommand)]
+pub enum DeadLettersCommand {
+    /// One line per dead letter, oldest first, as `outbox list` shows them.
+    List,
+    /// One dead letter as JSON, its last error and the email (or webhook body) included.
+    Show {
+        /// The message id.
+        id: String,
+    },
+    /// Moves dead letters back into the outbox for another round of attempts (after an SMTP
+    /// outage is fixed); the file store's service reads them at its next start.
+    Retry {
+        /// The message ids.
+        ids: Vec<String>,
+        /// Every dead letter.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+    },
+    /// Deletes dead letters for good, after confirmation.
+    Purge {
+        /// The message ids.
+        ids: Vec<String>,
+        /// Every dead letter.
+        #[arg(long, conflicts_with = "ids")]
+        all: bool,
+        /// Confirms without asking (needed when standard input is not a terminal).
+        #[arg(long)]
+        yes: bool,
+    },
 }
 
 /// What `contact-fn subscribers` does.
@@ -300,6 +422,9 @@ impl Config {
             .ok()
             .filter(|p| !p.is_empty());
         config.newsletter_secret = std::env::var("CONTACT_NEWSLETTER_SECRET")
+            .ok()
+            .filter(|p| !p.is_empty());
+        config.webhook_secret = std::env::var("CONTACT_WEBHOOK_SECRET")
             .ok()
             .filter(|p| !p.is_empty());
         config
@@ -377,6 +502,20 @@ impl Config {
         if self.database_poll_interval.is_zero() || self.database_connect_timeout.is_zero() {
             bail!("--database-poll-interval and --database-connect-timeout must be above zero");
         }
+        for url in &self.webhook_urls {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                bail!("--webhook-url `{url}` must be an http:// or https:// URL");
+            }
+        }
+        match (&self.webhook_secret, self.webhook_format) {
+            (Some(secret), _) => {
+                crate::webhook::parse_secret(secret)?;
+            }
+            (None, crate::webhook::Format::Standard) if !self.webhook_urls.is_empty() => {
+                bail!("--webhook-url needs CONTACT_WEBHOOK_SECRET (whsec_<base64>) to sign with");
+            }
+            (None, _) => {}
+        }
         if self.smtp_password.is_some() && self.smtp_username.is_none() {
             bail!("CONTACT_SMTP_PASSWORD is set but CONTACT_SMTP_USERNAME is not");
         }
@@ -426,6 +565,7 @@ mod tests {
         let mut expected = vec![
             ("CONTACT_SMTP_PASSWORD".to_owned(), String::new()),
             ("CONTACT_NEWSLETTER_SECRET".to_owned(), String::new()),
+            ("CONTACT_WEBHOOK_SECRET".to_owned(), String::new()),
         ];
         for arg in command.get_arguments() {
             let Some(env) = arg.get_env() else { continue };

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use lettre::address::Envelope;
@@ -18,7 +18,9 @@ use tokio::task::JoinSet;
 
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::outbox::{Outbox, Record, Taken};
+use crate::outbox::Outbox;
+use crate::store::{DeliveryError, Record, Taken};
+use crate::{telemetry, webhook};
 
 /// Where messages go.
 #[derive(Clone)]
@@ -40,17 +42,6 @@ impl std::fmt::Debug for Mailer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.describe())
     }
-}
-
-/// Why a delivery failed.
-#[derive(Debug, thiserror::Error)]
-pub enum DeliveryError {
-    /// Worth trying again later.
-    #[error("{0}")]
-    Transient(String),
-    /// Will never succeed.
-    #[error("{0}")]
-    Permanent(String),
 }
 
 impl Mailer {
@@ -100,11 +91,18 @@ impl Mailer {
                 ..
             } => {
                 let envelope = envelope(record).map_err(DeliveryError::Permanent)?;
+                let started = Instant::now();
                 let sent = tokio::time::timeout(
                     *deadline,
                     transport.send_raw(&envelope, record.message.as_bytes()),
                 )
                 .await;
+                let result = match &sent {
+                    Ok(Ok(_)) => "ok",
+                    Ok(Err(e)) if e.is_permanent() => "permanent",
+                    _ => "transient",
+                };
+                telemetry::smtp(result, started.elapsed());
                 match sent {
                     Ok(Ok(_)) => Ok(()),
                     Ok(Err(e)) if e.is_permanent() => Err(DeliveryError::Permanent(e.to_string())),
@@ -210,6 +208,7 @@ impl RetryPolicy {
 pub struct Worker {
     outbox: Arc<Outbox>,
     mailer: Mailer,
+    webhooks: webhook::Sender,
     retry: RetryPolicy,
     concurrency: usize,
     grace: Duration,
@@ -220,6 +219,7 @@ impl Worker {
     pub fn new(
         outbox: Arc<Outbox>,
         mailer: Mailer,
+        webhooks: webhook::Sender,
         retry: RetryPolicy,
         concurrency: usize,
         grace: Duration,
@@ -227,6 +227,7 @@ impl Worker {
         Self {
             outbox,
             mailer,
+            webhooks,
             retry,
             concurrency: concurrency.max(1),
             grace,
@@ -244,10 +245,11 @@ impl Worker {
                 match self.outbox.take_due(now_ms()).await {
                     Ok(Some(taken)) => {
                         store.ok();
-                        let (outbox, mailer, retry) =
-                            (self.outbox.clone(), self.mailer.clone(), self.retry);
-                        in_flight
-                            .spawn(async move { deliver(&outbox, &mailer, retry, taken).await });
+                        let (outbox, retry) = (self.outbox.clone(), self.retry);
+                        let (mailer, webhooks) = (self.mailer.clone(), self.webhooks.clone());
+                        in_flight.spawn(async move {
+                            deliver(&outbox, (&mailer, &webhooks), retry, taken).await;
+                        });
                     }
                     Ok(None) => {
                         store.ok();
@@ -322,7 +324,12 @@ impl StoreHealth {
     }
 }
 
-async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Taken) {
+async fn deliver(
+    outbox: &Outbox,
+    (mailer, webhooks): (&Mailer, &webhook::Sender),
+    retry: RetryPolicy,
+    taken: Taken,
+) {
     let mut record = match taken {
         Taken::Message(record) => *record,
         Taken::Unreadable { id, error } => {
@@ -337,8 +344,27 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
         }
     };
     let id = record.id.clone();
-    match mailer.send(&record).await {
+    let attempt = record.attempts + 1;
+    let channel = if record.webhook.is_some() {
+        "webhook"
+    } else {
+        "email"
+    };
+    let sent = match &record.webhook {
+        Some(_) => {
+            let started = Instant::now();
+            let sent = webhooks.send(&record).await;
+            telemetry::webhook(
+                if sent.is_ok() { "ok" } else { "failed" },
+                started.elapsed(),
+            );
+            sent
+        }
+        None => mailer.send(&record).await,
+    };
+    match sent {
         Ok(()) => {
+            telemetry::delivery(channel, "delivered", attempt);
             tracing::info!(
                 id,
                 kind = record.kind.as_str(),
@@ -353,6 +379,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
             }
         }
         Err(DeliveryError::Permanent(reason)) => {
+            telemetry::delivery(channel, "dead", attempt);
             tracing::error!(
                 id,
                 dead_letters = %outbox.dead_letters(),
@@ -370,6 +397,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
             let now = now_ms();
             let age = Duration::from_millis(now.saturating_sub(record.created_ms));
             if age >= retry.give_up {
+                telemetry::delivery(channel, "dead", attempt);
                 tracing::error!(
                     id,
                     attempts = record.attempts,
@@ -382,6 +410,7 @@ async fn deliver(outbox: &Outbox, mailer: &Mailer, retry: RetryPolicy, taken: Ta
                 }
                 return;
             }
+            telemetry::delivery(channel, "retry", attempt);
             let delay = retry.delay(record.attempts);
             record.next_attempt_ms =
                 now.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));

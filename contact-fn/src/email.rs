@@ -4,12 +4,16 @@
 //! solely as Reply-To. Bodies come from minijinja templates, the HTML one autoescaped.
 
 use anyhow::Context as _;
+use email_encoding::headers::{rfc2047, writer::EmailWriter};
 use lettre::Message;
+use lettre::message::header::{HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use minijinja::{Environment, UndefinedBehavior};
 
 use crate::config::Config;
+use crate::spam;
 use crate::submission::Submission;
+use crate::telemetry::REQUEST_ID_HEADER;
 
 /// Builds the emails; holds the parsed templates and the fixed addresses.
 #[derive(Debug)]
@@ -56,8 +60,16 @@ impl Composer {
         &self.to
     }
 
-    /// Renders both bodies and assembles the message with id `id`.
-    pub fn compose(&self, id: &str, submission: &Submission) -> anyhow::Result<Message> {
+    /// Renders both bodies and assembles the message with id `id`, from the request
+    /// `request_id` (a header, so the inbox can find the request's log lines), labelled as
+    /// likely spam when `flags` holds a reason ([`spam`]).
+    pub fn compose(
+        &self,
+        id: &str,
+        submission: &Submission,
+        request_id: &str,
+        flags: &[spam::Reason],
+    ) -> anyhow::Result<Message> {
         let mut context = serde_json::to_value(submission).context("serialising the submission")?;
         let (stem, subject, visitor_name) = match submission {
             Submission::Contact(m) => (
@@ -88,6 +100,11 @@ impl Composer {
         if let Some(fields) = context.as_object_mut() {
             fields.insert("id".into(), id.into());
         }
+        let subject = if flags.is_empty() {
+            subject
+        } else {
+            format!("{} {subject}", spam::SUBJECT_LABEL)
+        };
         let render = |kind: &str| -> anyhow::Result<String> {
             let name = format!("{stem}.{kind}");
             self.templates
@@ -105,13 +122,49 @@ impl Composer {
                 .parse()
                 .context("the validated email address no longer parses")?,
         );
-        Message::builder()
+        let mut message = Message::builder()
             .from(self.from.clone())
             .reply_to(visitor)
             .to(self.to.clone())
-            .subject(subject)
+            .raw_header(subject_header(subject))
+            .raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str(REQUEST_ID_HEADER),
+                request_id.to_owned(),
+            ));
+        if !flags.is_empty() {
+            let reasons: Vec<&str> = flags.iter().map(|r| r.as_str()).collect();
+            message = message
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str(spam::HEADER),
+                    spam::HEADER_VALUE.to_owned(),
+                ))
+                .raw_header(HeaderValue::new(
+                    HeaderName::new_from_ascii_str(spam::REASONS_HEADER),
+                    reasons.join(", "),
+                ));
+        }
+        message
             .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
             .multipart(MultiPart::alternative_plain_html(text, html))
             .context("assembling the email")
     }
+}
+
+/// The Subject header of `subject`, reading back as exactly that text in every mail client. A
+/// value holding `=?` would be written verbatim and decoded by clients as an encoded-word
+/// (RFC 2047), into any text, line breaks and headers included; so such a value is encoded
+/// whole, and decodes back to what the visitor typed. (Display names need nothing: lettre
+/// encodes any name holding `=` or `?`.)
+fn subject_header(subject: String) -> HeaderValue {
+    let name = HeaderName::new_from_ascii_str("Subject");
+    if !subject.contains("=?") {
+        return HeaderValue::new(name, subject);
+    }
+    let mut encoded = String::with_capacity(subject.len() * 2);
+    {
+        let mut writer = EmailWriter::new(&mut encoded, "Subject: ".len(), 0, false);
+        // Writing into a String cannot fail.
+        let _ = rfc2047::encode(&subject, &mut writer);
+    }
+    HeaderValue::dangerous_new_pre_encoded(name, subject, encoded)
 }

@@ -11,7 +11,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use form_contract::ErrorBody;
 
-use crate::intake::IntakeError;
+use crate::outcome::IntakeError;
 use crate::submission::FieldErrors;
 
 /// Everything a submission can end in, other than success.
@@ -38,6 +38,9 @@ pub enum AppError {
     /// Too many submissions from this client; try again after the wait (429).
     #[error("Too many submissions; please try again in {} seconds.", retry_after_secs(*.0))]
     RateLimited(Duration),
+    /// Every processing turn stayed taken for the busy timeout; try again shortly (503).
+    #[error("The service is busy; please try again in a moment.")]
+    Busy,
     /// The message could not be stored (503).
     #[error("The message could not be stored right now; please try again later.")]
     Unavailable(#[source] anyhow::Error),
@@ -61,8 +64,24 @@ impl AppError {
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Busy | AppError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The reason in the metrics: short, stable, one per kind.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            AppError::BadRequest(_) => "bad_request",
+            AppError::Timeout => "timeout",
+            AppError::IdempotencyConflict => "idempotency_conflict",
+            AppError::TooLarge(_) => "too_large",
+            AppError::UnsupportedMediaType => "unsupported_media_type",
+            AppError::Invalid(_) => "invalid",
+            AppError::RateLimited(_) => "rate_limited",
+            AppError::Busy => "busy",
+            AppError::Unavailable(_) => "unavailable",
+            AppError::Internal(_) => "internal",
         }
     }
 
@@ -92,6 +111,7 @@ impl IntoResponse for AppError {
         let error = self.to_string();
         let retry_after = match &self {
             AppError::RateLimited(wait) => Some(retry_after_secs(*wait)),
+            AppError::Busy => Some(1),
             _ => None,
         };
         let fields = match self {

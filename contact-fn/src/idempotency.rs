@@ -3,14 +3,12 @@
 //!
 //! The message id is derived from the form and the key, so a retry maps to the same outbox
 //! message, on any replica. A record per key holds a fingerprint of the submission and
-//! survives restarts until it expires: a file in the data folder ([`files`]) or a row shared
-//! by every replica ([`crate::postgres`]).
-
-mod files;
+//! survives restarts until it expires, in a [`KeyStore`]: a file in the data folder or a row
+//! shared by every replica.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -19,8 +17,10 @@ use tokio::sync::OwnedMutexGuard;
 use uuid::Uuid;
 
 use crate::durable::now_ms;
-use crate::outbox::{EnqueueError, Outbox, Record};
-use crate::postgres::PgKeys;
+use crate::outbox::Outbox;
+use crate::store::files::FileKeys;
+use crate::store::postgres::PgKeys;
+use crate::store::{EnqueueError, KeyStore, Record, Seen};
 use crate::submission::{FormKind, Submission};
 
 /// Name of the request header.
@@ -59,63 +59,27 @@ pub fn fingerprint(submission: &Submission) -> anyhow::Result<String> {
     Ok(Uuid::new_v5(&Uuid::NAMESPACE_OID, &canonical).to_string())
 }
 
-/// What a key has seen before.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seen {
-    /// Nothing: process the submission.
-    New,
-    /// The same submission: answer as before.
-    Same,
-    /// A different submission under the same key.
-    Different,
-}
-
-impl Seen {
-    /// What a remembered `fingerprint` (if any, and not expired) says of `fingerprint`.
-    pub(crate) fn of(remembered: Option<&str>, fingerprint: &str) -> Self {
-        match remembered {
-            None => Seen::New,
-            Some(remembered) if remembered == fingerprint => Seen::Same,
-            Some(_) => Seen::Different,
-        }
-    }
-}
-
 /// The remembered keys.
 #[derive(Debug)]
 pub struct IdempotencyStore {
-    store: Keys,
+    store: Box<dyn KeyStore>,
     ttl: Duration,
     locks: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-/// The two stores behind [`IdempotencyStore`].
-#[derive(Debug)]
-enum Keys {
-    Files(files::FileKeys),
-    Postgres(PgKeys),
-}
-
-fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl IdempotencyStore {
     /// Opens (creating if needed) the folder and loads the records that have not expired.
     pub fn open(dir: PathBuf, ttl: Duration) -> anyhow::Result<Self> {
         let oldest = oldest(ttl);
-        Ok(Self::over(
-            Keys::Files(files::FileKeys::open(dir, oldest)?),
-            ttl,
-        ))
+        Ok(Self::over(Box::new(FileKeys::open(dir, oldest)?), ttl))
     }
 
     /// The records in PostgreSQL, shared with every replica on the same database.
     pub fn postgres(keys: PgKeys, ttl: Duration) -> Self {
-        Self::over(Keys::Postgres(keys), ttl)
+        Self::over(Box::new(keys), ttl)
     }
 
-    fn over(store: Keys, ttl: Duration) -> Self {
+    fn over(store: Box<dyn KeyStore>, ttl: Duration) -> Self {
         Self {
             store,
             ttl,
@@ -126,31 +90,24 @@ impl IdempotencyStore {
     /// Serialises submissions carrying the same key in this process; hold the guard until
     /// remembered. (Across replicas the key's message id keeps a retry to one message.)
     pub async fn lock(&self, id: &str) -> OwnedMutexGuard<()> {
-        let lock = relock(&self.locks)
-            .entry(id.to_owned())
-            .or_default()
-            .clone();
+        let lock = locks(&self.locks).entry(id.to_owned()).or_default().clone();
         lock.lock_owned().await
     }
 
     /// What this key has seen within its lifetime.
     pub async fn seen(&self, id: &str, fingerprint: &str) -> anyhow::Result<Seen> {
         let oldest = oldest(self.ttl);
-        let remembered = match &self.store {
-            Keys::Files(files) => files.fingerprint(id, oldest),
-            Keys::Postgres(pg) => pg.fingerprint(id, oldest).await?,
-        };
+        let remembered = self.store.fingerprint(id, oldest).await?;
         Ok(Seen::of(remembered.as_deref(), fingerprint))
     }
 
     /// Records a key durably after its message was stored.
     pub async fn remember(&self, id: &str, fingerprint: String) -> anyhow::Result<()> {
         let oldest = oldest(self.ttl);
-        match &self.store {
-            Keys::Files(files) => files.remember(id, fingerprint).await,
-            Keys::Postgres(pg) => pg.remember(id, &fingerprint, oldest).await,
-        }
-        .context("writing the idempotency record")
+        self.store
+            .remember(id, fingerprint, oldest)
+            .await
+            .context("writing the idempotency record")
     }
 
     /// Stores `record` (whose id is the key's) through `outbox` and remembers the key with
@@ -165,12 +122,13 @@ impl IdempotencyStore {
         record: Record,
         fingerprint: String,
     ) -> Result<Seen, EnqueueError> {
-        if let (Keys::Postgres(_), Some(pg)) = (&self.store, outbox.as_postgres()) {
-            return pg
-                .enqueue_keyed(record, &fingerprint, oldest(self.ttl))
-                .await;
-        }
         let id = record.id.clone();
+        if let Some(seen) = outbox
+            .enqueue_keyed(record.clone(), &fingerprint, oldest(self.ttl))
+            .await?
+        {
+            return Ok(seen);
+        }
         outbox.enqueue(record).await?;
         if let Err(error) = self.remember(&id, fingerprint).await {
             tracing::warn!(
@@ -183,16 +141,18 @@ impl IdempotencyStore {
 
     /// Forgets expired keys and unused locks.
     pub async fn prune(&self) {
-        relock(&self.locks).retain(|_, lock| Arc::strong_count(lock) > 1);
+        locks(&self.locks).retain(|_, lock| Arc::strong_count(lock) > 1);
         let oldest = oldest(self.ttl);
-        let pruned = match &self.store {
-            Keys::Files(files) => files.prune(oldest).await,
-            Keys::Postgres(pg) => pg.prune(oldest).await,
-        };
+        let pruned = self.store.prune(oldest).await;
         if let Err(error) = pruned {
             tracing::warn!("could not remove expired idempotency records: {error:#}");
         }
     }
+}
+
+/// The per-key locks; a panic elsewhere while holding them leaves the map usable.
+fn locks<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Records created before this time (ms since the Unix epoch) have expired.

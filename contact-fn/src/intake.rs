@@ -4,32 +4,39 @@
 use anyhow::{Context as _, anyhow};
 use uuid::Uuid;
 
-use crate::Shared;
 use crate::durable::now_ms;
-use crate::idempotency::{self, Seen};
-use crate::outbox::{EnqueueError, Record};
+use crate::email::Composer;
+use crate::idempotency::{self, IdempotencyStore};
+use crate::newsletter::{self, Optin};
+use crate::outbox::Outbox;
+use crate::outcome::IntakeError;
+use crate::store::{Record, Seen};
 use crate::submission::Submission;
+use crate::{spam, telemetry, webhook};
 
-/// Why a submission was not stored.
-#[derive(Debug, thiserror::Error)]
-pub enum IntakeError {
-    /// The Idempotency-Key was used for another submission.
-    #[error("the Idempotency-Key was already used for a different submission")]
-    IdempotencyConflict,
-    /// The outbox is full or cannot be written, or the idempotency records cannot be read.
-    #[error("the message could not be stored")]
-    Unavailable(#[source] anyhow::Error),
-    /// Anything else.
-    #[error("the message could not be prepared")]
-    Internal(#[source] anyhow::Error),
+/// What storing a submission works with.
+#[derive(Clone, Copy)]
+pub(crate) struct Intake<'a> {
+    /// Writes the email.
+    pub composer: &'a Composer,
+    /// Where the email and the notifications wait.
+    pub outbox: &'a Outbox,
+    /// The Idempotency-Key records.
+    pub idempotency: &'a IdempotencyStore,
+    /// The opt-in a ticked newsletter box starts.
+    pub optin: Optin<'a>,
+    /// The webhooks notified of each message, and their format.
+    pub webhooks: (&'a [String], webhook::Format),
 }
 
 /// Stores `submission` for delivery and returns its message id. With an idempotency `key`, a
 /// repeat of a stored submission returns the first one's id and stores nothing.
 pub(crate) async fn store(
-    shared: &Shared,
+    intake: Intake<'_>,
     submission: Submission,
     key: Option<String>,
+    request_id: &str,
+    verified: bool,
 ) -> Result<String, IntakeError> {
     let kind = submission.kind();
     let mut remembered = None;
@@ -37,10 +44,10 @@ pub(crate) async fn store(
     let id = match key {
         Some(key) => {
             let id = idempotency::message_id(kind, &key);
-            _guard = Some(shared.idempotency.lock(&id).await);
+            _guard = Some(intake.idempotency.lock(&id).await);
             let fingerprint =
                 idempotency::fingerprint(&submission).map_err(IntakeError::Internal)?;
-            let seen = shared.idempotency.seen(&id, &fingerprint).await;
+            let seen = intake.idempotency.seen(&id, &fingerprint).await;
             match seen.map_err(IntakeError::Unavailable)? {
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
@@ -54,21 +61,29 @@ pub(crate) async fn store(
         None => Uuid::now_v7().to_string(),
     };
 
-    let record = record(shared, &id, &submission).map_err(IntakeError::Internal)?;
-    let unavailable = |e: EnqueueError| match e {
-        EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
-        EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
+    let before = if verified {
+        Vec::new()
+    } else {
+        vec![spam::Reason::NoProofOfWork]
     };
+    let flags = spam::content_signals(&submission, before);
+    let record = record(intake.composer, &id, &submission, request_id, &flags)
+        .map_err(IntakeError::Internal)?;
+    let notifications = notifications(intake, &id, &submission, &flags);
     match remembered {
-        None => shared.outbox.enqueue(record).await.map_err(unavailable)?,
+        // One commit for the message and its notifications, where the store has transactions.
+        None => {
+            let records = std::iter::once(record).chain(notifications).collect();
+            intake.outbox.enqueue_together(records).await?;
+        }
         Some(fingerprint) => {
-            let stored = shared
+            let stored = intake
                 .idempotency
-                .enqueue_remembering(&shared.outbox, record, fingerprint)
+                .enqueue_remembering(intake.outbox, record, fingerprint)
                 .await;
             // Another replica may have stored the same key in the meantime.
-            match stored.map_err(unavailable)? {
-                Seen::New => {}
+            match stored? {
+                Seen::New => store_notifications(intake, &id, notifications).await,
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
                     return Ok(id);
@@ -77,12 +92,23 @@ pub(crate) async fn store(
             }
         }
     }
-    tracing::info!(id, kind = kind.as_str(), "accepted");
+    if flags.is_empty() {
+        tracing::info!(id, kind = kind.as_str(), "accepted");
+    } else {
+        let reasons: Vec<&str> = flags.iter().map(|r| r.as_str()).collect();
+        tracing::info!(
+            id,
+            kind = kind.as_str(),
+            ?reasons,
+            "accepted, labelled as likely spam"
+        );
+        telemetry::flagged(kind, &flags);
+    }
     // A ticked newsletter box starts the double opt-in for the visitor's address; the
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
         && enquiry.newsletter
-        && let Err(error) = crate::newsletter::subscribe(shared, &enquiry.email, kind).await
+        && let Err(error) = newsletter::subscribe(intake.optin, &enquiry.email, kind).await
     {
         tracing::warn!(
             id,
@@ -93,10 +119,43 @@ pub(crate) async fn store(
     Ok(id)
 }
 
+/// The notifications of message `id`, one per webhook; none (logged) if they cannot be made.
+fn notifications(
+    intake: Intake<'_>,
+    id: &str,
+    submission: &Submission,
+    flags: &[spam::Reason],
+) -> Vec<Record> {
+    let (urls, format) = intake.webhooks;
+    webhook::records(urls, format, id, submission, flags, now_ms()).unwrap_or_else(|error| {
+        tracing::error!(id, "no webhook notification: {error:#}");
+        Vec::new()
+    })
+}
+
+/// Stores the notifications of message `id` after it (the keyed path, whose message is
+/// stored with its key); a failure is logged and does not fail the stored submission.
+async fn store_notifications(intake: Intake<'_>, id: &str, records: Vec<Record>) {
+    for record in records {
+        if let Err(error) = intake.outbox.enqueue(record).await {
+            tracing::error!(
+                id,
+                "a webhook notification was not stored: {:#}",
+                anyhow!(error)
+            );
+        }
+    }
+}
+
 /// The outbox record of a new message: the composed email and its envelope, due now.
-fn record(shared: &Shared, id: &str, submission: &Submission) -> anyhow::Result<Record> {
-    let composer = &shared.composer;
-    let message = composer.compose(id, submission)?;
+fn record(
+    composer: &Composer,
+    id: &str,
+    submission: &Submission,
+    request_id: &str,
+    flags: &[spam::Reason],
+) -> anyhow::Result<Record> {
+    let message = composer.compose(id, submission, request_id, flags)?;
     let now = now_ms();
     Ok(Record {
         id: id.to_owned(),
@@ -109,5 +168,6 @@ fn record(shared: &Shared, id: &str, submission: &Submission) -> anyhow::Result<
         envelope_to: vec![composer.to().email.to_string()],
         message: String::from_utf8(message.formatted())
             .context("the formatted email is not UTF-8")?,
+        webhook: None,
     })
 }

@@ -5,24 +5,30 @@
 //! the background, retrying until the mail server takes it. [`app`] is the HTTP interface
 //! (testable without a socket), [`run`] the whole service.
 
+mod altcha;
 pub mod config;
 mod delivery;
 mod durable;
 mod email;
 mod error;
+mod hex;
 mod idempotency;
 mod intake;
 mod limits;
 pub mod newsletter;
+pub mod operator;
 mod outbox;
-mod postgres;
+mod outcome;
 mod routes;
 mod server;
+pub mod spam;
+mod state;
+mod store;
 pub mod submission;
-pub mod subscribers;
+pub mod telemetry;
+pub mod webhook;
 
 use std::future::Future;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -31,7 +37,7 @@ use axum::http::{HeaderName, Method, StatusCode, header};
 use axum::response::{IntoResponse as _, Response};
 use axum::routing::get;
 use tokio::net::TcpListener;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::TimeoutLayer;
@@ -42,189 +48,18 @@ pub use delivery::{Mailer, RetryPolicy, Worker};
 /// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
 pub use form_contract as contract;
 use form_contract::FormKind;
-pub use idempotency::{IdempotencyStore, Seen};
+pub use idempotency::IdempotencyStore;
 pub use newsletter::Newsletter;
-pub use outbox::{EnqueueError, Outbox, Record, Taken};
-pub use postgres::Database;
+pub use outbox::Outbox;
 pub use server::ServerLimits;
-pub use subscribers::{FileStore, PgSubscriberStore, SubscriberStore};
-
-/// Everything the handlers share.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    shared: Arc<Shared>,
-}
-
-#[derive(Debug)]
-struct Shared {
-    config: Config,
-    composer: email::Composer,
-    outbox: Arc<Outbox>,
-    idempotency: idempotency::IdempotencyStore,
-    subscribers: Arc<dyn SubscriberStore>,
-    newsletter: Newsletter,
-    limiter: limits::RateLimiter,
-    mailer: Mailer,
-    permits: Semaphore,
-    database: Option<Database>,
-}
-
-impl AppState {
-    /// Prepares the store (the data folder, or a pool for the database that connects when
-    /// first used) and returns the state together with the worker that will deliver the outbox
-    /// (not yet running). With a database, [`AppState::migrate`] must run before serving.
-    pub fn open(config: Config) -> anyhow::Result<(AppState, Worker)> {
-        config.check()?;
-        let data = &config.data_dir;
-        let database = config
-            .database_url
-            .as_deref()
-            .map(|url| Database::connect_lazy(&config, url))
-            .transpose()?;
-        let (outbox, idempotency) = match &database {
-            Some(db) => (
-                Outbox::postgres(db.outbox(config.outbox_max_messages, config.outbox_max_bytes)),
-                idempotency::IdempotencyStore::postgres(db.keys(), config.idempotency_ttl),
-            ),
-            None => (
-                Outbox::open(
-                    outbox::OutboxPaths {
-                        outbox: data.join("outbox"),
-                        dead: data.join("dead"),
-                    },
-                    config.outbox_max_messages,
-                    config.outbox_max_bytes,
-                )
-                .context("opening the outbox")?,
-                idempotency::IdempotencyStore::open(
-                    data.join("idempotency"),
-                    config.idempotency_ttl,
-                )
-                .context("opening the idempotency records")?,
-            ),
-        };
-        let outbox = Arc::new(outbox);
-        let subscribers = open_subscribers(&config, database.as_ref())?;
-        let public_url = config
-            .public_url
-            .clone()
-            .unwrap_or_else(|| format!("http://{}", config.bind));
-        let newsletter =
-            Newsletter::new(&config, &public_url).context("preparing the newsletter")?;
-        let mailer = Mailer::from_config(&config)?;
-        let worker = Worker::new(
-            outbox.clone(),
-            mailer.clone(),
-            RetryPolicy::from_config(&config),
-            config.smtp_concurrency as usize,
-            config.shutdown_grace,
-        );
-        let shared = Shared {
-            composer: email::Composer::new(&config)?,
-            limiter: limits::RateLimiter::new(config.rate_burst, config.rate_refill),
-            permits: Semaphore::new(config.max_concurrency as usize),
-            outbox,
-            idempotency,
-            subscribers,
-            newsletter,
-            mailer,
-            database,
-            config,
-        };
-        Ok((
-            AppState {
-                shared: Arc::new(shared),
-            },
-            worker,
-        ))
-    }
-
-    /// The settings in force.
-    pub fn config(&self) -> &Config {
-        &self.shared.config
-    }
-
-    /// The outbox, to inspect what waits.
-    pub fn outbox(&self) -> &Outbox {
-        &self.shared.outbox
-    }
-
-    /// The newsletter's subscribers.
-    pub fn subscribers(&self) -> &dyn SubscriberStore {
-        self.shared.subscribers.as_ref()
-    }
-
-    /// The newsletter's links, emails and pages.
-    pub fn newsletter(&self) -> &Newsletter {
-        &self.shared.newsletter
-    }
-
-    /// The idempotency records.
-    pub fn idempotency(&self) -> &IdempotencyStore {
-        &self.shared.idempotency
-    }
-
-    /// Applies the database migrations, if a database is configured.
-    pub async fn migrate(&self) -> anyhow::Result<()> {
-        match &self.shared.database {
-            Some(db) => db.migrate().await,
-            None => Ok(()),
-        }
-    }
-
-    /// Where messages are stored, in words.
-    pub fn store_description(&self) -> String {
-        match &self.shared.database {
-            Some(db) => format!("{} as replica {}", db.describe(), db.replica()),
-            None => format!("in {}", self.shared.config.data_dir.display()),
-        }
-    }
-
-    /// Where mail goes, in words.
-    pub fn mail_destination(&self) -> String {
-        self.shared.mailer.describe()
-    }
-
-    /// Periodic clean-up: idle rate-limit buckets, expired idempotency records and, once an
-    /// hour, addresses that never confirmed.
-    pub async fn housekeeping(&self, tick: u64) {
-        self.shared.limiter.forget_idle();
-        self.shared.idempotency.prune().await;
-        if tick.is_multiple_of(60) {
-            // A link works for the TTL; a day more keeps the per-address count meaningful.
-            let pending_for =
-                self.shared.config.newsletter_confirm_ttl + Duration::from_secs(86_400);
-            match self
-                .shared
-                .subscribers
-                .prune(durable::now_ms(), pending_for)
-                .await
-            {
-                Ok(0) => {}
-                Ok(forgotten) => tracing::info!(forgotten, "forgot unconfirmed addresses"),
-                Err(error) => tracing::warn!(
-                    "pruning the subscribers failed: {:#}",
-                    anyhow::anyhow!(error)
-                ),
-            }
-        }
-    }
-}
-
-/// The subscriber store the configuration asks for: the tables of `database` when the
-/// configuration names one (`--database-url`), else the files in the data folder.
-pub fn open_subscribers(
-    config: &Config,
-    database: Option<&Database>,
-) -> anyhow::Result<Arc<dyn SubscriberStore>> {
-    if config.database_url.is_some() {
-        let database = database.context("the database is configured but not connected")?;
-        return Ok(Arc::new(database.subscribers(config.subscribers_max)));
-    }
-    let store = FileStore::open(config.data_dir.join("subscribers"), config.subscribers_max)
-        .context("opening the subscribers")?;
-    Ok(Arc::new(store))
-}
+pub use state::{AppState, open_outbox, open_subscribers};
+pub use store::files::FileStore;
+pub use store::postgres::Database;
+pub use store::postgres::PgSubscriberStore;
+/// The newsletter's subscribers: what a store keeps of them, and the stores' behaviour suite.
+pub use store::subscribers;
+pub use store::subscribers::SubscriberStore;
+pub use store::{Depth, EnqueueError, Record, Seen, Taken, WebhookTarget};
 
 /// The request headers a browser may send cross-origin: those of the site's own fetch and
 /// of supabase-js `functions.invoke`.
@@ -258,12 +93,14 @@ pub fn app(state: AppState) -> Router {
             contract::UNSUBSCRIBE_PATH,
             get(routes::unsubscribe_page).post(routes::unsubscribe),
         )
+        .route(contract::CHALLENGE_PATH, get(routes::challenge))
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
         .layer(cors)
         .layer(timeout)
         .layer(CatchPanicLayer::custom(|_| panic_response()))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(telemetry::request_span))
+        .layer(axum::middleware::from_fn(telemetry::observe))
         .with_state(state)
 }
 
@@ -290,6 +127,17 @@ pub async fn run(
     {
         config.public_url = Some(format!("http://{address}"));
     }
+    // Installed before anything is recorded; without it every recording is a no-op.
+    let metrics = match config.metrics_bind {
+        Some(bind) => {
+            let listener = TcpListener::bind(bind)
+                .await
+                .with_context(|| format!("listening on {bind} for the metrics"))?;
+            telemetry::recorder();
+            Some(listener)
+        }
+        None => None,
+    };
     let (state, worker) = AppState::open(config)?;
     state.migrate().await?;
     tracing::info!("messages are stored {}", state.store_description());
@@ -307,6 +155,22 @@ pub async fn run(
     }
 
     let (stop, stopped) = watch::channel(false);
+    let metrics = metrics.map(|listener| {
+        if let Ok(address) = listener.local_addr() {
+            tracing::info!("metrics on http://{address}{}", routes::METRICS_PATH);
+        }
+        let router = Router::new()
+            .route(routes::METRICS_PATH, get(routes::metrics))
+            .with_state(state.clone());
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.wait_for(|stop| *stop).await;
+                })
+                .await
+        })
+    });
     let worker = tokio::spawn(worker.run(stopped.clone()));
     let housekeeping = tokio::spawn({
         let state = state.clone();
@@ -331,6 +195,127 @@ pub async fn run(
     stop.send_replace(true);
     worker.await.context("the delivery worker failed")?;
     housekeeping.await.context("the housekeeping task failed")?;
+    if let Some(metrics) = metrics {
+        metrics
+            .await
+            .context("the metrics server failed")?
+            .context("serving the metrics")?;
+    }
     tracing::info!("stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// The modules from the bottom up: each may import only modules of the levels below its
+    /// own (and its own submodules). The store's interface (types, traits, the subscribers'
+    /// rules) is near the bottom, its backends above it, the domain above those, the HTTP
+    /// handlers and the wiring on top.
+    const LAYERS: &[&[&str]] = &[
+        &["durable", "submission", "limits", "server", "hex"],
+        &["store", "spam"],
+        &["telemetry", "webhook", "altcha"],
+        &["config"],
+        &["store/files", "store/postgres"],
+        &["outbox"],
+        &["idempotency", "outcome"],
+        &["email", "newsletter", "delivery"],
+        &["intake", "error"],
+        &["state"],
+        &["routes", "operator"],
+        &["lib", "main"],
+    ];
+
+    fn level(module: &str) -> Option<usize> {
+        LAYERS.iter().position(|level| level.contains(&module))
+    }
+
+    /// Every `.rs` file under `src/`, by its path below it, with its text.
+    fn sources(dir: &Path, prefix: &str, found: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = entry.path();
+            if path.is_dir() {
+                sources(&path, &format!("{prefix}{name}/"), found);
+            } else if name.ends_with(".rs") {
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                found.push((format!("{prefix}{name}"), text));
+            }
+        }
+    }
+
+    /// `store/files` or `store/postgres` when `name` is `store` and `rest` goes on into one
+    /// of the backends, which are a layer of their own above the store's interface.
+    fn backend(name: &str, rest: &str) -> Option<String> {
+        let backend = ["files", "postgres"]
+            .into_iter()
+            .find(|b| name == "store" && rest.starts_with(&format!("::{b}")))?;
+        Some(format!("store/{backend}"))
+    }
+
+    /// The crate-level names `source` reaches for: `crate::a`, and each of `crate::{a, b::c}`.
+    fn imports(source: &str) -> BTreeSet<String> {
+        let mut names = BTreeSet::new();
+        for (at, _) in source.match_indices("crate::") {
+            let rest = &source[at + "crate::".len()..];
+            let words = match rest.strip_prefix('{') {
+                Some(group) => group.split('}').next().unwrap_or_default(),
+                None => rest,
+            };
+            for word in words.split(',') {
+                let name: String = word
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    names.insert(backend(&name, &rest[name.len()..]).unwrap_or(name));
+                }
+                if !rest.starts_with('{') {
+                    break;
+                }
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn modules_import_only_from_lower_layers() {
+        let mut files = Vec::new();
+        sources(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            "",
+            &mut files,
+        );
+        assert!(files.len() > 20, "the sources were not found");
+        // The root wires everything together; nothing imports it.
+        for (file, source) in files
+            .iter()
+            .filter(|(f, _)| f != "lib.rs" && f != "main.rs")
+        {
+            let first = file.split(['/', '.']).next().unwrap_or_default();
+            let after = file
+                .get(first.len()..)
+                .unwrap_or_default()
+                .replace('/', "::");
+            let module = backend(first, &after).unwrap_or_else(|| first.to_owned());
+            let module = module.as_str();
+            let own = level(module).unwrap_or_else(|| panic!("{file}: give {module} a layer"));
+            for name in imports(source) {
+                if name == module {
+                    continue;
+                }
+                let Some(theirs) = level(&name) else {
+                    panic!("{file} imports crate::{name} from the crate's root");
+                };
+                assert!(
+                    theirs < own,
+                    "{file} imports crate::{name}, which is not below it"
+                );
+            }
+        }
+    }
 }

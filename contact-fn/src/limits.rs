@@ -4,8 +4,10 @@
 //! /64). Behind a reverse proxy the peer is the proxy, so `X-Forwarded-For` is believed,
 //! but only when the peer is a configured trusted proxy.
 
+use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
 use std::num::NonZeroU32;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::http::HeaderMap;
@@ -44,6 +46,57 @@ impl RateLimiter {
     pub fn forget_idle(&self) {
         self.buckets.retain_recent();
         self.buckets.shrink_to_fit();
+    }
+}
+
+/// Counts the request bodies each client is sending right now, to bound them per client.
+#[derive(Debug)]
+pub struct BodiesInFlight {
+    max: u32,
+    counts: Mutex<HashMap<IpAddr, u32>>,
+}
+
+/// One body being read; the count goes down when it is dropped.
+#[derive(Debug)]
+pub struct BodyTurn<'a> {
+    bodies: &'a BodiesInFlight,
+    client: IpAddr,
+}
+
+impl BodiesInFlight {
+    /// At most `max` bodies per client at once.
+    pub fn new(max: u32) -> Self {
+        Self {
+            max: max.max(1),
+            counts: Mutex::default(),
+        }
+    }
+
+    /// Counts one more body of `client`, or `None` when it already sends the most allowed.
+    pub fn enter(&self, client: IpAddr) -> Option<BodyTurn<'_>> {
+        let client = bucket_key(client);
+        let mut counts = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let count = counts.entry(client).or_default();
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(BodyTurn {
+            bodies: self,
+            client,
+        })
+    }
+}
+
+impl Drop for BodyTurn<'_> {
+    fn drop(&mut self) {
+        let mut counts = self.bodies.counts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = counts.get_mut(&self.client) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                counts.remove(&self.client);
+            }
+        }
     }
 }
 
@@ -155,6 +208,17 @@ mod tests {
             limiter.check(ip("192.0.2.2")).is_ok(),
             "other clients keep their bucket"
         );
+    }
+
+    #[test]
+    fn bodies_in_flight_are_bounded_per_client_and_freed_when_done() {
+        let bodies = BodiesInFlight::new(2);
+        let first = bodies.enter(ip("192.0.2.1")).expect("first");
+        let _second = bodies.enter(ip("192.0.2.1")).expect("second");
+        assert!(bodies.enter(ip("192.0.2.1")).is_none(), "third is refused");
+        assert!(bodies.enter(ip("192.0.2.2")).is_some(), "others are not");
+        drop(first);
+        assert!(bodies.enter(ip("192.0.2.1")).is_some(), "freed when done");
     }
 
     #[test]

@@ -1,28 +1,43 @@
 //! Reads the configuration, binds the socket and runs the service until SIGTERM or Ctrl-C; or
-//! runs one of the commands beside it (`contact-fn subscribers export`, `contact-fn migrate`).
+//! runs one of the commands beside it (`contact-fn subscribers export`, `contact-fn migrate`,
+//! `contact-fn outbox list`, `contact-fn dead-letters retry --all`, ...).
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use contact_fn::config::{Command, SubscribersCommand};
+use contact_fn::config::{Command, LogFormat, SubscribersCommand};
 use contact_fn::{Config, Database};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
+    let mut config = Config::from_env_and_args();
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
-    let mut config = Config::from_env_and_args();
+        .with_writer(std::io::stderr);
+    match config.log_format {
+        LogFormat::Text => logs.with_ansi(std::io::stderr().is_terminal()).init(),
+        // The request's span (its id) on each line; the list of outer spans adds nothing.
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init(),
+    }
     let done = match config.command.take() {
         None => serve(config).await,
         Some(Command::Subscribers(command)) => subscribers(&config, command).await,
         Some(Command::Migrate) => migrate(config).await,
+        Some(Command::Outbox(command)) => {
+            contact_fn::operator::outbox_command(&config, command, &mut std::io::stdout()).await
+        }
+        Some(Command::DeadLetters(command)) => {
+            let mut out = std::io::stdout();
+            contact_fn::operator::dead_letters_command(&config, command, &mut out, confirm).await
+        }
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
@@ -60,14 +75,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
 /// `contact-fn subscribers ...`: works on the store (the data folder, or the database once
 /// migrated) while the service runs or not.
 async fn subscribers(config: &Config, command: SubscribersCommand) -> anyhow::Result<()> {
-    let database = match &config.database_url {
-        Some(url) => {
-            let database = Database::connect_lazy(config, url)?;
-            database.require_schema().await?;
-            Some(database)
-        }
-        None => None,
-    };
+    let database = contact_fn::operator::migrated_database(config).await?;
     let store = contact_fn::open_subscribers(config, database.as_ref())?;
     match command {
         SubscribersCommand::Export => {
@@ -85,6 +93,19 @@ async fn subscribers(config: &Config, command: SubscribersCommand) -> anyhow::Re
         }
     }
     Ok(())
+}
+
+/// Asks `question` at the terminal; only `yes` confirms. Not at a terminal, nothing does.
+fn confirm(question: &str) -> anyhow::Result<bool> {
+    if !std::io::stdin().is_terminal() {
+        return Ok(false);
+    }
+    eprint!("{question}");
+    let mut answer = String::new();
+    std::io::stdin()
+        .read_line(&mut answer)
+        .context("reading the answer")?;
+    Ok(answer.trim() == "yes")
 }
 
 /// Resolves on SIGTERM (how service managers stop us) or Ctrl-C.

@@ -28,12 +28,14 @@ use ring::rand::{SecureRandom as _, SystemRandom};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::Shared;
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::intake::IntakeError;
-use crate::outbox::{EnqueueError, Record};
-use crate::subscribers::{Confirmation, Requested, SendLimits, StoreError, normalise};
+use crate::hex::{hex, unhex};
+use crate::outbox::Outbox;
+use crate::outcome::IntakeError;
+use crate::store::Record;
+use crate::store::subscribers::{Confirmation, Requested, SendLimits, SubscriberStore, normalise};
+use crate::webhook;
 
 /// The file the generated key is kept in, under the data folder.
 pub const SECRET_FILE: &str = "newsletter-secret";
@@ -147,6 +149,15 @@ impl Newsletter {
 
     fn sign(&self, message: &str) -> String {
         hex(hmac::sign(&self.key, message.as_bytes()).as_ref())
+    }
+
+    /// A key for `purpose` derived from the newsletter's, so that one secret shared by the
+    /// replicas serves every signature of the service.
+    pub fn derived_key(&self, purpose: &str) -> hmac::Key {
+        hmac::Key::new(
+            hmac::HMAC_SHA256,
+            hmac::sign(&self.key, purpose.as_bytes()).as_ref(),
+        )
     }
 
     /// Whether `signature` (hex) is the signature of `message`, compared in constant time.
@@ -297,26 +308,62 @@ impl Newsletter {
             envelope_to: vec![to.to_string()],
             message: String::from_utf8(message.formatted())
                 .context("the formatted email is not UTF-8")?,
+            webhook: None,
         })
     }
+}
+
+/// Stores a notification of the confirmed subscription of `address` for each webhook, when
+/// they are to hear of subscriptions; a failure is logged, the subscription stands.
+pub(crate) async fn notify_confirmed(
+    outbox: &Outbox,
+    (urls, format): (&[String], webhook::Format),
+    address: &str,
+    source: FormKind,
+) {
+    let id = Uuid::now_v7().to_string();
+    for record in webhook::subscription_records(urls, format, &id, address, source, now_ms()) {
+        if let Err(error) = outbox.enqueue(record).await {
+            tracing::error!(
+                id,
+                "a webhook notification was not stored: {:#}",
+                anyhow!(error)
+            );
+        }
+    }
+}
+
+/// What starting the double opt-in works with.
+#[derive(Clone, Copy)]
+pub(crate) struct Optin<'a> {
+    /// The links and the email.
+    pub newsletter: &'a Newsletter,
+    /// Who asked and when.
+    pub subscribers: &'a dyn SubscriberStore,
+    /// Where the confirmation email waits.
+    pub outbox: &'a Outbox,
 }
 
 /// Starts the double opt-in for `address` from the form `source`: records the request and,
 /// within the per-address limit, stores the confirmation email in the outbox. Whether the
 /// address was new, pending or subscribed is not told: the caller answers the same.
 pub(crate) async fn subscribe(
-    shared: &Shared,
+    optin: Optin<'_>,
     address: &str,
     source: FormKind,
 ) -> Result<(), IntakeError> {
-    let newsletter = &shared.newsletter;
+    let newsletter = optin.newsletter;
     let address = normalise(address);
     let now = now_ms();
-    let requested = shared
+    // Built before the send is recorded: an address the email cannot be written for must not
+    // count as sent (a retry would then send nothing).
+    let record = newsletter
+        .confirmation_email(&address, source, now)
+        .map_err(IntakeError::Internal)?;
+    let requested = optin
         .subscribers
         .request(address.clone(), newsletter.limits(), now)
-        .await
-        .map_err(unavailable)?;
+        .await?;
     if requested != Requested::Send {
         tracing::info!(
             source = source.as_str(),
@@ -325,21 +372,10 @@ pub(crate) async fn subscribe(
         );
         return Ok(());
     }
-    let record = newsletter
-        .confirmation_email(&address, source, now)
-        .map_err(IntakeError::Internal)?;
     let id = record.id.clone();
-    shared.outbox.enqueue(record).await.map_err(|e| match e {
-        EnqueueError::Full { .. } => IntakeError::Unavailable(anyhow!(e)),
-        EnqueueError::Io(cause) => IntakeError::Unavailable(cause),
-    })?;
+    optin.outbox.enqueue(record).await?;
     tracing::info!(id, source = source.as_str(), "confirmation email accepted");
     Ok(())
-}
-
-/// A store failure, as the answer to a visitor.
-pub(crate) fn unavailable(error: StoreError) -> IntakeError {
-    IntakeError::Unavailable(anyhow!(error))
 }
 
 fn confirm_message(address: &str, source: FormKind, expires: &str) -> String {
@@ -397,20 +433,6 @@ fn stored_secret(data_dir: &Path) -> anyhow::Result<Vec<u8>> {
             Err(anyhow::Error::new(error).context(format!("creating {}", path.display())))
         }
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) || !text.is_ascii() {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
-        .collect()
 }
 
 #[cfg(test)]

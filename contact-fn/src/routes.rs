@@ -1,41 +1,71 @@
 //! The HTTP handlers: the form endpoints, the newsletter's links and the health checks.
 //!
 //! A submission passes, in order: rate limit, content type, size, body read (with a time
-//! limit), decoding, validation, then the [`intake`] (idempotency check, durable storage).
+//! limit, at most a few per client at once), a processing turn (waited for briefly), decoding,
+//! validation, then the [`intake`] (idempotency check, durable storage).
 //! Only then is it answered 200 (JSON) or 303 to the success page (plain form post).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::Json;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, FromRequestParts, RawQuery, State};
+use axum::extract::{ConnectInfo, Extension, FromRequestParts, RawQuery, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, post};
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use serde_json::json;
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tracing::Instrument as _;
 use uuid::Uuid;
 
-use crate::AppState;
 use crate::durable::now_ms;
 use crate::error::AppError;
 use crate::idempotency;
 use crate::intake;
 use crate::limits::client_ip;
 use crate::newsletter;
-use crate::submission::{self, Encoding, FormKind, Submission, Verdict};
-use crate::subscribers::Confirmed;
+use crate::state::AppState;
+use crate::store::subscribers::Confirmed;
+use crate::submission::{self, Encoding, FormKind, RawValue, Submission, Verdict};
+use crate::telemetry::{self, RequestId};
 use form_contract::NewsletterPage;
 
 /// `POST` to a form's paths ([`FormKind::path`], [`FormKind::functions_path`]): every form,
 /// the newsletter block included, goes through the same [`submit`].
 pub fn form(kind: FormKind) -> MethodRouter<AppState> {
     post(
-        move |State(state): State<AppState>, client: Client, headers: HeaderMap, body: Body| {
-            submit(state, kind, client, headers, body)
-        },
+        move |State(state): State<AppState>,
+              client: Client,
+              Extension(request): Extension<RequestId>,
+              headers: HeaderMap,
+              body: Body| { submit(state, kind, client, request, headers, body) },
     )
+}
+
+/// Where the metrics listener (`--metrics-bind`) answers.
+pub const METRICS_PATH: &str = "/metrics";
+
+/// `GET /metrics` on the metrics listener: the outbox gauges read from the store now, then
+/// everything recorded, in Prometheus's text format.
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    match state.shared.outbox.depth().await {
+        Ok(depth) => telemetry::outbox(depth, now_ms()),
+        Err(error) => tracing::warn!("the outbox gauges are stale: {error:#}"),
+    }
+    let Some(recorder) = telemetry::recorder() else {
+        return StatusCode::SERVICE_UNAVAILABLE.into_response();
+    };
+    recorder.run_upkeep();
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        recorder.render(),
+    )
+        .into_response()
 }
 
 /// `GET` of a confirmation link: records the subscription and sends the visitor to the
@@ -50,9 +80,16 @@ pub async fn confirm(State(state): State<AppState>, RawQuery(query): RawQuery) -
         return see_other(&shared.newsletter.page(NewsletterPage::Invalid));
     };
     let source = confirmation.source;
+    let confirmed_address = address.clone();
     let page = match shared.subscribers.confirm(address, confirmation).await {
         Ok(Confirmed::Subscribed) => {
             tracing::info!(source = source.as_str(), "subscription confirmed");
+            let config = &shared.config;
+            if config.webhook_newsletter {
+                let webhooks = (&config.webhook_urls[..], config.webhook_format);
+                newsletter::notify_confirmed(&shared.outbox, webhooks, &confirmed_address, source)
+                    .await;
+            }
             NewsletterPage::Confirmed
         }
         Ok(Confirmed::Already) => NewsletterPage::Confirmed,
@@ -107,8 +144,7 @@ pub async fn unsubscribe(
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|accept| accept.contains("text/html"));
-    let one_click = form_urlencoded::parse(&body)
-        .any(|(key, value)| key == ONE_CLICK.0 && value == ONE_CLICK.1);
+    let one_click = is_one_click(&headers, body).await;
     let address = shared
         .newsletter
         .check_unsubscribe(query.as_deref().unwrap_or(""));
@@ -142,6 +178,26 @@ pub async fn unsubscribe(
         (false, Ok(())) => Json(json!({ "ok": true })).into_response(),
         (false, Err(error)) => error.into_response(),
     }
+}
+
+/// Whether `body` is the one-click unsubscribe: `multipart/form-data`, as RFC 8058 asks of
+/// mail clients, or `application/x-www-form-urlencoded`, as the page's button sends it.
+async fn is_one_click(headers: &HeaderMap, body: Bytes) -> bool {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let Ok(boundary) = multer::parse_boundary(content_type) else {
+        return form_urlencoded::parse(&body)
+            .any(|(key, value)| key == ONE_CLICK.0 && value == ONE_CLICK.1);
+    };
+    let mut parts = multer::Multipart::new(Body::from(body).into_data_stream(), boundary);
+    while let Ok(Some(part)) = parts.next_field().await {
+        if part.name() == Some(ONE_CLICK.0) {
+            return part.text().await.is_ok_and(|value| value == ONE_CLICK.1);
+        }
+    }
+    false
 }
 
 /// The address of the client that sent the request: the peer, or what a trusted proxy in
@@ -224,14 +280,21 @@ async fn submit(
     state: AppState,
     kind: FormKind,
     client: Client,
+    request: RequestId,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
     let encoding = Encoding::of(&headers);
-    let result = accept(&state, kind, client, encoding, &headers, body).await;
-    if let Err(error) = &result {
-        error.log();
+    let result = accept(&state, kind, client, &request, encoding, &headers, body).await;
+    match &result {
+        Ok(Accepted::Stored(_)) => telemetry::accepted(kind),
+        Ok(Accepted::Dropped(_)) => telemetry::rejected(kind, "honeypot"),
+        Err(error) => {
+            error.log();
+            telemetry::rejected(kind, error.reason());
+        }
     }
+    let result = result.map(Accepted::id);
     let config = &state.shared.config;
     let newsletter = &state.shared.newsletter;
     match (encoding, result) {
@@ -256,16 +319,33 @@ fn see_other(location: &HeaderValue) -> Response {
         .into_response()
 }
 
+/// What became of a submission that is answered as a success.
+enum Accepted {
+    /// Stored under this id (or, for the newsletter, its opt-in started).
+    Stored(String),
+    /// The honeypot was filled: answered with this fresh id, nothing stored.
+    Dropped(String),
+}
+
+impl Accepted {
+    fn id(self) -> String {
+        match self {
+            Accepted::Stored(id) | Accepted::Dropped(id) => id,
+        }
+    }
+}
+
 /// Translates the request into an intake: checks what HTTP carries (rate, type, size, key),
-/// reads and validates the body, then stores the submission. Returns the message id.
+/// reads and validates the body, then stores the submission.
 async fn accept(
     state: &AppState,
     kind: FormKind,
     Client(client): Client,
+    request: &RequestId,
     encoding: Option<Encoding>,
     headers: &HeaderMap,
     body: Body,
-) -> Result<String, AppError> {
+) -> Result<Accepted, AppError> {
     let shared = &state.shared;
     let config = &shared.config;
     shared
@@ -283,39 +363,95 @@ async fn accept(
         return Err(AppError::TooLarge(config.max_body_bytes));
     }
 
-    let _permit = shared
-        .permits
-        .acquire()
-        .await
-        .map_err(|e| AppError::Internal(e.into()))?;
-    let body = read_body(body, config.max_body_bytes, config.body_timeout).await?;
+    // The body arrives before a processing turn is taken, so slow senders hold only their
+    // own connections; how many bodies one client may be sending at once is bounded.
+    let body = {
+        let _turn = shared
+            .bodies
+            .enter(client)
+            .ok_or(AppError::RateLimited(config.body_timeout))?;
+        read_body(body, config.max_body_bytes, config.body_timeout).await?
+    };
+    let _permit = turn(&shared.permits, config.busy_timeout).await?;
 
-    let raw =
+    let mut raw =
         submission::decode(encoding, &body).map_err(|e| AppError::BadRequest(e.to_string()))?;
+    let solution = raw.remove(form_contract::ALTCHA);
     let submission = match submission::validate(kind, raw).map_err(AppError::Invalid)? {
         Verdict::Accepted(submission) => *submission,
         Verdict::Spam => {
             tracing::info!(kind = kind.as_str(), %client, "honeypot filled; submission dropped");
-            return Ok(Uuid::now_v7().to_string());
+            return Ok(Accepted::Dropped(Uuid::now_v7().to_string()));
         }
     };
     // Storing runs as its own task, so a client that goes away mid-way cannot leave a
     // message half-registered: once started, it is stored and scheduled completely.
     let state = state.clone();
-    let stored = tokio::spawn(async move {
-        match submission {
-            // The same answer whatever the address's state: a fresh id, never a stored one.
-            Submission::Newsletter(subscription) => {
-                newsletter::subscribe(&state.shared, &subscription.email, kind)
-                    .await
-                    .map(|()| Uuid::now_v7().to_string())
+    let request = request.0.clone();
+    let stored = tokio::spawn(
+        async move {
+            match submission {
+                // The same answer whatever the address's state: a fresh id, never a stored one.
+                Submission::Newsletter(subscription) => {
+                    newsletter::subscribe(state.shared.optin(), &subscription.email, kind)
+                        .await
+                        .map(|()| Uuid::now_v7().to_string())
+                }
+                submission => {
+                    let verified = proof_of_work(&state, solution).await;
+                    intake::store(state.shared.intake(), submission, key, &request, verified).await
+                }
             }
-            submission => intake::store(&state.shared, submission, key).await,
         }
-    })
+        // The request's span (its id) goes along into the task's log lines.
+        .instrument(tracing::Span::current()),
+    )
     .await
     .map_err(|e| AppError::Internal(e.into()))?;
-    Ok(stored?)
+    Ok(Accepted::Stored(stored?))
+}
+
+/// Whether the submission passes the proof of work: always when none is asked for; else when
+/// its `altcha` field is a valid solution not spent before (spending it now). A store that
+/// cannot tell counts as not verified: the message is labelled, not lost.
+async fn proof_of_work(state: &AppState, solution: Option<RawValue>) -> bool {
+    let Some(altcha) = &state.shared.altcha else {
+        return true;
+    };
+    let Some(RawValue::Text(solution)) = solution else {
+        return false;
+    };
+    let challenges = state.shared.challenges.as_ref();
+    match altcha.verify(&solution, challenges, now_ms()).await {
+        Ok(verified) => verified,
+        Err(error) => {
+            tracing::warn!("the proof of work could not be checked: {error:#}");
+            false
+        }
+    }
+}
+
+/// `GET /challenge`: a proof-of-work challenge for the form to solve (404 when none is
+/// asked for).
+pub async fn challenge(State(state): State<AppState>) -> Response {
+    let Some(altcha) = &state.shared.altcha else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    match altcha.challenge(now_ms()) {
+        Ok(challenge) => ([(header::CACHE_CONTROL, "no-store")], Json(challenge)).into_response(),
+        Err(error) => AppError::Internal(error).into_response(),
+    }
+}
+
+/// A processing turn, waited for at most `wait`: a full service answers quickly.
+async fn turn(
+    permits: &Semaphore,
+    wait: std::time::Duration,
+) -> Result<SemaphorePermit<'_>, AppError> {
+    match tokio::time::timeout(wait, permits.acquire()).await {
+        Ok(permit) => permit.map_err(|e| AppError::Internal(e.into())),
+        Err(_) => Err(AppError::Busy),
+    }
 }
 
 async fn read_body(
@@ -334,5 +470,26 @@ async fn read_body(
         Err(error) => Err(AppError::BadRequest(format!(
             "The request body could not be read: {error}"
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_full_service_answers_busy_instead_of_queueing_for_ever() {
+        let permits = Semaphore::new(1);
+        let held = turn(&permits, std::time::Duration::from_millis(1))
+            .await
+            .expect("a free turn");
+        let waited = turn(&permits, std::time::Duration::from_millis(1)).await;
+        assert!(matches!(waited, Err(AppError::Busy)), "{waited:?}");
+        drop(held);
+        assert!(
+            turn(&permits, std::time::Duration::from_millis(1))
+                .await
+                .is_ok()
+        );
     }
 }

@@ -12,7 +12,8 @@ use form_contract::{
     MAX_PHONE_DIGITS, MIN_PHONE_DIGITS, NEWSLETTER,
 };
 use lettre::Address;
-use serde::Serialize;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
 
 pub use form_contract::{FormKind, Role, Source};
 
@@ -69,42 +70,108 @@ pub enum DecodeError {
     NotAnObject,
 }
 
-/// Reads the body's fields; says nothing yet about whether they are right.
+/// Reads the body's fields; says nothing yet about whether they are right. A field given more
+/// than once is [`RawValue::Repeated`] in either encoding.
 pub fn decode(encoding: Encoding, body: &[u8]) -> Result<RawFields, DecodeError> {
     match encoding {
-        Encoding::Json => {
-            // serde_json limits nesting depth, so hostile nesting is an error, not a crash.
-            let value: serde_json::Value =
-                serde_json::from_slice(body).map_err(|e| DecodeError::Json(e.to_string()))?;
-            let serde_json::Value::Object(map) = value else {
-                return Err(DecodeError::NotAnObject);
-            };
-            Ok(map
-                .into_iter()
-                .map(|(key, value)| {
-                    let raw = match value {
-                        serde_json::Value::String(s) => RawValue::Text(s),
-                        serde_json::Value::Bool(b) => RawValue::Bool(b),
-                        serde_json::Value::Null => RawValue::Null,
-                        serde_json::Value::Number(_) => RawValue::Other("a number"),
-                        serde_json::Value::Array(_) => RawValue::Other("a list"),
-                        serde_json::Value::Object(_) => RawValue::Other("an object"),
-                    };
-                    (key, raw)
-                })
-                .collect())
-        }
+        // serde_json limits nesting depth, so hostile nesting is an error, not a crash.
+        Encoding::Json => match serde_json::from_slice::<JsonFields>(body) {
+            Ok(JsonFields(fields)) => Ok(fields),
+            // The values take any shape, so only the top level can have the wrong type.
+            Err(error) if error.classify() == serde_json::error::Category::Data => {
+                Err(DecodeError::NotAnObject)
+            }
+            Err(error) => Err(DecodeError::Json(error.to_string())),
+        },
         Encoding::Form => {
             // Invalid UTF-8 in a form post is replaced by U+FFFD, as browsers do.
             let mut fields = RawFields::new();
             for (key, value) in form_urlencoded::parse(body) {
-                fields
-                    .entry(key.into_owned())
-                    .and_modify(|v| *v = RawValue::Repeated)
-                    .or_insert_with(|| RawValue::Text(value.into_owned()));
+                insert_field(
+                    &mut fields,
+                    key.into_owned(),
+                    RawValue::Text(value.into_owned()),
+                );
             }
             Ok(fields)
         }
+    }
+}
+
+/// Adds a field as it was read; a second value under the same name makes it
+/// [`RawValue::Repeated`].
+fn insert_field(fields: &mut RawFields, key: String, value: RawValue) {
+    fields
+        .entry(key)
+        .and_modify(|v| *v = RawValue::Repeated)
+        .or_insert(value);
+}
+
+/// A JSON object read key by key, so that a repeated key is seen (a map would keep the last).
+struct JsonFields(RawFields);
+
+impl<'de> Deserialize<'de> for JsonFields {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = JsonFields;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object of form fields")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<JsonFields, A::Error> {
+                let mut fields = RawFields::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    let value = map.next_value::<RawValue>()?;
+                    insert_field(&mut fields, key, value);
+                }
+                Ok(JsonFields(fields))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
+/// A JSON value reduced to what validation needs: lists and objects are read through, not built.
+impl<'de> Deserialize<'de> for RawValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Value;
+        impl<'de> Visitor<'de> for Value {
+            type Value = RawValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_str<E>(self, text: &str) -> Result<RawValue, E> {
+                Ok(RawValue::Text(text.to_owned()))
+            }
+            fn visit_string<E>(self, text: String) -> Result<RawValue, E> {
+                Ok(RawValue::Text(text))
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<RawValue, E> {
+                Ok(RawValue::Bool(b))
+            }
+            fn visit_unit<E>(self) -> Result<RawValue, E> {
+                Ok(RawValue::Null)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<RawValue, E> {
+                Ok(RawValue::Other("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<RawValue, E> {
+                Ok(RawValue::Other("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<RawValue, E> {
+                Ok(RawValue::Other("a number"))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RawValue, A::Error> {
+                // Nested values are read as values too, so serde_json's depth limit holds.
+                while seq.next_element::<RawValue>()?.is_some() {}
+                Ok(RawValue::Other("a list"))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawValue, A::Error> {
+                while map.next_entry::<IgnoredAny, RawValue>()?.is_some() {}
+                Ok(RawValue::Other("an object"))
+            }
+        }
+        deserializer.deserialize_any(Value)
     }
 }
 
@@ -209,6 +276,9 @@ pub enum Verdict {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct FieldErrors(pub BTreeMap<String, FieldError>);
 
+/// Most unknown fields named in an answer; the form with most fields has 11.
+pub const MAX_UNKNOWN_FIELDS_REPORTED: usize = 20;
+
 /// Checks every field of a decoded body; collects all problems before answering.
 pub fn validate(kind: FormKind, mut raw: RawFields) -> Result<Verdict, FieldErrors> {
     if let Some(honeypot) = raw.remove(HONEYPOT) {
@@ -253,7 +323,9 @@ pub fn validate(kind: FormKind, mut raw: RawFields) -> Result<Verdict, FieldErro
         }),
     };
     let mut errors = fields.errors;
-    for key in fields.raw.into_keys() {
+    // Each unknown key is echoed back: a few are a client's mistake, thousands an attempt to
+    // make the answer larger than the request.
+    for key in fields.raw.into_keys().take(MAX_UNKNOWN_FIELDS_REPORTED) {
         let error = FieldError {
             code: ErrorCode::UnknownField,
             message: "This form has no such field.".to_owned(),
@@ -380,16 +452,20 @@ impl Fields {
         }
     }
 
+    /// A required address that mail can be delivered to, its domain as A-labels
+    /// ([`mailbox_address`]).
     fn email(&mut self, field: &Field) -> String {
         let value = self.required_line(field);
-        if !value.is_empty() && value.parse::<Address>().is_err() {
-            self.fail::<()>(
-                field,
-                ErrorCode::InvalidEmail,
-                "Please enter a valid email address, like name@example.com.".to_owned(),
-            );
+        if value.is_empty() {
+            return value;
         }
-        value
+        match mailbox_address(&value) {
+            Ok(address) => address,
+            Err(message) => {
+                self.fail::<()>(field, ErrorCode::InvalidEmail, message.to_owned());
+                value
+            }
+        }
     }
 
     fn country_code(&mut self, field: &Field) -> String {
@@ -465,6 +541,53 @@ impl Fields {
             Some(RawValue::Repeated | RawValue::Other(_)) => invalid(self),
         }
     }
+}
+
+/// The answer to an address mail cannot be sent to.
+const INVALID_EMAIL: &str = "Please enter a valid email address, like name@example.com.";
+
+/// `text` as an address this service can put in an envelope and a header as plain ASCII: a
+/// dot-atom local part (no quoted strings) at a public-looking host name (at least two labels,
+/// not all digits at the end, no IP literal, so the relay never connects to a host the visitor
+/// picks), an internationalised domain written as A-labels (punycode). A local part beyond
+/// ASCII would need SMTPUTF8 end to end, which the relays cannot promise: it is refused with
+/// its own message.
+pub fn mailbox_address(text: &str) -> Result<String, &'static str> {
+    let (local, domain) = text.rsplit_once('@').ok_or(INVALID_EMAIL)?;
+    if !local.is_ascii() {
+        return Err(
+            "Please enter an address whose part before the @ has only unaccented letters, digits and . _ - +.",
+        );
+    }
+    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
+    let dot_atom = local.len() <= 64
+        && local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.chars().all(atext));
+    if !dot_atom {
+        return Err(INVALID_EMAIL);
+    }
+    let domain = idna::domain_to_ascii(domain).map_err(|_| INVALID_EMAIL)?;
+    let labels: Vec<&str> = domain.split('.').collect();
+    let label_ok = |label: &&str| {
+        (1..=63).contains(&label.len())
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+    };
+    let top_is_a_name = labels
+        .last()
+        .is_some_and(|top| !top.bytes().all(|b| b.is_ascii_digit()));
+    if labels.len() < 2 || !labels.iter().all(label_ok) || !top_is_a_name {
+        return Err(INVALID_EMAIL);
+    }
+    let address = format!("{local}@{domain}");
+    if address.len() > form_contract::MAX_EMAIL || address.parse::<Address>().is_err() {
+        return Err(INVALID_EMAIL);
+    }
+    Ok(address)
 }
 
 fn is_short_number(text: &str) -> bool {

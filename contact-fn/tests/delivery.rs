@@ -164,7 +164,11 @@ async fn a_permanent_rejection_moves_the_message_to_the_dead_letters() {
     assert_eq!(record.attempts, 1, "a permanent failure is not retried");
     let error = record.last_error.unwrap();
     assert!(error.contains("550"), "{error}");
-    assert!(files(&dir.path().join("outbox"), "json").is_empty());
+    // The dead letter is written before the outbox file is removed.
+    eventually("the outbox emptied", || {
+        files(&dir.path().join("outbox"), "json").is_empty()
+    })
+    .await;
     service.stop().await;
     assert!(smtp.received().is_empty());
 }

@@ -95,6 +95,7 @@ fn record(id: &str, due: u64) -> Record {
             "copy@example.com".to_owned(),
         ],
         message: format!("Message-ID: <{id}@example.com>\r\nSubject: test\r\n\r\nÜber alles\r\n"),
+        webhook: None,
     }
 }
 
@@ -124,7 +125,61 @@ suite![
     a_keyed_message_is_stored_once_with_its_key,
     the_subscribers_pass_the_subscriber_store_suite,
     the_subscribers_are_bounded_and_known_addresses_still_work,
+    a_webhook_notification_keeps_its_target_through_retry_and_burial,
+    the_depth_counts_waiting_messages_the_oldest_and_dead_letters,
 ];
+
+async fn a_webhook_notification_keeps_its_target_through_retry_and_burial(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let mut notification = record("w1", now());
+    notification.envelope_from = String::new();
+    notification.envelope_to = Vec::new();
+    notification.message = r#"{"type":"message.accepted"}"#.to_owned();
+    notification.webhook = Some(contact_fn::WebhookTarget {
+        url: "http://127.0.0.1:9/hook".to_owned(),
+        event_id: "m1".to_owned(),
+    });
+    store.outbox().enqueue(notification.clone()).await.unwrap();
+    let mut taken = store.take(now()).await.unwrap();
+    assert_eq!(taken, notification);
+    taken.attempts = 1;
+    taken.next_attempt_ms = now();
+    store.outbox().retry_later(taken.clone()).await.unwrap();
+    let taken = store.take(now()).await.unwrap();
+    store.outbox().bury(taken.clone()).await.unwrap();
+    assert_eq!(store.outbox().dead_letter("w1").await.unwrap(), Some(taken));
+}
+
+async fn the_depth_counts_waiting_messages_the_oldest_and_dead_letters(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    assert_eq!(store.outbox().depth().await.unwrap(), Default::default());
+    let mut older = record("older", now());
+    older.created_ms = 1_000;
+    store.outbox().enqueue(older).await.unwrap();
+    store
+        .outbox()
+        .enqueue(record("newer", now()))
+        .await
+        .unwrap();
+    store.outbox().enqueue(record("dead", now())).await.unwrap();
+    let depth = store.outbox().depth().await.unwrap();
+    assert_eq!(
+        (depth.queued, depth.oldest_created_ms, depth.dead),
+        (3, Some(1_000), 0)
+    );
+    let mut dead = None;
+    while let Some(taken) = store.take(now()).await {
+        if taken.id == "dead" {
+            dead = Some(taken);
+        }
+    }
+    store.outbox().bury(dead.unwrap()).await.unwrap();
+    let depth = store.outbox().depth().await.unwrap();
+    assert_eq!(
+        (depth.queued, depth.oldest_created_ms, depth.dead),
+        (2, Some(1_000), 1)
+    );
+}
 
 async fn the_subscribers_pass_the_subscriber_store_suite(kind: Kind) {
     let store = Fixture::open(kind, &[]).await;

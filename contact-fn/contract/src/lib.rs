@@ -16,6 +16,12 @@ use ts_rs::TS;
 /// Hidden field that people leave empty and form-filling bots do not.
 pub const HONEYPOT: &str = "_gotcha";
 
+/// The field of a proof-of-work solution (ALTCHA's own name for it), on both forms.
+pub const ALTCHA: &str = "altcha";
+
+/// Where a proof-of-work challenge is fetched (`GET`, on contact-fn).
+pub const CHALLENGE_PATH: &str = "/challenge";
+
 /// The prefix under which each endpoint is served again, for clients written against a
 /// Supabase Edge Function (`/functions/v1/<name>`).
 pub const FUNCTIONS_PREFIX: &str = "/functions/v1";

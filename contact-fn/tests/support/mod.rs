@@ -209,9 +209,20 @@ pub struct Service {
 impl Service {
     /// Starts the service with the test flags plus `extra`.
     pub async fn start(data_dir: &Path, extra: &[&str]) -> Self {
+        Self::start_with(data_dir, extra, |_| {}).await
+    }
+
+    /// Starts the service with the test flags plus `extra`, and what `adjust` sets beyond
+    /// flags (the settings read from the environment only).
+    pub async fn start_with(
+        data_dir: &Path,
+        extra: &[&str],
+        adjust: impl FnOnce(&mut contact_fn::Config),
+    ) -> Self {
         let mut args = test_args(data_dir);
         args.extend(extra.iter().map(|s| s.to_string()));
-        let config = contact_fn::Config::from_args(args).unwrap();
+        let mut config = contact_fn::Config::from_args(args).unwrap();
+        adjust(&mut config);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -284,8 +295,10 @@ impl Process {
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 eprintln!("[contact-fn] {line}");
-                if let Some((_, address)) = line.split_once("listening on ") {
-                    let _ = found_address.send(address.trim().to_owned());
+                // In text and JSON lines alike: the address ends at a quote or a space.
+                if let Some((_, rest)) = line.split_once("listening on ") {
+                    let address = rest.split(['"', ' ']).next().unwrap_or_default();
+                    let _ = found_address.send(address.to_owned());
                 }
                 lines.lock().unwrap().push(line);
             }
@@ -432,4 +445,26 @@ impl Delivering {
     pub fn outbox(&self) -> Vec<PathBuf> {
         files(&self.dir.path().join("outbox"), "json")
     }
+}
+
+/// Follows the confirmation link of the newsletter email `mail` without following the
+/// redirect; returns the status (303 for a genuine link).
+pub async fn confirm(mail: &Received) -> u16 {
+    let text = mail.parsed().body_text(0).unwrap().into_owned();
+    let link = text
+        .split_whitespace()
+        .find(|word| word.starts_with("http") && word.contains(contact_fn::contract::CONFIRM_PATH))
+        .unwrap_or_else(|| panic!("no confirmation link in {text}"))
+        .to_owned();
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    no_redirects
+        .get(&link)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
 }

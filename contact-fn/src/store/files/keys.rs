@@ -1,16 +1,16 @@
-//! The file store of the idempotency records: one `idempotency/<id>.json` per key, in memory
+//! The idempotency records in files: one `idempotency/<id>.json` per key, in memory
 //! as well for quick look-ups.
 
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use super::relock;
 use crate::durable::{self, now_ms};
+use crate::store::{BoxFuture, KeyStore};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -114,4 +114,30 @@ impl FileKeys {
         .context("the idempotency cleaner stopped")?
         .context("removing expired idempotency records")
     }
+}
+
+impl KeyStore for FileKeys {
+    fn fingerprint<'a>(
+        &'a self,
+        id: &'a str,
+        oldest_ms: u64,
+    ) -> BoxFuture<'a, anyhow::Result<Option<String>>> {
+        Box::pin(async move { Ok(FileKeys::fingerprint(self, id, oldest_ms)) })
+    }
+    fn remember<'a>(
+        &'a self,
+        id: &'a str,
+        fingerprint: String,
+        _oldest_ms: u64,
+    ) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(FileKeys::remember(self, id, fingerprint))
+    }
+    fn prune(&self, oldest_ms: u64) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileKeys::prune(self, oldest_ms))
+    }
+}
+
+/// Locks `mutex`, reusing it if a panic poisoned it: the maps it guards stay usable.
+fn relock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -10,12 +10,13 @@ use form_contract::FormKind;
 use super::{Confirmation, Confirmed, DAY_MS, Requested, SendLimits, Status, SubscriberStore};
 
 const HOUR_MS: u64 = 3600 * 1000;
-const LIMITS: SendLimits = SendLimits {
+/// The per-address limits the suite runs with.
+pub(crate) const LIMITS: SendLimits = SendLimits {
     resend_after: Duration::from_secs(3600),
     per_day: 3,
 };
 /// A moment well after the epoch, so that "a day ago" is a time too.
-const T0: u64 = 1_800_000_000_000;
+pub(crate) const T0: u64 = 1_800_000_000_000;
 
 fn confirmation(issued_ms: u64, now_ms: u64) -> Confirmation {
     Confirmation {
@@ -247,47 +248,4 @@ async fn pruning_forgets_only_old_pending_addresses(store: &dyn SubscriberStore)
             .is_some(),
         "so do the suppressed"
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn the_file_store_is_bounded_and_survives_a_restart() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("subscribers");
-        let store = crate::subscribers::FileStore::open(path.clone(), 2).unwrap();
-        for a in ["a@example.org", "b@example.org"] {
-            store.request(a.into(), LIMITS, T0).await.unwrap();
-        }
-        assert!(matches!(
-            store.request("c@example.org".into(), LIMITS, T0).await,
-            Err(crate::subscribers::StoreError::Full(2))
-        ));
-        assert_eq!(
-            store
-                .request("a@example.org".into(), LIMITS, T0 + DAY_MS)
-                .await
-                .unwrap(),
-            Requested::Send,
-            "known addresses still work when full"
-        );
-        drop(store);
-        let store = crate::subscribers::FileStore::open(path, 2).unwrap();
-        assert!(
-            store
-                .request("c@example.org".into(), LIMITS, T0)
-                .await
-                .is_err()
-        );
-        assert!(store.remove("b@example.org".into()).await.unwrap());
-        assert_eq!(
-            store
-                .request("c@example.org".into(), LIMITS, T0)
-                .await
-                .unwrap(),
-            Requested::Send
-        );
-    }
 }

@@ -1,230 +1,17 @@
-//! The PostgreSQL store: outbox, dead letters and idempotency records in tables shared by
-//! every replica on one database (`--database-url`).
-//!
-//! Each write commits before it returns, so a 200 means a committed row. A replica takes a
-//! due message with `SELECT ... FOR UPDATE SKIP LOCKED` and a lease (`claimed_by`,
-//! `lease_until`): no other replica takes it while the lease runs, and if the replica dies,
-//! another takes the message over once the lease ran out. The schema lives in `migrations/`,
-//! embedded in the binary and applied at start (or alone by `contact-fn migrate`).
+//! The outbox and dead letters in PostgreSQL: a row per message, taken under a lease.
 
-use std::borrow::Cow;
-use std::future::Future;
-use std::pin::Pin;
-use std::str::FromStr as _;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use serde_json::Value;
 use sqlx::Row as _;
-use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
-use uuid::Uuid;
+use sqlx::postgres::{PgConnection, PgPool, PgRow};
 
-use crate::config::Config;
+use super::{Database, from_db, to_db};
 use crate::durable::now_ms;
-use crate::idempotency::Seen;
-use crate::outbox::{EnqueueError, Record, Taken};
-use crate::subscribers::PgSubscriberStore;
-
-/// The migrations, oldest first, as `<version>_<description>` file names in `migrations/`.
-macro_rules! embedded {
-    ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../migrations/", $name, ".sql")))),*]
-    };
-}
-const MIGRATIONS: &[(&str, &str)] = embedded!["0001_initial", "0002_subscriber_times"];
-
-/// The connection pool and what every table of this replica needs to know.
-#[derive(Debug, Clone)]
-pub struct Database {
-    pool: PgPool,
-    /// Names this process in `claimed_by`.
-    replica: String,
-    lease: Duration,
-    poll: Duration,
-    /// Host, port and database, for the logs (no credentials).
-    describe: String,
-}
-
-impl Database {
-    /// A pool for the configured database. Connections are made when first needed and again
-    /// after an outage, so this never waits for the database.
-    pub fn connect_lazy(config: &Config, url: &str) -> anyhow::Result<Self> {
-        let options = PgConnectOptions::from_str(url)
-            .context(
-                "reading the database URL (expected postgres://user:password@host:port/database)",
-            )?
-            .application_name("contact-fn")
-            .options([(
-                "statement_timeout",
-                config.database_statement_timeout.as_millis(),
-            )]);
-        let describe = format!(
-            "PostgreSQL at {}:{}/{}",
-            options.get_host(),
-            options.get_port(),
-            options.get_database().unwrap_or_default()
-        );
-        let pool = PgPoolOptions::new()
-            .max_connections(config.database_pool_size)
-            .acquire_timeout(config.database_connect_timeout)
-            .connect_lazy_with(options);
-        Ok(Self {
-            pool,
-            replica: replica_name(),
-            lease: config.delivery_lease,
-            poll: config.database_poll_interval,
-            describe,
-        })
-    }
-
-    /// Where the messages are kept, for the start-up log.
-    pub fn describe(&self) -> &str {
-        &self.describe
-    }
-
-    /// This replica's name in `claimed_by`.
-    pub fn replica(&self) -> &str {
-        &self.replica
-    }
-
-    /// The newest schema version this binary knows.
-    pub fn schema_version() -> i64 {
-        latest_version()
-    }
-
-    /// Applies the migrations the database lacks; refuses a schema newer than this binary's.
-    pub async fn migrate(&self) -> anyhow::Result<()> {
-        let known = latest_version();
-        if let Some(applied) = self.applied_version().await?.filter(|v| *v > known) {
-            bail!(
-                "the database schema is at version {applied}, newer than this contact-fn \
-                 knows (up to {known}); run a contact-fn at least as new as the one that \
-                 migrated it"
-            );
-        }
-        let migrator = Migrator::new(Embedded)
-            .await
-            .context("reading the embedded migrations")?;
-        migrator
-            .run(&self.pool)
-            .await
-            .context("applying the database migrations")
-    }
-
-    /// The newest migration applied to the database, if any.
-    async fn applied_version(&self) -> anyhow::Result<Option<i64>> {
-        let exists: bool = sqlx::query_scalar("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
-            .fetch_one(&self.pool)
-            .await
-            .with_context(|| format!("connecting to {}", self.describe))?;
-        if !exists {
-            return Ok(None);
-        }
-        sqlx::query_scalar("SELECT max(version) FROM _sqlx_migrations")
-            .fetch_one(&self.pool)
-            .await
-            .context("reading the schema version")
-    }
-
-    /// The outbox tables, holding at most `max_messages` messages of `max_bytes` together.
-    pub fn outbox(&self, max_messages: u64, max_bytes: u64) -> PgOutbox {
-        PgOutbox {
-            db: self.clone(),
-            max_messages,
-            max_bytes,
-        }
-    }
-
-    /// The idempotency records.
-    pub fn keys(&self) -> PgKeys {
-        PgKeys { db: self.clone() }
-    }
-
-    /// The newsletter's subscribers, at most `max` addresses.
-    pub fn subscribers(&self, max: u64) -> PgSubscriberStore {
-        PgSubscriberStore::new(self.pool.clone(), max)
-    }
-
-    /// Fails, saying to run `contact-fn migrate`, unless the database has this binary's schema:
-    /// for the commands that work on the database without applying migrations.
-    pub async fn require_schema(&self) -> anyhow::Result<()> {
-        let known = latest_version();
-        let applied = self.applied_version().await?;
-        match applied {
-            Some(applied) if applied == known => Ok(()),
-            // Refused by `migrate`, with its message.
-            Some(applied) if applied > known => self.migrate().await,
-            applied => bail!(
-                "the database schema is at version {}, this contact-fn needs {known}; run \
-                 `contact-fn migrate` (or start the service once) first",
-                applied.unwrap_or(0)
-            ),
-        }
-    }
-}
-
-/// The highest migration version embedded in this binary.
-fn latest_version() -> i64 {
-    MIGRATIONS
-        .iter()
-        .filter_map(|(name, _)| parse_name(name).map(|(version, _)| version))
-        .max()
-        .unwrap_or(0)
-}
-
-fn parse_name(name: &str) -> Option<(i64, &str)> {
-    let (version, description) = name.split_once('_')?;
-    Some((version.parse().ok()?, description))
-}
-
-/// The migrations compiled into the binary, as sqlx's migrator reads them.
-#[derive(Debug)]
-struct Embedded;
-
-type Resolved = Result<Vec<Migration>, sqlx::error::BoxDynError>;
-
-impl MigrationSource<'static> for Embedded {
-    fn resolve(self) -> Pin<Box<dyn Future<Output = Resolved> + Send + 'static>> {
-        Box::pin(async {
-            MIGRATIONS
-                .iter()
-                .map(|(name, sql)| {
-                    let (version, description) = parse_name(name)
-                        .ok_or_else(|| format!("migration {name} is not named VERSION_WHAT"))?;
-                    Ok(Migration::new(
-                        version,
-                        Cow::Owned(description.replace('_', " ")),
-                        MigrationType::Simple,
-                        Cow::Borrowed(*sql),
-                        false,
-                    ))
-                })
-                .collect()
-        })
-    }
-}
-
-/// Host name, process id and a random part: unique per process, readable in `claimed_by`.
-fn replica_name() -> String {
-    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .map(|h| h.trim().to_owned())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "contact-fn".to_owned());
-    // The last characters of a v7 UUID are random.
-    let uuid = Uuid::now_v7().simple().to_string();
-    format!("{host}/{}/{}", std::process::id(), &uuid[uuid.len() - 8..])
-}
-
-pub(crate) fn to_db(value: u64) -> i64 {
-    i64::try_from(value).unwrap_or(i64::MAX)
-}
-
-pub(crate) fn from_db(value: i64) -> u64 {
-    u64::try_from(value).unwrap_or(0)
-}
+use crate::store::{
+    BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, WebhookTarget, revived,
+};
 
 /// The record's kind as its text in the table: what serde writes, so a new kind needs no
 /// schema change.
@@ -235,9 +22,9 @@ fn kind_text(record: &Record) -> anyhow::Result<String> {
     }
 }
 
-const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message";
+const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id";
 
-/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$9`.
+/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$11`.
 fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQuery<'q> {
     query
         .bind(&record.id)
@@ -249,6 +36,8 @@ fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQu
         .bind(&record.envelope_from)
         .bind(&record.envelope_to)
         .bind(&record.message)
+        .bind(record.webhook.as_ref().map(|w| &w.url))
+        .bind(record.webhook.as_ref().map(|w| &w.event_id))
 }
 
 type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
@@ -266,15 +55,19 @@ fn record_of(row: &PgRow) -> anyhow::Result<Record> {
         envelope_from: row.try_get("envelope_from")?,
         envelope_to: row.try_get("envelope_to")?,
         message: row.try_get("message")?,
+        webhook: match (row.try_get("webhook_url")?, row.try_get("webhook_id")?) {
+            (Some(url), Some(event_id)) => Some(WebhookTarget { url, event_id }),
+            _ => None,
+        },
     })
 }
 
 /// The outbox and dead letters in PostgreSQL.
 #[derive(Debug)]
 pub struct PgOutbox {
-    db: Database,
-    max_messages: u64,
-    max_bytes: u64,
+    pub(super) db: Database,
+    pub(super) max_messages: u64,
+    pub(super) max_bytes: u64,
 }
 
 impl PgOutbox {
@@ -289,6 +82,22 @@ impl PgOutbox {
             .await
             .context("counting the outbox")?;
         Ok(usize::try_from(count).unwrap_or(0))
+    }
+
+    /// Messages waiting, the oldest one's acceptance time, and the dead letters kept.
+    pub async fn depth(&self) -> anyhow::Result<Depth> {
+        let (queued, oldest, dead): (i64, Option<i64>, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM outbox), (SELECT min(created_ms) FROM outbox),
+                    (SELECT count(*) FROM dead_letters)",
+        )
+        .fetch_one(self.pool())
+        .await
+        .context("measuring the outbox")?;
+        Ok(Depth {
+            queued: from_db(queued),
+            oldest_created_ms: oldest.map(from_db),
+            dead: from_db(dead),
+        })
     }
 
     /// Whether a message with this id waits.
@@ -361,9 +170,9 @@ impl PgOutbox {
             "WITH usage AS (SELECT count(*) AS n, coalesce(sum(octet_length(message)), 0) AS bytes
                             FROM outbox)
              INSERT INTO outbox (id, kind, created_ms, attempts, next_attempt_ms, last_error,
-                                 envelope_from, envelope_to, message)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM usage
-             WHERE usage.n < $10 AND usage.bytes + $11 <= $12
+                                 envelope_from, envelope_to, message, webhook_url, webhook_id)
+             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM usage
+             WHERE usage.n < $12 AND usage.bytes + $13 <= $14
              ON CONFLICT (id) DO NOTHING",
         ),
             record,
@@ -506,7 +315,7 @@ impl PgOutbox {
         let sql = format!(
             "WITH gone AS (DELETE FROM outbox WHERE id = $1)
              INSERT INTO dead_letters ({COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              ON CONFLICT (id) DO UPDATE SET attempts = EXCLUDED.attempts,
                  last_error = EXCLUDED.last_error, buried_at = now()"
         );
@@ -551,71 +360,133 @@ impl PgOutbox {
     }
 }
 
+impl OutboxStore for PgOutbox {
+    fn len(&self) -> BoxFuture<'_, anyhow::Result<usize>> {
+        Box::pin(PgOutbox::len(self))
+    }
+    fn contains<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(PgOutbox::contains(self, id))
+    }
+    fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(PgOutbox::enqueue(self, record))
+    }
+    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(async move {
+            let io = |e: sqlx::Error| EnqueueError::Io(anyhow::Error::new(e));
+            let mut tx = self.pool().begin().await.map_err(io)?;
+            for record in &records {
+                self.insert(&mut tx, record).await?;
+            }
+            tx.commit().await.map_err(io)
+        })
+    }
+    fn enqueue_keyed<'a>(
+        &'a self,
+        record: Record,
+        fingerprint: &'a str,
+        oldest_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<Seen>, EnqueueError>> {
+        Box::pin(async move {
+            PgOutbox::enqueue_keyed(self, record, fingerprint, oldest_ms)
+                .await
+                .map(Some)
+        })
+    }
+    fn take_due(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<Option<Taken>>> {
+        Box::pin(PgOutbox::take_due(self, now_ms))
+    }
+    fn next_due(&self) -> BoxFuture<'_, anyhow::Result<Option<u64>>> {
+        Box::pin(PgOutbox::next_due(self))
+    }
+    fn delivered<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(PgOutbox::delivered(self, id))
+    }
+    fn retry_later(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(PgOutbox::retry_later(self, record))
+    }
+    fn release_claims(&self) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(PgOutbox::release_claims(self))
+    }
+    fn bury(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(PgOutbox::bury(self, record))
+    }
+    fn bury_unreadable<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(PgOutbox::bury_unreadable(self, id))
+    }
+    fn dead_letter<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<Option<Record>>> {
+        Box::pin(PgOutbox::dead_letter(self, id))
+    }
+    fn depth(&self) -> BoxFuture<'_, anyhow::Result<Depth>> {
+        Box::pin(PgOutbox::depth(self))
+    }
+    fn check_writable(&self) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(PgOutbox::check_writable(self))
+    }
+    fn dead_letters_place(&self) -> String {
+        "the dead_letters table".to_owned()
+    }
+    fn waiting(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        Box::pin(self.all("outbox"))
+    }
+    fn dead(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        Box::pin(self.all("dead_letters"))
+    }
+    fn revive<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let mut tx = self
+                .pool()
+                .begin()
+                .await
+                .context("reviving a dead letter")?;
+            let row = sqlx::query(&format!(
+                "DELETE FROM dead_letters WHERE id = $1 RETURNING {COLUMNS}"
+            ))
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await
+            .context("taking the dead letter")?;
+            let Some(row) = row else {
+                return Ok(false);
+            };
+            let record = revived(record_of(&row)?, now_ms);
+            let kind = kind_text(&record)?;
+            let sql = format!(
+                "INSERT INTO outbox ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (id) DO NOTHING"
+            );
+            bind_record(sqlx::query(&sql), &record, kind)
+                .execute(&mut *tx)
+                .await
+                .context("moving the dead letter back")?;
+            tx.commit().await.context("reviving a dead letter")?;
+            Ok(true)
+        })
+    }
+    fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let deleted = sqlx::query("DELETE FROM dead_letters WHERE id = $1")
+                .bind(id)
+                .execute(self.pool())
+                .await
+                .context("deleting the dead letter")?;
+            Ok(deleted.rows_affected() == 1)
+        })
+    }
+}
+
+impl PgOutbox {
+    /// Every readable row of `table` (the outbox or the dead letters), oldest first.
+    async fn all(&self, table: &'static str) -> anyhow::Result<Vec<Record>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM {table} ORDER BY created_ms, id"
+        ))
+        .fetch_all(self.pool())
+        .await
+        .with_context(|| format!("listing {table}"))?;
+        Ok(rows.iter().filter_map(|row| record_of(row).ok()).collect())
+    }
+}
+
 fn to_db_ms(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// The idempotency records in PostgreSQL.
-#[derive(Debug)]
-pub struct PgKeys {
-    db: Database,
-}
-
-impl PgKeys {
-    /// The fingerprint remembered under `id`, if created from `oldest` on.
-    pub async fn fingerprint(&self, id: &str, oldest: u64) -> anyhow::Result<Option<String>> {
-        sqlx::query_scalar(
-            "SELECT fingerprint FROM idempotency_keys WHERE id = $1 AND created_ms >= $2",
-        )
-        .bind(id)
-        .bind(to_db(oldest))
-        .fetch_optional(&self.db.pool)
-        .await
-        .context("reading the idempotency record")
-    }
-
-    /// Records a key, replacing an expired record of it.
-    pub async fn remember(&self, id: &str, fingerprint: &str, oldest: u64) -> anyhow::Result<()> {
-        sqlx::query(
-            "INSERT INTO idempotency_keys (id, fingerprint, created_ms) VALUES ($1, $2, $3)
-             ON CONFLICT (id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
-                                            created_ms = EXCLUDED.created_ms
-             WHERE idempotency_keys.created_ms < $4",
-        )
-        .bind(id)
-        .bind(fingerprint)
-        .bind(to_db(now_ms()))
-        .bind(to_db(oldest))
-        .execute(&self.db.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Forgets the keys created before `oldest`.
-    pub async fn prune(&self, oldest: u64) -> anyhow::Result<()> {
-        sqlx::query("DELETE FROM idempotency_keys WHERE created_ms < $1")
-            .bind(to_db(oldest))
-            .execute(&self.db.pool)
-            .await
-            .context("removing expired idempotency records")?;
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_embedded_migration_is_named_version_description_in_order() {
-        let versions: Vec<i64> = MIGRATIONS
-            .iter()
-            .map(|(name, _)| parse_name(name).expect("VERSION_WHAT").0)
-            .collect();
-        let mut sorted = versions.clone();
-        sorted.sort_unstable();
-        sorted.dedup();
-        assert_eq!(versions, sorted);
-        assert_eq!(latest_version(), *versions.last().expect("one migration"));
-    }
 }

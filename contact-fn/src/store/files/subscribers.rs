@@ -13,11 +13,11 @@ use anyhow::Context as _;
 use tokio::sync::Mutex;
 use uuid::Uuid;
 
-use super::{
+use crate::durable;
+use crate::store::subscribers::{
     BoxFuture, Confirmation, Confirmed, Entry, Requested, SendLimits, StoreError, Subscriber,
     SubscriberStore, normalise,
 };
-use crate::durable;
 
 /// Subscribers as files in a folder, at most `max` of them.
 #[derive(Debug)]
@@ -152,7 +152,7 @@ impl SubscriberStore for FileStore {
             let Some(mut entry) = self.read(&address).await? else {
                 return Ok(false);
             };
-            entry.status = super::Status::Unsubscribed {
+            entry.status = crate::store::subscribers::Status::Unsubscribed {
                 unsubscribed_ms: now_ms,
             };
             self.write(&entry).await?;
@@ -257,4 +257,50 @@ async fn blocking<T: Send + 'static>(
         .await
         .context("a subscriber store task stopped")
         .map_err(StoreError::Failed)?
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::store::subscribers::suite::{LIMITS, T0};
+    use crate::store::subscribers::{DAY_MS, Requested, StoreError, SubscriberStore};
+
+    #[tokio::test]
+    async fn the_file_store_is_bounded_and_survives_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("subscribers");
+        let store = FileStore::open(path.clone(), 2).unwrap();
+        for a in ["a@example.org", "b@example.org"] {
+            store.request(a.into(), LIMITS, T0).await.unwrap();
+        }
+        assert!(matches!(
+            store.request("c@example.org".into(), LIMITS, T0).await,
+            Err(StoreError::Full(2))
+        ));
+        assert_eq!(
+            store
+                .request("a@example.org".into(), LIMITS, T0 + DAY_MS)
+                .await
+                .unwrap(),
+            Requested::Send,
+            "known addresses still work when full"
+        );
+        drop(store);
+        let store = FileStore::open(path, 2).unwrap();
+        assert!(
+            store
+                .request("c@example.org".into(), LIMITS, T0)
+                .await
+                .is_err()
+        );
+        assert!(store.remove("b@example.org".into()).await.unwrap());
+        assert_eq!(
+            store
+                .request("c@example.org".into(), LIMITS, T0)
+                .await
+                .unwrap(),
+            Requested::Send
+        );
+    }
 }

@@ -13,11 +13,11 @@ use serde_json::Value;
 use sqlx::postgres::{PgPool, PgRow};
 use sqlx::{PgConnection, Row as _};
 
-use super::{
+use super::{Database, from_db, to_db};
+use crate::store::subscribers::{
     BoxFuture, Confirmation, Confirmed, Entry, Requested, SendLimits, Status, StoreError,
     Subscriber, SubscriberStore, normalise,
 };
-use crate::postgres::{from_db, to_db};
 
 /// Subscribers in the database, at most `max` addresses.
 #[derive(Debug)]
@@ -35,8 +35,15 @@ fn failed(what: &'static str) -> impl FnOnce(sqlx::Error) -> StoreError {
 const COLUMNS: &str = "address, status, requested_ms, confirmed_ms, unsubscribed_ms, source, \
                        consent_version, consent_text";
 
+impl Database {
+    /// The newsletter's subscribers in this database, at most `max` addresses.
+    pub fn subscribers(&self, max: u64) -> PgSubscriberStore {
+        PgSubscriberStore::new(self.pool.clone(), max)
+    }
+}
+
 impl PgSubscriberStore {
-    pub(crate) fn new(pool: PgPool, max: u64) -> Self {
+    fn new(pool: PgPool, max: u64) -> Self {
         Self { pool, max }
     }
 

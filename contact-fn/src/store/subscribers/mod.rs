@@ -5,24 +5,16 @@
 //! address in the data folder, [`PgSubscriberStore`] a row per address in PostgreSQL. Every
 //! store runs through the same behaviour suite (`suite.rs`).
 
-mod file;
-mod pg;
 #[doc(hidden)]
 pub mod suite;
 
 use std::fmt::Debug;
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 
 use form_contract::FormKind;
 use serde::{Deserialize, Serialize};
 
-pub use file::FileStore;
-pub use pg::PgSubscriberStore;
-
-/// What a store's methods return: a future that may be held across threads.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub use super::BoxFuture;
 
 /// One address and what the store knows of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,13 +5,22 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use anyhow::Context as _;
 
-use super::{EnqueueError, OutboxPaths, Record};
 use crate::durable;
+use crate::store::{BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, revived};
+
+/// Where the file store keeps its files.
+#[derive(Debug, Clone)]
+pub struct OutboxPaths {
+    /// Folder of waiting messages.
+    pub outbox: PathBuf,
+    /// Folder of messages that will never be delivered.
+    pub dead: PathBuf,
+}
 
 /// The messages waiting for delivery, as files.
 #[derive(Debug)]
@@ -26,6 +35,8 @@ pub struct FileOutbox {
 struct Index {
     /// Size on disk of every message in the outbox, by id.
     sizes: HashMap<String, u64>,
+    /// When each message in the outbox was accepted, by id.
+    created_ms: HashMap<String, u64>,
     bytes: u64,
     /// Messages waiting for their time, ordered by it; taken out while being delivered.
     due: BTreeSet<(u64, String)>,
@@ -38,6 +49,7 @@ impl Index {
     }
 
     fn forget(&mut self, id: &str) {
+        self.created_ms.remove(id);
         if let Some(old) = self.sizes.remove(id) {
             self.bytes = self.bytes.saturating_sub(old);
         }
@@ -79,6 +91,7 @@ impl FileOutbox {
                     let size = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                     let mut index = outbox.lock();
                     index.set_size(&id, size);
+                    index.created_ms.insert(id.clone(), record.created_ms);
                     index.due.insert((record.next_attempt_ms, id));
                 }
                 Err(error) => {
@@ -111,6 +124,32 @@ impl FileOutbox {
         self.lock().sizes.len()
     }
 
+    /// Messages waiting, the oldest one's acceptance time, and the dead letters kept.
+    pub async fn depth(&self) -> anyhow::Result<Depth> {
+        let (queued, oldest_created_ms) = {
+            let index = self.lock();
+            (
+                index.sizes.len() as u64,
+                index.created_ms.values().min().copied(),
+            )
+        };
+        let dead = self.paths.dead.clone();
+        let dead = blocking("counting the dead letters", move || {
+            fs::read_dir(&dead).map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+                    .count() as u64
+            })
+        })
+        .await?;
+        Ok(Depth {
+            queued,
+            oldest_created_ms,
+            dead,
+        })
+    }
+
     /// Whether a message with this id waits for delivery.
     pub fn contains(&self, id: &str) -> bool {
         self.lock().sizes.contains_key(id)
@@ -136,6 +175,9 @@ impl FileOutbox {
             }
             // Reserve the space before the slow write so concurrent writers respect the quota.
             index.set_size(&record.id, size);
+            index
+                .created_ms
+                .insert(record.id.clone(), record.created_ms);
         }
         let dir = self.paths.outbox.clone();
         let name = file_name(&record.id);
@@ -266,6 +308,126 @@ impl FileOutbox {
         })
         .await
     }
+}
+
+impl OutboxStore for FileOutbox {
+    fn len(&self) -> BoxFuture<'_, anyhow::Result<usize>> {
+        Box::pin(async move { Ok(FileOutbox::len(self)) })
+    }
+    fn contains<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move { Ok(FileOutbox::contains(self, id)) })
+    }
+    fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(FileOutbox::enqueue(self, record))
+    }
+    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
+        Box::pin(async move {
+            for record in records {
+                FileOutbox::enqueue(self, record).await?;
+            }
+            Ok(())
+        })
+    }
+    fn enqueue_keyed<'a>(
+        &'a self,
+        _record: Record,
+        _fingerprint: &'a str,
+        _oldest_ms: u64,
+    ) -> BoxFuture<'a, Result<Option<Seen>, EnqueueError>> {
+        // Files have no transaction over two folders.
+        Box::pin(async { Ok(None) })
+    }
+    fn take_due(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<Option<Taken>>> {
+        Box::pin(async move {
+            let Some(id) = FileOutbox::take_due(self, now_ms) else {
+                return Ok(None);
+            };
+            Ok(Some(match self.load(&id).await {
+                Ok(record) => Taken::Message(Box::new(record)),
+                Err(error) => Taken::Unreadable { id, error },
+            }))
+        })
+    }
+    fn next_due(&self) -> BoxFuture<'_, anyhow::Result<Option<u64>>> {
+        Box::pin(async move { Ok(FileOutbox::next_due(self)) })
+    }
+    fn delivered<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(FileOutbox::delivered(self, id))
+    }
+    fn retry_later(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileOutbox::retry_later(self, record))
+    }
+    fn release_claims(&self) -> BoxFuture<'_, anyhow::Result<()>> {
+        // One process per data folder: there are no claims to give up.
+        Box::pin(async { Ok(()) })
+    }
+    fn bury(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileOutbox::bury(self, record))
+    }
+    fn bury_unreadable<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>> {
+        Box::pin(FileOutbox::bury_unreadable(self, id))
+    }
+    fn dead_letter<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<Option<Record>>> {
+        Box::pin(FileOutbox::dead_letter(self, id))
+    }
+    fn depth(&self) -> BoxFuture<'_, anyhow::Result<Depth>> {
+        Box::pin(FileOutbox::depth(self))
+    }
+    fn check_writable(&self) -> BoxFuture<'_, anyhow::Result<()>> {
+        Box::pin(FileOutbox::check_writable(self))
+    }
+    fn dead_letters_place(&self) -> String {
+        self.dead_dir().display().to_string()
+    }
+    fn waiting(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        let dir = self.paths.outbox.clone();
+        Box::pin(blocking("listing the outbox", move || read_all(&dir)))
+    }
+    fn dead(&self) -> BoxFuture<'_, anyhow::Result<Vec<Record>>> {
+        let dir = self.paths.dead.clone();
+        Box::pin(blocking("listing the dead letters", move || read_all(&dir)))
+    }
+    fn revive<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, anyhow::Result<bool>> {
+        Box::pin(async move {
+            let Some(record) = FileOutbox::dead_letter(self, id).await? else {
+                return Ok(false);
+            };
+            let record = revived(record, now_ms);
+            let bytes = serde_json::to_vec(&record).context("serialising the message")?;
+            let paths = self.paths.clone();
+            let name = file_name(id);
+            blocking("moving the dead letter back", move || {
+                durable::write(&paths.outbox, &name, &bytes)?;
+                durable::remove(&paths.dead, &name)
+            })
+            .await?;
+            let mut index = self.lock();
+            index.set_size(id, record.message.len() as u64);
+            index.created_ms.insert(id.to_owned(), record.created_ms);
+            index.due.insert((record.next_attempt_ms, id.to_owned()));
+            Ok(true)
+        })
+    }
+    fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
+        let (dir, name) = (self.paths.dead.clone(), file_name(id));
+        Box::pin(blocking("deleting the dead letter", move || {
+            let present = dir.join(&name).exists();
+            durable::remove(&dir, &name).map(|()| present)
+        }))
+    }
+}
+
+/// Every readable message in `dir`, oldest first.
+fn read_all(dir: &Path) -> anyhow::Result<Vec<Record>> {
+    let mut records: Vec<Record> = fs::read_dir(dir)
+        .with_context(|| format!("listing {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == "json"))
+        .filter_map(|path| read_record(&path).ok())
+        .collect();
+    records.sort_by(|a, b| (a.created_ms, &a.id).cmp(&(b.created_ms, &b.id)));
+    Ok(records)
 }
 
 /// Runs file work on the blocking thread pool; `what` names it in the error.

@@ -1,0 +1,151 @@
+//! The proof of work (ALTCHA's format) over real TCP and SMTP: a solved challenge is delivered
+//! unlabelled; a missing, tampered or replayed solution is delivered labelled, never refused;
+//! a solution spent on one replica counts as spent on the other (PostgreSQL).
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use contact_fn::contract::{ALTCHA, CHALLENGE_PATH, FormKind};
+use contact_fn::spam;
+use serde_json::{Value, json};
+use support::pg::Cluster;
+use support::{Mode, Received, Service, SmtpServer, post_json};
+
+const POW: [&str; 3] = ["--proof-of-work", "--proof-of-work-max-number", "2000"];
+const SECRET: &str = "a newsletter secret shared by both replicas, 32+";
+
+async fn start(smtp: &SmtpServer, dir: &tempfile::TempDir, extra: &[&str]) -> Service {
+    let url = smtp.url();
+    let mut args = vec!["--smtp-url", url.as_str()];
+    args.extend_from_slice(&POW);
+    args.extend_from_slice(extra);
+    Service::start_with(dir.path(), &args, |config| {
+        config.newsletter_secret = Some(SECRET.to_owned());
+    })
+    .await
+}
+
+/// Fetches a challenge and solves it as ALTCHA's widget does: the `altcha` field's value.
+async fn solve(service: &Service) -> String {
+    let challenge: Value = reqwest::get(service.url(CHALLENGE_PATH))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(challenge["algorithm"], "SHA-256");
+    let salt = challenge["salt"].as_str().unwrap();
+    let target = challenge["challenge"].as_str().unwrap();
+    let number = (0..=challenge["maxnumber"].as_u64().unwrap())
+        .find(|n| {
+            let hashed =
+                ring::digest::digest(&ring::digest::SHA256, format!("{salt}{n}").as_bytes());
+            hashed
+                .as_ref()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+                == target
+        })
+        .unwrap();
+    let solution = json!({
+        "algorithm": challenge["algorithm"], "challenge": target, "number": number,
+        "salt": salt, "signature": challenge["signature"],
+    });
+    STANDARD.encode(solution.to_string())
+}
+
+async fn submit(service: &Service, subject: &str, solution: Option<&str>) {
+    let mut body = support::contact_body();
+    body["subject"] = json!(subject);
+    if let Some(solution) = solution {
+        body[ALTCHA] = json!(solution);
+    }
+    let url = service.url(FormKind::Contact.path());
+    let (status, answer) = post_json(&reqwest::Client::new(), &url, &body).await;
+    assert_eq!(status, 200, "{answer}");
+}
+
+/// The reasons header of the received mail whose subject ends with `subject`.
+fn reasons(received: &[Received], subject: &str) -> Option<String> {
+    let mail = received
+        .iter()
+        .find(|m| m.parsed().subject().unwrap().ends_with(subject))
+        .unwrap_or_else(|| panic!("no mail for {subject}"));
+    let parsed = mail.parsed();
+    let labelled = parsed.subject().unwrap().starts_with(spam::SUBJECT_LABEL);
+    let reasons = parsed
+        .header_raw(spam::REASONS_HEADER)
+        .map(|r| r.trim().to_owned());
+    assert_eq!(labelled, reasons.is_some(), "label and header go together");
+    reasons
+}
+
+#[tokio::test]
+async fn solved_once_is_verified_and_missing_tampered_or_replayed_is_labelled_not_refused() {
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let service = start(&smtp, &dir, &[]).await;
+    let solution = solve(&service).await;
+    submit(&service, "solved", Some(&solution)).await;
+    submit(&service, "replayed", Some(&solution)).await;
+    submit(&service, "missing", None).await;
+    let mut tampered: Value =
+        serde_json::from_slice(&STANDARD.decode(solve(&service).await).unwrap()).unwrap();
+    tampered["number"] = json!(tampered["number"].as_u64().unwrap() + 1);
+    submit(
+        &service,
+        "tampered",
+        Some(&STANDARD.encode(tampered.to_string())),
+    )
+    .await;
+    submit(&service, "garbage", Some("not a solution")).await;
+    let received = smtp.wait_for(5).await;
+    assert_eq!(reasons(&received, "solved"), None);
+    for subject in ["replayed", "missing", "tampered", "garbage"] {
+        assert_eq!(
+            reasons(&received, subject).as_deref(),
+            Some("no-proof-of-work"),
+            "{subject}"
+        );
+    }
+    service.stop().await;
+}
+
+#[tokio::test]
+async fn without_the_proof_of_work_there_is_no_challenge_and_no_label() {
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path(), &["--smtp-url", &smtp.url()]).await;
+    let response = reqwest::get(service.url(CHALLENGE_PATH)).await.unwrap();
+    assert_eq!(response.status(), 404);
+    submit(&service, "plain", None).await;
+    assert_eq!(reasons(&smtp.wait_for(1).await, "plain"), None);
+    service.stop().await;
+}
+
+#[tokio::test]
+async fn a_solution_spent_on_one_replica_is_spent_on_the_other() {
+    let smtp = SmtpServer::start(Mode::Accept);
+    let url = Cluster::shared().database().await;
+    let (first_dir, second_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let first = start(&smtp, &first_dir, &["--database-url", &url]).await;
+    let second = start(&smtp, &second_dir, &["--database-url", &url]).await;
+    let solution = solve(&first).await;
+    submit(&second, "on the second", Some(&solution)).await;
+    submit(&first, "replayed on the first", Some(&solution)).await;
+    let received = smtp.wait_for(2).await;
+    assert_eq!(
+        reasons(&received, "on the second"),
+        None,
+        "replicas share the key"
+    );
+    assert_eq!(
+        reasons(&received, "replayed on the first").as_deref(),
+        Some("no-proof-of-work")
+    );
+    first.stop().await;
+    second.stop().await;
+}
