@@ -1,5 +1,6 @@
 // The articles as the pages show them: cards for the lists, and the rules that pick which
 // articles each list shows. Every list reads the one collection (content/articles/).
+import { closeSync, openSync, readSync } from 'node:fs'
 import type { ArticleCardData } from '../components/insights/articleCard'
 import type { Article } from '../schema/Article'
 import { loadContent, pathOf } from './content.server'
@@ -78,6 +79,10 @@ interface ArticleIndex {
   articles: Article[]
   bySlug: Map<string, Article>
   byCategory: Map<string, Article[]>
+  /** Each article's place in `articles`, for its body in the bodies file. */
+  position: Map<Article, number>
+  /** The bodies file (`article_bodies`), opened on first use. */
+  bodies?: number
 }
 
 let indexed: ArticleIndex | undefined
@@ -85,8 +90,10 @@ let indexed: ArticleIndex | undefined
 function articleIndex(): ArticleIndex {
   const articles = allArticles()
   if (indexed?.articles === articles) return indexed
-  const index: ArticleIndex = { articles, bySlug: new Map(), byCategory: new Map() }
-  for (const article of articles) {
+  if (indexed?.bodies !== undefined) closeSync(indexed.bodies)
+  const index: ArticleIndex = { articles, bySlug: new Map(), byCategory: new Map(), position: new Map() }
+  for (const [i, article] of articles.entries()) {
+    index.position.set(article, i)
     index.bySlug.set(article.slug, article)
     const list = index.byCategory.get(article.category) ?? []
     list.push(article)
@@ -94,6 +101,29 @@ function articleIndex(): ArticleIndex {
   }
   indexed = index
   return index
+}
+
+/**
+ * The article's body as HTML. In a build the bodies are not in the content the render worker
+ * parses but in a file beside it (`article_bodies`, see sitegen's build.rs), read here for the
+ * page that shows one; `sitegen dev` and `sitegen export` keep them in `html`.
+ */
+export function articleHtml(article: Article): string {
+  const bodies = loadContent().article_bodies
+  if (!bodies) return article.html
+  const index = articleIndex()
+  const span = bodies.spans[index.position.get(article) ?? -1]
+  if (!span) throw new Error(`The bodies file has no body for the article ${article.slug}`)
+  const [offset, length] = span
+  index.bodies ??= openSync(bodies.file, 'r')
+  const buffer = Buffer.alloc(length)
+  let read = 0
+  while (read < length) {
+    const n = readSync(index.bodies, buffer, read, length - read, offset + read)
+    if (n === 0) throw new Error(`${bodies.file} ends before the body of the article ${article.slug}`)
+    read += n
+  }
+  return buffer.toString('utf8')
 }
 
 /** The article `slug`, if the content has it. */

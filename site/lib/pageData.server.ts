@@ -14,6 +14,7 @@ import { canonicalUrl } from './paths'
 import {
   allArticles,
   articleBySlug,
+  articleHtml,
   blogArticles,
   cardOf,
   categoryArticles,
@@ -108,7 +109,8 @@ const pageData = {
     const { pages, settings } = loadContent()
     const article = articleBySlug(params.slug)
     if (!article) throw new Error(`The content has no article ${params.slug}`)
-    const { html, toc } = article
+    const html = articleHtml(article)
+    const { toc } = article
     const card = cardOf(article)
     const url = canonicalUrl(settings.base_url, path)
     const image = new URL(article.image, `${settings.base_url}/`).href

@@ -20,6 +20,7 @@
 //! `content/`.
 
 use std::fmt;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -27,10 +28,10 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use crate::bundle::{self, Bundle, BundleError};
-use crate::cache::{self, Cache, Stored};
+use crate::cache::{self, Cache, HashingWriter, Stored};
 use crate::check;
 use crate::compress::{self, Encoding};
-use crate::content::{Content, ContentErrors, RouteInfo};
+use crate::content::{ArticleBodies, Content, ContentErrors, RouteInfo};
 use crate::feed;
 use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
@@ -239,7 +240,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
     })?;
     let rendered = steps.run(Stage::Render, || {
-        render_pages(options, &cache, &bundle, &content)
+        render_pages(options, &cache, &bundle, &mut content)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
         write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
@@ -302,27 +303,29 @@ fn render_pages(
     options: &BuildOptions,
     cache: &Cache,
     bundle: &Bundle,
-    content: &Content,
+    content: &mut Content,
 ) -> Result<Rendered, BuildError> {
     let work = cache
         .scratch("build-")
         .map_err(BuildError::during(Stage::Render))?;
-    // Streamed to the file and hashed on the way: at 20,000 articles the JSON is 144 MB, and a
-    // buffer of it grew to twice that.
-    let content_json = work.path().join("content.json");
-    let content_file = std::fs::File::create(&content_json)
-        .map_err(anyhow::Error::from)
-        .and_then(|file| {
-            let mut out = std::io::BufWriter::new(cache::HashingWriter::new(file));
-            serde_json::to_writer(&mut out, content).context("serialising the content")?;
-            let (_, hash) = out.into_inner().map_err(|err| err.into_error())?.finish()?;
-            Ok(render::ContentFile {
-                hash,
-                path: content_json.clone(),
-            })
-        })
-        .with_context(|| format!("writing {}", content_json.display()))
-        .map_err(BuildError::during(Stage::Render))?;
+    // The bodies, four fifths of the JSON at thousands of articles, go to a file of their own
+    // that a worker reads a body from only for the page that shows it, instead of every worker
+    // parsing and holding them all; they are back in the model for the rest of the build.
+    let bodies: Vec<String> = content
+        .articles
+        .iter_mut()
+        .map(|article| std::mem::take(&mut article.html))
+        .collect();
+    let written = write_bodies(&work.path().join("bodies.html"), &bodies);
+    let written = written.and_then(|spans| {
+        content.article_bodies = Some(spans);
+        write_content_json(content, &work.path().join("content.json"))
+    });
+    content.article_bodies = None;
+    for (article, html) in content.articles.iter_mut().zip(bodies) {
+        article.html = html;
+    }
+    let content_file = written.map_err(BuildError::during(Stage::Render))?;
     let render_options = RenderOptions {
         jobs: options.jobs,
         page_timeout: options.page_timeout,
@@ -335,6 +338,45 @@ fn render_pages(
         cache,
         &render_options,
     )?)
+}
+
+/// Writes `bodies` one after the other into `file`: where each is.
+fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<ArticleBodies> {
+    let mut out = std::io::BufWriter::new(
+        std::fs::File::create(file).with_context(|| format!("writing {}", file.display()))?,
+    );
+    let mut spans = Vec::with_capacity(bodies.len());
+    let mut offset = 0;
+    for body in bodies {
+        out.write_all(body.as_bytes())
+            .with_context(|| format!("writing {}", file.display()))?;
+        spans.push((offset, body.len() as u64));
+        offset += body.len() as u64;
+    }
+    out.flush()
+        .with_context(|| format!("writing {}", file.display()))?;
+    Ok(ArticleBodies {
+        file: bundle::absolute(file)?.to_string_lossy().into_owned(),
+        spans,
+    })
+}
+
+/// Writes the content JSON the workers read into `file`, and hashes it: streamed to the file
+/// and hashed on the way, never whole in memory.
+fn write_content_json(content: &Content, file: &Path) -> anyhow::Result<render::ContentFile> {
+    let mut out = std::io::BufWriter::new(cache::HashingWriter::new(
+        std::fs::File::create(file).with_context(|| format!("writing {}", file.display()))?,
+    ));
+    serde_json::to_writer(&mut out, content).context("serialising the content")?;
+    let (_, hash) = out
+        .into_inner()
+        .map_err(|err| err.into_error())
+        .and_then(HashingWriter::finish)
+        .with_context(|| format!("writing {}", file.display()))?;
+    Ok(render::ContentFile {
+        hash,
+        path: file.to_owned(),
+    })
 }
 
 /// The new output: every file, where its bytes are, and what the report needs of them.

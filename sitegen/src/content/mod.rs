@@ -53,6 +53,24 @@ pub struct Content {
     /// Where the entry file of the articles' search index is published
     /// (`/search/entry.<hash>.json`); set when the search index is built, empty until then.
     pub search_index_path: String,
+    /// Set only in the JSON `sitegen build` hands its render workers: the articles' `html` is
+    /// empty there and read from this file when a page needs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub article_bodies: Option<ArticleBodies>,
+}
+
+/// The articles' bodies in a file of their own: each article's `html`, one after the other,
+/// so a render worker parses the rest of the content without them and reads a body only for
+/// the page that shows it.
+#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+pub struct ArticleBodies {
+    /// The file, absolute.
+    pub file: String,
+    /// Where each article's body is in the file, in the order of `articles`: its byte offset
+    /// and length.
+    #[ts(type = "Array<[number, number]>")]
+    pub spans: Vec<(u64, u64)>,
 }
 
 /// The JSON Schema of `T`, as editors and validators read it: every field's `///` doc is its
@@ -130,6 +148,7 @@ impl Content {
             articles: loaded.articles,
             feed_path: format!("/{}", articles::FEED_FILE),
             search_index_path: String::new(),
+            article_bodies: None,
         };
         content.routes = routes::derive(&content);
         validate::validate(&mut loader, &content, public_dir);
