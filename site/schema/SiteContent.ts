@@ -4,6 +4,7 @@ import type { Author } from "./Author";
 import type { Country } from "./Country";
 import type { Forms } from "./Forms";
 import type { Pages } from "./Pages";
+import type { Picture } from "./Picture";
 import type { RouteInfo } from "./RouteInfo";
 import type { ServiceCategory } from "./ServiceCategory";
 import type { Settings } from "./Settings";
@@ -52,4 +53,9 @@ feed_path: string,
  * Where the entry file of the articles' search index is published
  * (`/search/entry.<hash>.json`); set when the search index is built, empty until then.
  */
-search_index_path: string, };
+search_index_path: string, 
+/**
+ * The encoded raster pictures, by the path the content names them with
+ * (`/images/team/anna.jpg`); filled by the images stage, empty until then.
+ */
+images: { [key in string]: Picture }, };

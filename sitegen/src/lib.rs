@@ -15,6 +15,7 @@ pub mod deploy;
 pub mod dev;
 pub mod feed;
 pub mod headers;
+pub mod images;
 pub mod interrupt;
 pub mod new;
 pub mod output_dir;
