@@ -15,7 +15,8 @@ width: number,
  */
 height: number, 
 /**
- * A tiny blurred preview (a `data:` URI), shown while the picture loads.
+ * A tiny blurred preview (a `data:` URI), shown while the picture loads; empty for a
+ * picture with transparency, through which it would show.
  */
 placeholder: string, 
 /**

@@ -127,7 +127,8 @@ pub struct Picture {
     pub width: u32,
     /// Height of the picture as shown, in pixels.
     pub height: u32,
-    /// A tiny blurred preview (a `data:` URI), shown while the picture loads.
+    /// A tiny blurred preview (a `data:` URI), shown while the picture loads; empty for a
+    /// picture with transparency, through which it would show.
     pub placeholder: String,
     /// One `<source>` per modern format, best first.
     pub sources: Vec<PictureSource>,

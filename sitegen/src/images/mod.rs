@@ -244,7 +244,12 @@ fn encode_one(cache: &Cache, job: &Job<'_>, settings: &Settings) -> Result<Encod
     let picture = Picture {
         width,
         height,
-        placeholder: source.placeholder(settings)?,
+        // Behind a picture with transparency the preview would show through.
+        placeholder: if source.has_alpha {
+            String::new()
+        } else {
+            source.placeholder(settings)?
+        },
         sources: Format::MODERN
             .iter()
             .map(|f| PictureSource {
