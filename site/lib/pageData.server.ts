@@ -110,7 +110,8 @@ const pageData = {
     const { html, toc } = article
     const card = cardOf(article)
     const url = canonicalUrl(settings.base_url, path)
-    const image = new URL(article.image, `${settings.base_url}/`).href
+    // A photo is published as its encoded files: share the largest of its fallback.
+    const image = new URL(loadContent().images[article.image]?.src ?? article.image, `${settings.base_url}/`).href
     return {
       page: { ...card, html, toc, words: pages.insights.article },
       related: relatedArticles(article).map(cardOf),
