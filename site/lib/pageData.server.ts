@@ -110,13 +110,13 @@ const pageData = {
     const { html, toc } = article
     const card = cardOf(article)
     const url = canonicalUrl(settings.base_url, path)
-    // A photo is published as its encoded files: share the largest of its fallback.
-    const image = new URL(loadContent().images[article.image]?.src ?? article.image, `${settings.base_url}/`).href
+    const social = loadContent().cards[path]
+    const image = social && new URL(social.src, `${settings.base_url}/`).href
     return {
       page: { ...card, html, toc, words: pages.insights.article },
       related: relatedArticles(article).map(cardOf),
       categoryHref: pathOf('insights-category', { category: article.category }),
-      og: { type: 'article', image, image_alt: article.image_alt },
+      og: { type: 'article' },
       jsonLd: {
         '@context': 'https://schema.org',
         '@type': 'Article',
@@ -156,10 +156,10 @@ const pageData = {
     const { hero, blurb, tiles } = service
     return { page: { hero, blurb, tiles } }
   },
-} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex'> }
+} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex' | 'card'> }
 
 /** The `+data` of a page of kind `K`. */
-export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex'> & ReturnType<(typeof pageData)[K]>
+export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex' | 'card'> & ReturnType<(typeof pageData)[K]>
 
 /** The `+data` of the page of kind `kind` published as `route`. */
 function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
@@ -167,6 +167,7 @@ function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
   const build = pageData[kind] as unknown as (route: RouteOf<K>) => ReturnType<(typeof pageData)[K]>
   return {
     meta: { title: route.title, description: route.description },
+    card: loadContent().cards[route.path],
     // The pages a form post ends on are reachable by anyone but are not for search results.
     noindex: !route.in_sitemap,
     ...build(route),

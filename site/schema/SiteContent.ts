@@ -8,6 +8,7 @@ import type { Picture } from "./Picture";
 import type { RouteInfo } from "./RouteInfo";
 import type { ServiceCategory } from "./ServiceCategory";
 import type { Settings } from "./Settings";
+import type { SocialCard } from "./SocialCard";
 
 /**
  * The whole website, as the site's pages receive it.
@@ -58,4 +59,8 @@ search_index_path: string,
  * The encoded raster pictures, by the path the content names them with
  * (`/images/team/anna.jpg`); filled by the images stage, empty until then.
  */
-images: { [key in string]: Picture }, };
+images: { [key in string]: Picture }, 
+/**
+ * Each route's social card, by its path; filled by the cards stage, empty until then.
+ */
+cards: { [key in string]: SocialCard }, };

@@ -27,6 +27,23 @@ test.describe('Pictures', () => {
     expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0)
   })
 
+  test('every page shares its own 1200x630 PNG card', async ({ page, request }) => {
+    for (const path of ['/', articlePath(articles[0] ?? photoArticle!)]) {
+      const card = content.cards[path]
+      if (!card) throw new Error(`no social card for ${path}`)
+      await visit(page, path)
+      const meta = (key: string) => page.locator(`meta[property="${key}"], meta[name="${key}"]`)
+      await expect(meta('og:image')).toHaveAttribute('content', `${content.settings.base_url}${card.src}`)
+      await expect(meta('og:image:width')).toHaveAttribute('content', '1200')
+      await expect(meta('og:image:height')).toHaveAttribute('content', '630')
+      await expect(meta('og:image:alt')).toHaveAttribute('content', card.alt)
+      await expect(meta('twitter:card')).toHaveAttribute('content', 'summary_large_image')
+      const response = await request.get(card.src)
+      expect(response.headers()['content-type']).toBe('image/png')
+      expect((await response.body()).subarray(1, 4).toString()).toBe('PNG')
+    }
+  })
+
   test('a photo further down the page loads lazily behind its blurred preview', async ({ page }) => {
     if (!photoIndustry) throw new Error('no industry has a photo')
     await visit(page, '/industries')

@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | load | [`content`] | read and validate `content/` into the model |
 //! | images | [`images`] | encode the raster pictures the content names, unless cached |
+//! | cards | [`cards`] | draw every page's social card (`og:image`), unless cached |
 //! | search index | [`search`] | the articles' static search index |
 //! | bundle | [`bundle`] | `vite build` of `site/`, only when the site's own files changed |
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
@@ -29,6 +30,7 @@ use rayon::prelude::*;
 
 use crate::bundle::{self, Bundle, BundleError};
 use crate::cache::{self, Cache, Stored};
+use crate::cards::{self, Cards};
 use crate::check;
 use crate::compress::{self, Encoding};
 use crate::content::{Content, ContentErrors, RouteInfo};
@@ -89,6 +91,8 @@ pub enum Stage {
     Load,
     /// Encode the raster pictures, or take them from the cache.
     Images,
+    /// Draw the social cards, or take them from the cache.
+    Cards,
     /// Build the search index of the articles (written with the site-wide files).
     Search,
     /// Build the site's bundle, or take it from the cache.
@@ -111,6 +115,7 @@ impl Stage {
         match self {
             Stage::Load => "load",
             Stage::Images => "images",
+            Stage::Cards => "cards",
             Stage::Search => "search index",
             Stage::Bundle => "bundle",
             Stage::Render => "render",
@@ -125,6 +130,7 @@ impl Stage {
         match self {
             Stage::Load => "loading and validating content",
             Stage::Images => "encoding the pictures (unless cached)",
+            Stage::Cards => "drawing the social cards (unless cached)",
             Stage::Search => "building the search index",
             Stage::Bundle => "bundling the site (vite build, unless cached)",
             Stage::Render => "rendering the pages whose data changed",
@@ -241,6 +247,9 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
             },
         })
     })?;
+    let social = steps.run(Stage::Cards, || {
+        cards::process(&cache, &mut content).map_err(BuildError::during(Stage::Cards))
+    })?;
     let search = steps.run(Stage::Search, || {
         search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))
     })?;
@@ -266,7 +275,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
             .map_err(BuildError::during(Stage::SiteFiles))
     })?;
-    let plan = Plan::new(&cache, &bundle, &rendered, &site_files, &pictures)
+    let plan = Plan::new(&cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
     let scan = steps.run(Stage::Verify, || verify(&plan, &rendered, &routes))?;
     let published = steps.run(Stage::Publish, || {
@@ -370,6 +379,7 @@ impl Plan {
         rendered: &Rendered,
         site_files: &[(String, Stored)],
         pictures: &Images,
+        social: &Cards,
     ) -> anyhow::Result<Self> {
         let store = cache.files();
         let mut files = Vec::new();
@@ -399,7 +409,8 @@ impl Plan {
             .iter()
             .map(|page| (&page.file, &page.stored))
             .chain(site_files.iter().map(|(file, stored)| (file, stored)))
-            .chain(pictures.files.iter().map(|(file, stored)| (file, stored)));
+            .chain(pictures.files.iter().map(|(file, stored)| (file, stored)))
+            .chain(social.files.iter().map(|(file, stored)| (file, stored)));
         for (file, stored) in stored {
             let from = store.path(&stored.hash);
             if let Some(len) = stored.gzip_len {
@@ -603,7 +614,8 @@ mod tests {
         }
         // The content model depends on no stage of the pipeline.
         let stages = [
-            "schema", "search", "images", "bundle", "render", "publish", "check", "report", "build",
+            "schema", "search", "images", "cards", "bundle", "render", "publish", "check",
+            "report", "build",
         ];
         for (file, source) in sources.iter().filter(|(f, _)| f.starts_with("content/")) {
             for stage in stages {

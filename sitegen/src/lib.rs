@@ -8,6 +8,7 @@
 pub mod build;
 pub mod bundle;
 pub mod cache;
+pub mod cards;
 pub mod check;
 pub mod compress;
 pub mod content;

@@ -139,6 +139,19 @@ pub struct Picture {
     pub src: String,
 }
 
+/// A page's picture for link previews (`og:image`): its social card.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct SocialCard {
+    /// Where it is published (`/img/card-about.1a2b3c4d5e6f.png`).
+    pub src: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Its alternative text: the words it shows.
+    pub alt: String,
+}
+
 /// The files of one format of a [`Picture`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
 pub struct PictureSource {

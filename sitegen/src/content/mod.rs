@@ -57,6 +57,8 @@ pub struct Content {
     /// The encoded raster pictures, by the path the content names them with
     /// (`/images/team/anna.jpg`); filled by the images stage, empty until then.
     pub images: BTreeMap<String, images::Picture>,
+    /// Each route's social card, by its path; filled by the cards stage, empty until then.
+    pub cards: BTreeMap<String, images::SocialCard>,
     /// Every raster picture the content names, with where: what the images stage encodes.
     #[serde(skip)]
     #[ts(skip)]
@@ -139,6 +141,7 @@ impl Content {
             feed_path: format!("/{}", articles::FEED_FILE),
             search_index_path: String::new(),
             images: BTreeMap::new(),
+            cards: BTreeMap::new(),
             image_refs: Vec::new(),
         };
         content.routes = routes::derive(&content);
