@@ -8,7 +8,7 @@ export function ArticleImage({ src, alt }: { src: string; alt: string }) {
       alt={alt}
       width={640}
       height={360}
-      sizes="(min-width: 1024px) 26rem, (min-width: 640px) 50vw, 100vw"
+      sizes="(min-width: 1024px) 37rem, (min-width: 640px) 50vw, 100vw"
       className="aspect-video w-full bg-brand-900 object-cover"
     />
   )
