@@ -124,7 +124,9 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## 
 # each built cold (--no-cache), again with nothing changed, after one article's body changed and
 # after site.yaml changed (every page renders again): the median wall time of REBUILDS_RUNS runs,
 # the peak memory of sitegen and its render workers together, and the cold build's ms per extra
-# article. Then the size table of the real site (per route the HTML and the JS and CSS it loads
+# article. Then the photo scenario (sitegen/examples/photos.rs): BENCH_PHOTOS generated
+# articles, each with a 4000x3000 photo, built into a new cache and rebuilt: the first build's
+# encode time and the rebuild's, and the sources' bytes against the largest AVIFs'. Then the size table of the real site (per route the HTML and the JS and CSS it loads
 # as it opens, raw and gzipped, against the 10 kB gzipped JS budget before a form is touched;
 # what loads only on demand, the form island, on its own line) and the time of each step, with
 # Chromium loading every route (served on INITIAL_JS_PORT) to set the JavaScript it fetches
@@ -133,12 +135,14 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## 
 # each built once and rebuilt: the time of each step, ms per extra page, and the search index's
 # size and what a one-word search fetches.
 BENCH_REBUILD_ARTICLES ?= 1000 5000 20000
+BENCH_PHOTOS ?= 200
 BENCH_EXTRA_PAGES ?= 1000 5000
 BENCH_EXTRA_ARTICLES ?= 1000 5000
 INITIAL_JS_PORT   ?= 8092
 bench-site: deps chromium ## Time cold builds and rebuilds (0 to 20,000 extra articles) and print the page weights
-	$(CARGO) build --release -p sitegen --bins --example scale --example rebuilds
+	$(CARGO) build --release -p sitegen --bins --example scale --example rebuilds --example photos
 	target/release/examples/rebuilds target/release/sitegen $(BENCH_REBUILD_ARTICLES)
+	target/release/examples/photos target/release/sitegen $(BENCH_PHOTOS)
 	target/release/sitegen build --out target/bench/dist --report-json target/bench/report.json 2>/dev/null
 	@target/release/sitegen serve target/bench/dist --host $(HOST) --port $(INITIAL_JS_PORT) >/dev/null & \
 	  server=$$!; trap 'kill $$server' EXIT; \

@@ -113,12 +113,13 @@ const pageData = {
     const { toc } = article
     const card = cardOf(article)
     const url = canonicalUrl(settings.base_url, path)
-    const image = new URL(article.image, `${settings.base_url}/`).href
+    const social = loadContent().cards[path]
+    const image = social && new URL(social.src, `${settings.base_url}/`).href
     return {
       page: { ...card, html, toc, words: pages.insights.article },
       related: relatedArticles(article).map(cardOf),
       categoryHref: pathOf('insights-category', { category: article.category, page: 1 }),
-      og: { type: 'article', image, image_alt: article.image_alt },
+      og: { type: 'article' },
       jsonLd: {
         '@context': 'https://schema.org',
         '@type': 'Article',
@@ -175,10 +176,10 @@ const pageData = {
     const { hero, blurb, tiles } = service
     return { page: { hero, blurb, tiles } }
   },
-} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex'> }
+} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex' | 'card'> }
 
 /** The `+data` of a page of kind `K`. */
-export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex'> & ReturnType<(typeof pageData)[K]>
+export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex' | 'card'> & ReturnType<(typeof pageData)[K]>
 
 /** The `+data` of the page of kind `kind` published as `route`. */
 function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
@@ -186,6 +187,7 @@ function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
   const build = pageData[kind] as unknown as (route: RouteOf<K>) => ReturnType<(typeof pageData)[K]>
   return {
     meta: { title: route.title, description: route.description },
+    card: loadContent().cards[route.path],
     // The pages a form post ends on are reachable by anyone but are not for search results.
     noindex: !route.in_sitemap,
     ...build(route),

@@ -1,4 +1,5 @@
 import type { Meta } from '../schema/Meta'
+import type { SocialCard } from '../schema/SocialCard'
 
 /**
  * The shape of every page's `+data`: `{ meta, noindex, page, ... }` (lib/pageData.server.ts
@@ -10,8 +11,10 @@ export type PageDataBase = {
   meta: Meta
   noindex: boolean
   page: unknown
-  /** Open Graph type and picture, for pages that are more than a `website` (articles). */
-  og?: { type: 'article'; image: string; image_alt: string }
+  /** Open Graph type, for pages that are more than a `website` (articles). */
+  og?: { type: 'article' }
+  /** The page's social card (`og:image`), drawn by sitegen; the not-found page has none. */
+  card?: SocialCard | undefined
   /** schema.org data of the page, written as `<script type="application/ld+json">`. */
   jsonLd?: Record<string, unknown>
 }

@@ -20,7 +20,7 @@ const SPECULATION_RULES = JSON.stringify({
 // page comes with its data (lib/pageData.server.ts).
 export default function Head() {
   const { urlPathname, is404 } = usePageContext()
-  const { noindex, og, jsonLd } = useData<PageDataBase>()
+  const { noindex, og, card, jsonLd } = useData<PageDataBase>()
   const settings = siteSettings()
   const url = canonicalUrl(settings.base_url, urlPathname)
   return (
@@ -31,8 +31,16 @@ export default function Head() {
       <meta property="og:site_name" content={settings.brand.name} />
       <meta property="og:type" content={og?.type ?? 'website'} />
       {!is404 && <meta property="og:url" content={url} />}
-      {og && <meta property="og:image" content={og.image} />}
-      {og && <meta property="og:image:alt" content={og.image_alt} />}
+      {card && (
+        <>
+          <meta property="og:image" content={new URL(card.src, `${settings.base_url}/`).href} />
+          <meta property="og:image:type" content="image/png" />
+          <meta property="og:image:width" content={String(card.width)} />
+          <meta property="og:image:height" content={String(card.height)} />
+          <meta property="og:image:alt" content={card.alt} />
+          <meta name="twitter:card" content="summary_large_image" />
+        </>
+      )}
       {/* Data, not a script: the CSP does not apply to a block the browser never executes. */}
       {jsonLd && (
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, '\\u003c') }} />

@@ -39,7 +39,7 @@ category: string,
  */
 type: ArticleType, 
 /**
- * The illustration under `site/public`.
+ * The illustration: an SVG under `site/public` or a photo under `content/images`.
  */
 image: string, 
 /**

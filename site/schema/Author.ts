@@ -13,6 +13,7 @@ name: string,
  */
 role: string, 
 /**
- * Picture under `site/public` (decorative: the name is shown beside it).
+ * Portrait: an SVG under `site/public` or a photo under `content/images` (decorative: the
+ * name is shown beside it).
  */
 avatar: string, };

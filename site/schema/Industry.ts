@@ -22,7 +22,8 @@ description: string,
  */
 solutions: Array<string>, 
 /**
- * Illustration under `site/public` (`/images/industries/healthcare.svg`).
+ * Illustration: an SVG under `site/public` (`/images/industries/healthcare.svg`) or a
+ * photo under `content/images`.
  */
 image: string, 
 /**

@@ -17,6 +17,7 @@ role: string,
  */
 bio: string, 
 /**
- * Portrait under `site/public` (`/images/about/team/1.svg`).
+ * Portrait: an SVG under `site/public` or a photo under `content/images`
+ * (`/images/team/anna.jpg`).
  */
 avatar: string, };

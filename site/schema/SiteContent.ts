@@ -5,9 +5,11 @@ import type { Author } from "./Author";
 import type { Country } from "./Country";
 import type { Forms } from "./Forms";
 import type { Pages } from "./Pages";
+import type { Picture } from "./Picture";
 import type { RouteInfo } from "./RouteInfo";
 import type { ServiceCategory } from "./ServiceCategory";
 import type { Settings } from "./Settings";
+import type { SocialCard } from "./SocialCard";
 
 /**
  * The whole website, as the site's pages receive it.
@@ -54,6 +56,15 @@ feed_path: string,
  * (`/search/entry.<hash>.json`); set when the search index is built, empty until then.
  */
 search_index_path: string, 
+/**
+ * The encoded raster pictures, by the path the content names them with
+ * (`/images/team/anna.jpg`); filled by the images stage, empty until then.
+ */
+images: { [key in string]: Picture }, 
+/**
+ * Each route's social card, by its path; filled by the cards stage, empty until then.
+ */
+cards: { [key in string]: SocialCard }, 
 /**
  * Set only in the JSON `sitegen build` hands its render workers: the articles' `html` is
  * empty there and read from this file when a page needs it.

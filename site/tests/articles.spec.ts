@@ -72,7 +72,9 @@ test.describe('Articles', () => {
     const meta = (property: string) => page.locator(`meta[property="${property}"]`)
     await expect(meta('og:type')).toHaveAttribute('content', 'article')
     await expect(meta('og:url')).toHaveAttribute('content', `${content.settings.base_url}${articlePath(article)}/`)
-    await expect(meta('og:image')).toHaveAttribute('content', `${content.settings.base_url}${article.image}`)
+    const card = content.cards[articlePath(article)]
+    if (!card) throw new Error(`no social card for ${articlePath(article)}`)
+    await expect(meta('og:image')).toHaveAttribute('content', `${content.settings.base_url}${card.src}`)
     await expect(meta('og:description')).toHaveAttribute('content', article.excerpt)
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}')
     expect(ld).toMatchObject({ '@type': 'Article', headline: article.title, datePublished: article.date })

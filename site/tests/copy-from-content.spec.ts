@@ -83,7 +83,9 @@ test.beforeAll(async () => {
   mkdirSync(path.join(siteDir, '.sitegen'), { recursive: true })
   work = mkdtempSync(path.join(siteDir, '.sitegen', 'marked-'))
   const marked = path.join(work, 'content.json')
-  writeFileSync(marked, JSON.stringify(mark(content)))
+  // What sitegen made of the photos and the social cards is file paths and sizes (a card's
+  // words are its page's title, marked where the page shows it).
+  writeFileSync(marked, JSON.stringify({ ...(mark(content) as object), images: content.images, cards: content.cards }))
   // The bundle holds no content: built as sitegen builds it, then rendered with the marked
   // content by a render worker, as sitegen renders (render/worker.mjs).
   const bundle = path.join(work, 'out')

@@ -4,6 +4,8 @@
 //! | stage | module | does |
 //! |---|---|---|
 //! | load | [`content`] | read and validate `content/` into the model |
+//! | images | [`images`] | encode the raster pictures the content names, unless cached |
+//! | cards | [`cards`] | draw every page's social card (`og:image`), unless cached |
 //! | search index | [`search`] | the articles' static search index |
 //! | bundle | [`bundle`] | `vite build` of `site/`, only when the site's own files changed |
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
@@ -29,10 +31,12 @@ use rayon::prelude::*;
 
 use crate::bundle::{self, Bundle, BundleError};
 use crate::cache::{self, Cache, HashingWriter, Stored};
+use crate::cards::{self, Cards};
 use crate::check;
 use crate::compress::{self, Encoding};
 use crate::content::{ArticleBodies, Content, ContentErrors, RouteInfo};
 use crate::feed;
+use crate::images::{self, Images};
 use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
 use crate::publish::{self, PlannedFile};
@@ -86,6 +90,10 @@ impl BuildOptions {
 pub enum Stage {
     /// Load and validate the content.
     Load,
+    /// Encode the raster pictures, or take them from the cache.
+    Images,
+    /// Draw the social cards, or take them from the cache.
+    Cards,
     /// Build the search index of the articles (written with the site-wide files).
     Search,
     /// Build the site's bundle, or take it from the cache.
@@ -107,6 +115,8 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::Load => "load",
+            Stage::Images => "images",
+            Stage::Cards => "cards",
             Stage::Search => "search index",
             Stage::Bundle => "bundle",
             Stage::Render => "render",
@@ -120,6 +130,8 @@ impl Stage {
     fn doing(self) -> &'static str {
         match self {
             Stage::Load => "loading and validating content",
+            Stage::Images => "encoding the pictures (unless cached)",
+            Stage::Cards => "drawing the social cards (unless cached)",
             Stage::Search => "building the search index",
             Stage::Bundle => "bundling the site (vite build, unless cached)",
             Stage::Render => "rendering the pages whose data changed",
@@ -227,6 +239,19 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     }
     .map_err(BuildError::during(Stage::Load))?;
     let mut content = steps.run(Stage::Load, || load(options))?;
+    let pictures = steps.run(Stage::Images, || {
+        images::process(&cache, &mut content, &images::Settings::default()).map_err(|err| match err
+        {
+            images::ImagesError::Content(errors) => BuildError::Content(errors),
+            images::ImagesError::Files(source) => BuildError::Files {
+                stage: Stage::Images,
+                source,
+            },
+        })
+    })?;
+    let social = steps.run(Stage::Cards, || {
+        cards::process(&cache, &mut content).map_err(BuildError::during(Stage::Cards))
+    })?;
     let search = steps.run(Stage::Search, || {
         search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))
     })?;
@@ -246,7 +271,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
             .map_err(BuildError::during(Stage::SiteFiles))
     })?;
-    let plan = Plan::new(&cache, &bundle, &rendered, &site_files)
+    let plan = Plan::new(&cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
     let scan = steps.run(Stage::Verify, || verify(&plan, &rendered, &routes))?;
     let published = steps.run(Stage::Publish, || {
@@ -262,6 +287,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     });
     let mut report = report?;
     report.stages = steps.times;
+    report.images = (!pictures.files.is_empty()).then_some(pictures.report);
     Ok(Built {
         content,
         report,
@@ -393,6 +419,8 @@ impl Plan {
         bundle: &Bundle,
         rendered: &Rendered,
         site_files: &[(String, Stored)],
+        pictures: &Images,
+        social: &Cards,
     ) -> anyhow::Result<Self> {
         let store = cache.files();
         let mut files = Vec::new();
@@ -421,7 +449,9 @@ impl Plan {
             .pages
             .iter()
             .map(|page| (&page.file, &page.stored))
-            .chain(site_files.iter().map(|(file, stored)| (file, stored)));
+            .chain(site_files.iter().map(|(file, stored)| (file, stored)))
+            .chain(pictures.files.iter().map(|(file, stored)| (file, stored)))
+            .chain(social.files.iter().map(|(file, stored)| (file, stored)));
         for (file, stored) in stored {
             let from = store.path(&stored.hash);
             if let Some(len) = stored.gzip_len {
@@ -625,7 +655,8 @@ mod tests {
         }
         // The content model depends on no stage of the pipeline.
         let stages = [
-            "schema", "search", "bundle", "render", "publish", "check", "report", "build",
+            "schema", "search", "images", "cards", "bundle", "render", "publish", "check",
+            "report", "build",
         ];
         for (file, source) in sources.iter().filter(|(f, _)| f.starts_with("content/")) {
             for stage in stages {

@@ -8,6 +8,7 @@
 pub mod build;
 pub mod bundle;
 pub mod cache;
+pub mod cards;
 pub mod check;
 pub mod compress;
 pub mod content;
@@ -15,6 +16,7 @@ pub mod deploy;
 pub mod dev;
 pub mod feed;
 pub mod headers;
+pub mod images;
 pub mod interrupt;
 pub mod new;
 pub mod output_dir;

@@ -261,6 +261,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let mut content = dirs.load()?;
             // The page names the entry file of the search index the build writes.
             sitegen::search::attach(&mut content)?;
+            // And the encoded photos, from the build cache when the build made them.
+            let cache = sitegen::cache::Cache::open(None)?;
+            sitegen::images::process(&cache, &mut content, &sitegen::images::Settings::default())?;
+            sitegen::cards::process(&cache, &mut content)?;
             let out = out.unwrap_or_else(|| sitegen::dev::default_content_json(&dirs.site));
             content.write_json(&out)?;
             println!("wrote {}", out.display());

@@ -43,9 +43,9 @@ impl SitemapEntry {
 /// one rule per page, so the file stays the same size however many pages the site has.
 const PAGE_PATTERNS: [&str; 2] = ["/", "/*/"];
 
-/// The folders whose files carry a hash of their content in their names: Vite's assets and
-/// the search index.
-pub const HASHED_DIRS: [&str; 2] = ["assets", crate::search::DIR];
+/// The folders whose files carry a hash of their content in their names: Vite's assets, the
+/// search index and the encoded pictures.
+pub const HASHED_DIRS: [&str; 3] = ["assets", crate::search::DIR, crate::images::DIR];
 
 /// The site-wide files written beside the pages, revalidated like them.
 pub const SITE_WIDE_FILES: [&str; 3] = ["sitemap.xml", "robots.txt", "feed.xml"];

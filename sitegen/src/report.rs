@@ -107,6 +107,8 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// How long each step took, in order; empty when not measured.
     pub stages: Vec<StageTime>,
+    /// What the images stage encoded and saved; none when the content names no raster picture.
+    pub images: Option<crate::images::ImagesReport>,
 }
 
 /// Measures the pages of `routes` in the output directory `dir`.
@@ -194,6 +196,7 @@ pub fn summarize_scan(
         total_on_demand_css: assets.sum(&on_demand_css)?,
         elapsed,
         stages: Vec::new(),
+        images: None,
     })
 }
 
@@ -473,6 +476,19 @@ impl fmt::Display for BuildReport {
                 human(self.total_on_demand_js.gzip),
                 human(self.total_on_demand_css.bytes),
                 human(self.total_on_demand_css.gzip),
+            )?;
+        }
+        if let Some(images) = &self.images {
+            writeln!(
+                f,
+                "pictures: {} encoded in {:.1}s, {} from the cache; {} files; {} of sources, {} as the largest AVIFs (saved {})",
+                images.encoded,
+                images.encode_ms as f64 / 1e3,
+                images.reused,
+                images.files,
+                human(images.source_bytes),
+                human(images.largest_avif_bytes),
+                human(images.bytes_saved()),
             )?;
         }
         if !self.stages.is_empty() {

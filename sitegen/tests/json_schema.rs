@@ -9,16 +9,18 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Every file under `dir`, by its path relative to `dir` (with `/` separators).
+/// Every text file under `dir` (the photos of `content/images/` are not), by its path relative
+/// to `dir` (with `/` separators).
 fn files(dir: &Path) -> BTreeMap<String, String> {
     walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
-        .map(|e| {
+        .filter_map(|e| {
             let rel = e.path().strip_prefix(dir).expect("under dir");
-            let text = std::fs::read_to_string(e.path()).expect("read");
-            (rel.to_string_lossy().replace('\\', "/"), text)
+            let bytes = std::fs::read(e.path()).expect("read");
+            let text = String::from_utf8(bytes).ok()?;
+            Some((rel.to_string_lossy().replace('\\', "/"), text))
         })
         .collect()
 }

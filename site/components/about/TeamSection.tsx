@@ -3,6 +3,7 @@ import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
 import { SectionHeading } from '../ui/SectionHeading'
 import { Card } from '../ui/Card'
+import { Picture } from '../ui/Picture'
 
 export type TeamSectionProps = {
   section: TeamContent
@@ -20,13 +21,12 @@ export function TeamSection({ section }: TeamSectionProps) {
           <Reveal as="li" key={person.name} delay={i * 100}>
             <Card as="article" padding="none" className="h-full overflow-hidden">
               {/* The name follows as text, so the portrait adds nothing for screen readers. */}
-              <img
+              <Picture
                 src={person.avatar}
                 alt=""
                 width={400}
                 height={300}
-                loading="lazy"
-                decoding="async"
+                sizes="(min-width: 1280px) 18rem, (min-width: 640px) 50vw, 100vw"
                 className="aspect-[4/3] w-full object-cover"
               />
               <div className="flex flex-1 flex-col gap-2 p-6">

@@ -3,6 +3,7 @@ import type { Industry } from '../../schema/Industry'
 import type { Link } from '../../schema/Link'
 import { cx } from '../../lib/cx'
 import { ContentIcon } from '../icons/ContentIcon'
+import { Picture } from '../ui/Picture'
 
 export type IndustryBlockProps = {
   industry: Industry
@@ -55,13 +56,12 @@ export function IndustryBlock({ industry, solutionsLabel, explore, flipped }: In
       </div>
       <div className={cx('relative', flipped && 'lg:order-1')}>
         <div aria-hidden="true" className="absolute -inset-3 -z-10 rounded-[2rem] bg-brand-100/60 blur-2xl" />
-        <img
+        <Picture
           src={industry.image}
           alt={industry.image_alt}
           width={640}
           height={480}
-          loading="lazy"
-          decoding="async"
+          sizes="(min-width: 1024px) 38rem, 100vw"
           className="h-auto w-full rounded-panel border border-ink-200/80 shadow-elevated"
         />
       </div>

@@ -1,4 +1,5 @@
 import { cx } from '../../lib/cx'
+import { Picture } from '../ui/Picture'
 
 export type AuthorBylineProps = {
   name: string
@@ -20,14 +21,14 @@ export function AuthorByline({ name, role, avatar, size = 'md', eager = false }:
   const s = sizes[size]
   return (
     <div className="flex items-center gap-3">
-      <img
+      <Picture
         src={avatar}
         alt=""
         width={s.px}
         height={s.px}
-        loading={eager ? undefined : 'lazy'}
-        decoding="async"
-        className={cx(s.className, 'rounded-full ring-2 ring-white')}
+        sizes={`${s.px}px`}
+        priority={eager ? 'eager' : 'lazy'}
+        className={cx(s.className, 'shrink-0 rounded-full ring-2 ring-white')}
       />
       <p className="flex flex-col">
         <span className="font-semibold text-ink-900">{name}</span>

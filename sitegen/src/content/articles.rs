@@ -45,7 +45,8 @@ pub struct Author {
     pub name: String,
     /// Role at the firm.
     pub role: String,
-    /// Picture under `site/public` (decorative: the name is shown beside it).
+    /// Portrait: an SVG under `site/public` or a photo under `content/images` (decorative: the
+    /// name is shown beside it).
     pub avatar: String,
 }
 
@@ -123,7 +124,7 @@ pub struct Article {
     /// What kind of piece it is.
     #[serde(rename = "type")]
     pub kind: ArticleType,
-    /// The illustration under `site/public`.
+    /// The illustration: an SVG under `site/public` or a photo under `content/images`.
     pub image: String,
     /// The illustration's alternative text.
     pub image_alt: String,

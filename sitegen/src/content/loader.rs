@@ -109,18 +109,20 @@ impl Loader {
 
     /// Records an error at `field` (a path like `hero.actions[0].href`) of file `rel`.
     pub(crate) fn error(&mut self, rel: &str, field: Option<&str>, message: String) {
-        let position = field.and_then(|field| {
-            self.sources
-                .get(rel)
-                .and_then(|text| Positions::index(text).find(field))
-        });
-        let offset = self.offset(rel);
+        let position = field.and_then(|field| self.position(rel, field));
         self.errors.push(ContentError {
             file: self.root.join(rel),
-            line: position.map(|p| p.0 + offset),
+            line: position.map(|p| p.0),
             column: position.map(|p| p.1),
             message,
         });
+    }
+
+    /// The line and column of `field` (a path like `hero.actions[0].href`) in the whole file
+    /// `rel`, when it was read.
+    pub(crate) fn position(&self, rel: &str, field: &str) -> Option<(usize, usize)> {
+        let (line, column) = Positions::index(self.sources.get(rel)?).find(field)?;
+        Some((line + self.offset(rel), column))
     }
 
     pub(crate) fn root(&self) -> &Path {

@@ -8,6 +8,7 @@ pub mod common;
 pub mod countries;
 pub mod error;
 pub mod forms;
+pub mod images;
 mod loader;
 mod locate;
 pub mod pages;
@@ -53,6 +54,15 @@ pub struct Content {
     /// Where the entry file of the articles' search index is published
     /// (`/search/entry.<hash>.json`); set when the search index is built, empty until then.
     pub search_index_path: String,
+    /// The encoded raster pictures, by the path the content names them with
+    /// (`/images/team/anna.jpg`); filled by the images stage, empty until then.
+    pub images: BTreeMap<String, images::Picture>,
+    /// Each route's social card, by its path; filled by the cards stage, empty until then.
+    pub cards: BTreeMap<String, images::SocialCard>,
+    /// Every raster picture the content names, with where: what the images stage encodes.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub image_refs: Vec<images::ImageRef>,
     /// Set only in the JSON `sitegen build` hands its render workers: the articles' `html` is
     /// empty there and read from this file when a page needs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,11 +158,19 @@ impl Content {
             articles: loaded.articles,
             feed_path: format!("/{}", articles::FEED_FILE),
             search_index_path: String::new(),
+            images: BTreeMap::new(),
+            cards: BTreeMap::new(),
+            image_refs: Vec::new(),
             article_bodies: None,
         };
         content.routes = routes::derive(&content);
-        validate::validate(&mut loader, &content, public_dir);
-        validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
+        content.image_refs = validate::validate(&mut loader, &content, public_dir);
+        content.image_refs.extend(validate::validate_articles(
+            &mut loader,
+            &content,
+            &loaded.links,
+            public_dir,
+        ));
         if loader.errors.is_empty() {
             Ok(content)
         } else {

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::Content;
 use super::articles::{ARTICLES_DIR, AUTHORS_FILE, BodyLink, display_date};
+use super::images::{self, ImageRef, ImageUse};
 use super::loader::Loader;
 use super::locate::join;
 use super::pages::FixedPage;
@@ -22,19 +23,23 @@ const IMAGE_KEYS: &[&str] = &["image", "logo", "avatar"];
 /// Keys whose value may legitimately be an empty string.
 const MAY_BE_EMPTY: &[&str] = &["value"];
 
-pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path) {
+/// Checks the model; returns every raster picture it names, with where.
+pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path) -> Vec<ImageRef> {
     let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
+    let mut pictures = Vec::new();
     for (file, value) in files(content) {
         let mut walker = Walker {
             loader,
             file: &file,
             routes: &routes,
             public_dir,
+            pictures: &mut pictures,
         };
         walker.walk(&value, "", None);
     }
     check_slugs(loader, content);
     content.forms.check(loader);
+    pictures
 }
 
 /// Each content file with the JSON form of the model read from it.
@@ -69,6 +74,7 @@ struct Walker<'a> {
     file: &'a str,
     routes: &'a BTreeSet<&'a str>,
     public_dir: &'a Path,
+    pictures: &'a mut Vec<ImageRef>,
 }
 
 impl Walker<'_> {
@@ -117,6 +123,9 @@ impl Walker<'_> {
     }
 
     fn image(&mut self, src: &str, path: &str, key: &str) {
+        if images::is_raster(src) {
+            return self.raster(src, path, key);
+        }
         let Some(rel) = src.strip_prefix('/') else {
             self.error(
                 path,
@@ -132,6 +141,61 @@ impl Walker<'_> {
                     self.public_dir.join(rel).display()
                 ),
             );
+        }
+    }
+
+    /// A JPEG, PNG or WebP under `content/images/`: it must be there, readable, and wide
+    /// enough for the narrowest width it is shown at. Its pixels are decoded by the images
+    /// stage, which reports a truncated file at the same place.
+    fn raster(&mut self, src: &str, path: &str, key: &str) {
+        let Some(usage) = ImageUse::of_field(self.file, key) else {
+            return self.error(
+                path,
+                format!("`{key}` takes an SVG under site/public; `{src}` is a raster picture"),
+            );
+        };
+        let Some(source) = images::source_path(self.loader.root(), src) else {
+            return self.error(
+                path,
+                format!(
+                    "`{key}` `{src}` must be a path under `/{}/`, the folder content/{}",
+                    images::SOURCE_DIR,
+                    images::SOURCE_DIR
+                ),
+            );
+        };
+        if !source.is_file() {
+            return self.error(
+                path,
+                format!(
+                    "`{key}` `{src}` does not exist: expected the file {}",
+                    source.display()
+                ),
+            );
+        }
+        match images::shown_size(&source) {
+            Err(err) => self.error(
+                path,
+                format!("`{key}` `{src}` cannot be read as a picture: {err}"),
+            ),
+            Ok((width, _)) if width < usage.widths()[0] => self.error(
+                path,
+                format!(
+                    "`{key}` `{src}` is {width} px wide; where it is shown it needs at least {} px",
+                    usage.widths()[0]
+                ),
+            ),
+            Ok(_) => {
+                let position = self.loader.position(self.file, path);
+                self.pictures.push(ImageRef {
+                    src: src.to_owned(),
+                    path: source,
+                    usage,
+                    file: self.loader.root().join(self.file),
+                    line: position.map(|p| p.0),
+                    column: position.map(|p| p.1),
+                });
+            }
         }
     }
 
@@ -171,7 +235,8 @@ pub(crate) fn validate_articles(
     content: &Content,
     links: &[(String, Vec<BodyLink>)],
     public_dir: &Path,
-) {
+) -> Vec<ImageRef> {
+    let mut pictures = Vec::new();
     let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
     let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
     for article in &content.articles {
@@ -223,6 +288,7 @@ pub(crate) fn validate_articles(
             file: &file,
             routes: &routes,
             public_dir,
+            pictures: &mut pictures,
         }
         .walk(&fields, "", None);
     }
@@ -233,6 +299,7 @@ pub(crate) fn validate_articles(
             }
         }
     }
+    pictures
 }
 
 /// The known route most like `route`, when one is close enough to be a likely typo.

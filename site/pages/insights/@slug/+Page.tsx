@@ -7,6 +7,7 @@ import { Container } from '../../../components/ui/Container'
 import { CtaBand } from '../../../components/ui/CtaBand'
 import { Section } from '../../../components/ui/Section'
 import type { Data } from './+data'
+import { Picture } from '../../../components/ui/Picture'
 
 export default function Page() {
   const { page: article, related, categoryHref } = useData<Data>()
@@ -39,12 +40,13 @@ export default function Page() {
           </Container>
         </header>
         <Container size="prose" className="py-10 sm:py-14">
-          <img
+          <Picture
             src={article.image}
             alt={article.image_alt}
             width={1280}
             height={720}
-            decoding="async"
+            sizes="(min-width: 48rem) 44rem, 100vw"
+            priority="high"
             className="aspect-video w-full rounded-panel bg-brand-900 object-cover shadow-card"
           />
           {article.toc.length > 0 && (

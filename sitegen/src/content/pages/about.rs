@@ -164,7 +164,8 @@ pub struct Person {
     pub role: String,
     /// Two or three sentences.
     pub bio: String,
-    /// Portrait under `site/public` (`/images/about/team/1.svg`).
+    /// Portrait: an SVG under `site/public` or a photo under `content/images`
+    /// (`/images/team/anna.jpg`).
     pub avatar: String,
 }
 

@@ -52,7 +52,8 @@ pub struct Industry {
     pub description: String,
     /// Key solutions, one line each.
     pub solutions: Vec<String>,
-    /// Illustration under `site/public` (`/images/industries/healthcare.svg`).
+    /// Illustration: an SVG under `site/public` (`/images/industries/healthcare.svg`) or a
+    /// photo under `content/images`.
     pub image: String,
     /// The illustration's alternative text.
     pub image_alt: String,

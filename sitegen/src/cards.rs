@@ -1,0 +1,264 @@
+//! The social cards stage: every page's 1200 x 630 PNG for `og:image`, the picture LinkedIn,
+//! Slack, Teams and X show with a shared link (none of them shows an SVG). An article's card
+//! gives its category, title, author and date; any other page's its title. Each is drawn from
+//! one SVG template (`templates/card.svg.j2`) with the fonts built into sitegen
+//! (`sitegen/fonts/`) by resvg: no browser, nothing fetched.
+//!
+//! A card is remembered in the cache by the hash of its SVG, so a rebuild draws only the cards
+//! whose words changed; its PNG is published beside the photos with a content-hashed name.
+
+use std::sync::{Arc, OnceLock};
+
+use anyhow::{Context, Result, anyhow};
+use minijinja::{Environment, context};
+use rayon::prelude::*;
+use resvg::{tiny_skia, usvg};
+
+use crate::cache::{self, Cache, Stored};
+use crate::content::images::SocialCard;
+use crate::content::{Content, RouteKind};
+
+/// The size every service shows in full (`summary_large_image`).
+pub const WIDTH: u32 = 1200;
+/// See [`WIDTH`].
+pub const HEIGHT: u32 = 630;
+
+const TEMPLATE: &str = include_str!("../templates/card.svg.j2");
+const FONTS: [&[u8]; 2] = [
+    include_bytes!("../fonts/Inter-Regular.otf"),
+    include_bytes!("../fonts/InterDisplay-Bold.otf"),
+];
+/// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
+const CARDS_VERSION: &str = "sitegen-cards-1 inter-4.0 resvg-0.45";
+
+/// The longest title line, in characters of the title's size, and the most lines shown.
+const LINE_CHARS: usize = 30;
+const MAX_LINES: usize = 3;
+
+/// What one card says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardText {
+    /// Above the title: an article's category.
+    pub eyebrow: Option<String>,
+    /// The page's title.
+    pub title: String,
+    /// Under the title: an article's author and date.
+    pub byline: Option<String>,
+}
+
+/// The cards' files, to publish.
+#[derive(Debug, Default)]
+pub struct Cards {
+    /// Output path (`img/card-about.1a2b3c4d5e6f.png`) and the stored file.
+    pub files: Vec<(String, Stored)>,
+    /// How many were drawn (the rest came from the cache).
+    pub drawn: usize,
+}
+
+/// Draws the card of every route not yet in the cache and fills `content.cards`.
+pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
+    let brand = content.settings.brand.name.clone();
+    let store = cache.files();
+    let jobs: Vec<(String, String, CardText)> = content
+        .routes
+        .iter()
+        .map(|route| {
+            let name = match route.path.trim_matches('/') {
+                "" => "home".to_owned(),
+                path => path.replace('/', "-"),
+            };
+            (route.path.clone(), name, card_text(content, route))
+        })
+        .collect();
+    let made = jobs
+        .par_iter()
+        .map(|(path, name, text)| {
+            let svg = svg(&brand, text)?;
+            let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
+            let recalled = cache
+                .recall(&key)
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .and_then(|s| s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
+                .filter(|(_, hash)| store.contains(hash));
+            let (file, hash, drawn) = match recalled {
+                Some((file, hash)) => (file, hash, false),
+                None => {
+                    let png = draw(&svg)?;
+                    let hash = cache::hash_hex(&[&png]);
+                    let file = format!("{}/card-{name}.{}.png", crate::images::DIR, &hash[..12]);
+                    let stored = store.put(&file, &png)?;
+                    cache.remember(&key, format!("{file} {}", stored.hash).as_bytes())?;
+                    (file, stored.hash, true)
+                }
+            };
+            let card = SocialCard {
+                src: format!("/{file}"),
+                width: WIDTH,
+                height: HEIGHT,
+                alt: text.title.clone(),
+            };
+            Ok((path.clone(), card, file, hash, drawn))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut cards = Cards::default();
+    for (path, card, file, hash, drawn) in made {
+        cards.drawn += usize::from(drawn);
+        cards.files.push((
+            file,
+            Stored {
+                hash,
+                gzip_len: None,
+            },
+        ));
+        content.cards.insert(path, card);
+    }
+    Ok(cards)
+}
+
+/// What the card of `route` says.
+fn card_text(content: &Content, route: &crate::content::RouteInfo) -> CardText {
+    if let RouteKind::Article { slug } = &route.kind
+        && let Some(article) = content.articles.iter().find(|a| &a.slug == slug)
+    {
+        let category = content
+            .services
+            .iter()
+            .find(|c| c.slug == article.category)
+            .map(|c| c.name.to_uppercase());
+        let author = content
+            .authors
+            .get(&article.author)
+            .map(|a| a.name.clone())
+            .unwrap_or_default();
+        return CardText {
+            eyebrow: category,
+            title: article.title.clone(),
+            byline: Some(format!("{author}  ·  {}", article.date_display)),
+        };
+    }
+    let suffix = format!(" | {}", content.settings.brand.name);
+    CardText {
+        eyebrow: None,
+        title: route
+            .title
+            .strip_suffix(&suffix)
+            .unwrap_or(&route.title)
+            .to_owned(),
+        byline: None,
+    }
+}
+
+/// The card's SVG.
+pub fn svg(brand: &str, text: &CardText) -> Result<String> {
+    let mut env = Environment::new();
+    env.add_template("card.svg.j2", TEMPLATE)?;
+    let lines = wrap(&text.title, LINE_CHARS, MAX_LINES);
+    // Shorter titles are drawn larger, and the block sits lower the fewer lines it has.
+    let (title_size, line_height) = if lines.len() == 1 { (76, 88) } else { (64, 76) };
+    let title_y = if text.byline.is_some() { 300 } else { 340 } - (lines.len() as i64 - 1) * 24;
+    let rendered = env.get_template("card.svg.j2")?.render(context! {
+        width => WIDTH,
+        height => HEIGHT,
+        brand => escape(brand),
+        eyebrow => text.eyebrow.as_deref().map(escape),
+        eyebrow_y => title_y - title_size - 14,
+        lines => lines.iter().map(|l| escape(l)).collect::<Vec<_>>(),
+        title_y,
+        title_size,
+        line_height,
+        byline => text.byline.as_deref().map(escape),
+    })?;
+    Ok(rendered)
+}
+
+/// `text` in lines of at most `width` characters, broken between words; at most `max` lines,
+/// the last ending in an ellipsis when the text is longer.
+pub fn wrap(text: &str, width: usize, max: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    if lines.len() > max {
+        lines.truncate(max);
+        if let Some(last) = lines.last_mut() {
+            while last.chars().count() + 1 > width {
+                last.pop();
+            }
+            last.push('…');
+        }
+    }
+    lines
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The fonts, loaded once.
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static FONTDB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    FONTDB
+        .get_or_init(|| {
+            let mut db = usvg::fontdb::Database::new();
+            for font in FONTS {
+                db.load_font_data(font.to_vec());
+            }
+            Arc::new(db)
+        })
+        .clone()
+}
+
+/// The PNG of `svg`.
+pub fn draw(svg: &str) -> Result<Vec<u8>> {
+    let options = usvg::Options {
+        fontdb: fonts(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &options).context("reading the card's SVG")?;
+    let mut pixmap =
+        tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().context("encoding the card")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_wrap_between_words_and_end_in_an_ellipsis() {
+        assert_eq!(wrap("One two three", 7, 3), ["One two", "three"]);
+        assert_eq!(wrap("aaa bbb ccc ddd", 3, 2), ["aaa", "bb…"]);
+    }
+
+    #[test]
+    fn an_article_card_is_a_1200_by_630_png_with_its_words() {
+        let text = CardText {
+            eyebrow: Some("CLOUD SERVICES".into()),
+            title: "Five questions to ask before your next cloud migration".into(),
+            byline: Some("Erik Saar  ·  March 21, 2024".into()),
+        };
+        let svg = svg("Nordvale & Co", &text).expect("svg");
+        assert!(svg.contains(">Five questions to ask before<"), "{svg}");
+        assert!(svg.contains(">your next cloud migration<"), "{svg}");
+        assert!(svg.contains(">Nordvale &amp; Co<"), "{svg}");
+        let png = draw(&svg).expect("drawn");
+        let image = image::load_from_memory(&png).expect("a PNG");
+        assert_eq!((image.width(), image.height()), (WIDTH, HEIGHT));
+        // The title's white text is drawn: some pixel of its first line is near white.
+        let rgb = image.to_rgb8();
+        let white = (80..900)
+            .flat_map(|x| (230..300).map(move |y| (x, y)))
+            .any(|(x, y)| rgb.get_pixel(x, y).0.iter().all(|&c| c > 240));
+        assert!(white, "no title text drawn");
+    }
+}

@@ -1,0 +1,194 @@
+//! Raster pictures named by the content (JPEG, PNG, WebP under `content/images/`), as the model
+//! knows them: where each is shown, which decides the widths it is encoded at, and what the
+//! pages receive of it once the images stage has encoded it ([`Picture`]).
+//!
+//! SVG illustrations stay in `site/public/images/` and are published as they are; a raster
+//! source is written the same way (`/images/team/anna.jpg` is `content/images/team/anna.jpg`).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The folder of raster sources under the content directory.
+pub const SOURCE_DIR: &str = "images";
+
+/// The extensions of the raster sources the images stage encodes.
+pub const RASTER_EXTENSIONS: [&str; 4] = ["jpg", "jpeg", "png", "webp"];
+
+/// Where a picture is shown, which decides the widths it is encoded at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum ImageUse {
+    /// An author's round portrait beside their name (44 to 48 CSS pixels).
+    Byline,
+    /// A team member's card-wide portrait (up to 400 CSS pixels).
+    Portrait,
+    /// An article's or an industry's illustration: cards, and an article's header.
+    Illustration,
+}
+
+impl ImageUse {
+    /// The use of the picture named by the field `key` of the content file `file`.
+    pub fn of_field(file: &str, key: &str) -> Option<Self> {
+        match key {
+            "avatar" if file == super::articles::AUTHORS_FILE => Some(Self::Byline),
+            "avatar" => Some(Self::Portrait),
+            "image" => Some(Self::Illustration),
+            _ => None,
+        }
+    }
+
+    /// The widths encoded for this use, narrowest first: 1x to 3x of the sizes it is shown
+    /// at. A source narrower than the first is refused; wider ones are never upscaled.
+    pub fn widths(self) -> &'static [u32] {
+        match self {
+            Self::Byline => &[48, 96, 144],
+            Self::Portrait => &[320, 640, 960],
+            Self::Illustration => &[480, 768, 1024, 1536],
+        }
+    }
+}
+
+/// The widths a picture is encoded at when it has these uses: every rung of their ladders
+/// that the source's `width` reaches, and the source's own width when it is narrower than a
+/// rung it cannot reach (so the largest screens get every pixel there is).
+pub fn ladder(uses: &[ImageUse], width: u32) -> Vec<u32> {
+    let mut widths: Vec<u32> = uses
+        .iter()
+        .flat_map(|u| u.widths().iter().copied())
+        .map(|w| w.min(width))
+        .collect();
+    widths.sort_unstable();
+    widths.dedup();
+    widths
+}
+
+/// A picture named by a content field, with where it is named, for the images stage's errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImageRef {
+    /// As written: `/images/team/anna.jpg`.
+    pub src: String,
+    /// Where the source is read from.
+    pub path: PathBuf,
+    /// How it is shown.
+    pub usage: ImageUse,
+    /// The content file, as the user named the content directory.
+    pub file: PathBuf,
+    /// 1-based line and column of the field, when known.
+    pub line: Option<usize>,
+    /// See `line`.
+    pub column: Option<usize>,
+}
+
+/// Whether `src` names a raster source (by its extension) rather than a file of `site/public`.
+pub fn is_raster(src: &str) -> bool {
+    Path::new(src)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| RASTER_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// The file a raster `src` (`/images/team/anna.jpg`) is read from, when it is written as a
+/// path under `/images/` without `..`.
+pub fn source_path(content_dir: &Path, src: &str) -> Option<PathBuf> {
+    let rel = src.strip_prefix('/')?;
+    let inner = rel.strip_prefix(SOURCE_DIR)?.strip_prefix('/')?;
+    if inner.split('/').any(|part| part == ".." || part.is_empty()) {
+        return None;
+    }
+    Some(content_dir.join(rel))
+}
+
+/// The width and height of the image at `path` as it is shown (after its EXIF orientation),
+/// read from its header alone.
+pub fn shown_size(path: &Path) -> Result<(u32, u32), String> {
+    use image::ImageDecoder as _;
+    let reader = image::ImageReader::open(path)
+        .and_then(image::ImageReader::with_guessed_format)
+        .map_err(|err| err.to_string())?;
+    let mut decoder = reader.into_decoder().map_err(|err| err.to_string())?;
+    let (width, height) = decoder.dimensions();
+    let turned = decoder.orientation().is_ok_and(|o| {
+        use image::metadata::Orientation::*;
+        matches!(o, Rotate90 | Rotate270 | Rotate90FlipH | Rotate270FlipH)
+    });
+    Ok(if turned {
+        (height, width)
+    } else {
+        (width, height)
+    })
+}
+
+/// What a page receives of an encoded picture: enough for a `<picture>` that takes no layout
+/// shift and picks the smallest file the screen needs.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct Picture {
+    /// Width of the picture as shown, in pixels (after its orientation).
+    pub width: u32,
+    /// Height of the picture as shown, in pixels.
+    pub height: u32,
+    /// A tiny blurred preview (a `data:` URI), shown while the picture loads; empty for a
+    /// picture with transparency, through which it would show.
+    pub placeholder: String,
+    /// One `<source>` per modern format, best first.
+    pub sources: Vec<PictureSource>,
+    /// The `<img>`'s own `srcset`: the fallback format (JPEG, or PNG for a picture with
+    /// transparency), which every browser shows.
+    pub srcset: String,
+    /// The `<img>`'s `src`: the fallback at its largest width.
+    pub src: String,
+}
+
+/// A page's picture for link previews (`og:image`): its social card.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct SocialCard {
+    /// Where it is published (`/img/card-about.1a2b3c4d5e6f.png`).
+    pub src: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Its alternative text: the words it shows.
+    pub alt: String,
+}
+
+/// The files of one format of a [`Picture`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct PictureSource {
+    /// The MIME type (`image/avif`).
+    #[serde(rename = "type")]
+    pub mime: String,
+    /// `url width`w pairs (`/img/anna-480.1a2b3c4d5e6f.avif 480w, ...`).
+    pub srcset: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ladder_never_upscales_and_keeps_the_source_width() {
+        assert_eq!(
+            ladder(&[ImageUse::Illustration], 4000),
+            vec![480, 768, 1024, 1536]
+        );
+        assert_eq!(ladder(&[ImageUse::Illustration], 900), vec![480, 768, 900]);
+        assert_eq!(
+            ladder(&[ImageUse::Byline, ImageUse::Portrait], 500),
+            vec![48, 96, 144, 320, 500]
+        );
+    }
+
+    #[test]
+    fn raster_sources_live_under_content_images() {
+        let dir = Path::new("content");
+        assert!(is_raster("/images/a/b.JPG"));
+        assert!(!is_raster("/images/a/b.svg"));
+        assert_eq!(
+            source_path(dir, "/images/team/anna.jpg"),
+            Some(dir.join("images/team/anna.jpg"))
+        );
+        assert_eq!(source_path(dir, "/images/../site.yaml"), None);
+        assert_eq!(source_path(dir, "/pictures/a.jpg"), None);
+    }
+}
