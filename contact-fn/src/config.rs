@@ -285,8 +285,10 @@ pub struct Config {
     pub webhook_secret: Option<String>,
 
     /// Ask both forms for a proof of work (`GET /challenge`, the `altcha` field): a submission
-    /// without a valid, unspent solution is still delivered, labelled [Unverified].
-    #[arg(long, env = "CONTACT_PROOF_OF_WORK")]
+    /// without a valid, unspent solution is still delivered, labelled [Unverified]. On by
+    /// default, as the site's forms solve it; `--proof-of-work=false` turns it off.
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK", default_value_t = true,
+          num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
     pub proof_of_work: bool,
 
     /// The largest number a challenge hides (the work: about half of it in SHA-256 hashes).
@@ -548,7 +550,10 @@ mod tests {
         assert_eq!(config.retry_give_up, Duration::from_secs(5 * 24 * 3600));
         assert_eq!(config.allowed_origins.len(), 2);
         assert!(config.smtp_url.is_none());
+        assert!(config.proof_of_work, "the site's forms solve it");
         config.check().expect("defaults are consistent");
+        let off = Config::from_args(["contact-fn", "--proof-of-work=false"]).expect("parses");
+        assert!(!off.proof_of_work);
     }
 
     /// `.env.example` names every variable and shows each default as it is.

@@ -118,7 +118,11 @@ async fn solved_once_is_verified_and_missing_tampered_or_replayed_is_labelled_no
 async fn without_the_proof_of_work_there_is_no_challenge_and_no_label() {
     let smtp = SmtpServer::start(Mode::Accept);
     let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &["--smtp-url", &smtp.url()]).await;
+    let service = Service::start(
+        dir.path(),
+        &["--smtp-url", &smtp.url(), "--proof-of-work=false"],
+    )
+    .await;
     let response = reqwest::get(service.url(CHALLENGE_PATH)).await.unwrap();
     assert_eq!(response.status(), 404);
     submit(&service, "plain", None).await;

@@ -446,6 +446,8 @@ pub struct UnsubscribePrompt {
 #[serde(rename_all = "camelCase")]
 struct Exported {
     honeypot: &'static str,
+    altcha: &'static str,
+    challenge_path: &'static str,
     error_codes: &'static [&'static str],
     newsletter_pages_path: &'static str,
     contact: ExportedForm<ContactFields>,
@@ -464,6 +466,8 @@ struct ExportedForm<F> {
 pub fn typescript() -> String {
     let exported = Exported {
         honeypot: HONEYPOT,
+        altcha: ALTCHA,
+        challenge_path: CHALLENGE_PATH,
         error_codes: ErrorCode::VALUES,
         newsletter_pages_path: NEWSLETTER_PAGES_PATH,
         contact: ExportedForm {
@@ -516,5 +520,6 @@ mod tests {
             );
         }
         assert!(ts.contains(HONEYPOT));
+        assert!(ts.contains(&format!("\"challengePath\": \"{CHALLENGE_PATH}\"")));
     }
 }
