@@ -59,6 +59,7 @@ pub use store::postgres::PgSubscriberStore;
 /// The newsletter's subscribers: what a store keeps of them, and the stores' behaviour suite.
 pub use store::subscribers;
 pub use store::subscribers::SubscriberStore;
+pub use store::{AutoReplyStore, auto_reply_key};
 pub use store::{Depth, EnqueueError, Record, Seen, Taken, WebhookTarget};
 
 /// The request headers a browser may send cross-origin: those of the site's own fetch and

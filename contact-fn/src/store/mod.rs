@@ -227,3 +227,22 @@ pub trait ChallengeStore: std::fmt::Debug + Send + Sync {
     /// Forgets the challenges expired by `now_ms`.
     fn prune(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<()>>;
 }
+
+/// What the service needs of a store for its auto-replies: at most one to an address a day,
+/// whichever replica answers.
+pub trait AutoReplyStore: std::fmt::Debug + Send + Sync {
+    /// Records a reply to the address whose key is `address_key` (hex, as
+    /// [`auto_reply_key`] makes it) on `day` (days since the Unix epoch, UTC); `false` when
+    /// one was recorded for that address and day before.
+    fn claim<'a>(&'a self, address_key: &'a str, day: u64) -> BoxFuture<'a, anyhow::Result<bool>>;
+    /// Forgets the days before `day`.
+    fn prune(&self, day: u64) -> BoxFuture<'_, anyhow::Result<()>>;
+}
+
+/// The key an address is recorded under for its auto-replies: the hex SHA-256 of the address
+/// in lower case, so the store keeps no address and a file name is safe.
+pub fn auto_reply_key(address: &str) -> String {
+    crate::hex::hex(
+        ring::digest::digest(&ring::digest::SHA256, address.to_lowercase().as_bytes()).as_ref(),
+    )
+}
