@@ -14,6 +14,9 @@ use ipnet::IpNet;
 use lettre::message::Mailbox;
 
 /// Validates contact form submissions, stores them durably and delivers them by email.
+/// `content/forms.yaml`, as contact-fn was built with it: the words of its emails and pages.
+pub const FORMS_YAML: &str = include_str!("../../content/forms.yaml");
+
 #[derive(Debug, Clone, Parser)]
 #[command(name = "contact-fn", version, about, args_override_self = true)]
 pub struct Config {
@@ -290,6 +293,11 @@ pub struct Config {
     #[arg(long, env = "CONTACT_PROOF_OF_WORK", default_value_t = true,
           num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
     pub proof_of_work: bool,
+
+    /// Email each sender whose message passed the spam checks (with the proof of work on) one
+    /// short acknowledgement, `auto_reply` in content/forms.yaml, at most one an address a day.
+    #[arg(long, env = "CONTACT_AUTO_REPLY")]
+    pub auto_reply: bool,
 
     /// The largest number a challenge hides (the work: about half of it in SHA-256 hashes).
     #[arg(long, env = "CONTACT_PROOF_OF_WORK_MAX_NUMBER", default_value_t = 100_000,

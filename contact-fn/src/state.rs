@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use tokio::sync::Semaphore;
 
 use crate::altcha::Altcha;
+use crate::auto_reply::{AutoReplier, AutoReplies};
 use crate::config::Config;
 use crate::delivery::{Mailer, RetryPolicy, Worker};
 use crate::idempotency::IdempotencyStore;
@@ -50,6 +51,8 @@ pub(crate) struct Shared {
     pub challenges: Box<dyn ChallengeStore>,
     /// The auto-replies sent (one an address a day).
     pub auto_replies: Box<dyn AutoReplyStore>,
+    /// Writes the auto-reply, when asked for with the proof of work on.
+    pub auto_replier: Option<AutoReplier>,
 }
 
 impl Shared {
@@ -61,6 +64,11 @@ impl Shared {
             idempotency: &self.idempotency,
             optin: self.optin(),
             webhooks: (&self.config.webhook_urls, self.config.webhook_format),
+            auto_replies: self.auto_replier.as_ref().map(|replier| AutoReplies {
+                replier,
+                store: self.auto_replies.as_ref(),
+                outbox: &self.outbox,
+            }),
         }
     }
 
@@ -133,7 +141,14 @@ impl AppState {
                 config.proof_of_work_expiry,
             )
         });
+        if config.auto_reply && altcha.is_none() {
+            tracing::warn!("no auto-reply: without the proof of work no sender is verified");
+        }
+        let auto_replier = (config.auto_reply && altcha.is_some())
+            .then(|| AutoReplier::new(&config))
+            .transpose()?;
         let shared = Shared {
+            auto_replier,
             altcha,
             challenges,
             auto_replies,

@@ -427,6 +427,19 @@ pub struct ConfirmationEmail {
     pub signature: String,
 }
 
+/// The one short email contact-fn may send a visitor whose message it accepted as verified
+/// (`--auto-reply`): plain text, the same for everyone, repeating nothing the visitor typed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutoReply {
+    /// The subject line.
+    pub subject: String,
+    /// The paragraphs of the body, in order.
+    pub body: Vec<String>,
+    /// The closing line.
+    pub signature: String,
+}
+
 /// The page contact-fn shows for the unsubscribe link of an email: one button that
 /// unsubscribes, so that link scanners following links change nothing. `{{ address }}` is
 /// replaced by the subscriber's address.

@@ -49,6 +49,32 @@ pub struct Record {
     pub webhook: Option<WebhookTarget>,
 }
 
+impl Record {
+    /// A new email with id `id`, due at `now_ms`: `message` as formatted for sending, and its
+    /// envelope.
+    pub fn email(
+        id: String,
+        kind: FormKind,
+        now_ms: u64,
+        (from, to): (String, Vec<String>),
+        message: Vec<u8>,
+    ) -> anyhow::Result<Self> {
+        Ok(Self {
+            id,
+            kind,
+            created_ms: now_ms,
+            attempts: 0,
+            next_attempt_ms: now_ms,
+            last_error: None,
+            envelope_from: from,
+            envelope_to: to,
+            message: String::from_utf8(message)
+                .map_err(|_| anyhow::anyhow!("the formatted email is not UTF-8"))?,
+            webhook: None,
+        })
+    }
+}
+
 /// The receiver of a webhook notification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
