@@ -14,6 +14,9 @@ use ipnet::IpNet;
 use lettre::message::Mailbox;
 
 /// Validates contact form submissions, stores them durably and delivers them by email.
+/// `content/forms.yaml`, as contact-fn was built with it: the words of its emails and pages.
+pub const FORMS_YAML: &str = include_str!("../../content/forms.yaml");
+
 #[derive(Debug, Clone, Parser)]
 #[command(name = "contact-fn", version, about, args_override_self = true)]
 pub struct Config {
@@ -285,9 +288,16 @@ pub struct Config {
     pub webhook_secret: Option<String>,
 
     /// Ask both forms for a proof of work (`GET /challenge`, the `altcha` field): a submission
-    /// without a valid, unspent solution is still delivered, labelled [Unverified].
-    #[arg(long, env = "CONTACT_PROOF_OF_WORK")]
+    /// without a valid, unspent solution is still delivered, labelled [Unverified]. On by
+    /// default, as the site's forms solve it; `--proof-of-work=false` turns it off.
+    #[arg(long, env = "CONTACT_PROOF_OF_WORK", default_value_t = true,
+          num_args = 0..=1, default_missing_value = "true", action = clap::ArgAction::Set)]
     pub proof_of_work: bool,
+
+    /// Email each sender whose message passed the spam checks (with the proof of work on) one
+    /// short acknowledgement, `auto_reply` in content/forms.yaml, at most one an address a day.
+    #[arg(long, env = "CONTACT_AUTO_REPLY")]
+    pub auto_reply: bool,
 
     /// The largest number a challenge hides (the work: about half of it in SHA-256 hashes).
     #[arg(long, env = "CONTACT_PROOF_OF_WORK_MAX_NUMBER", default_value_t = 100_000,
@@ -548,7 +558,10 @@ mod tests {
         assert_eq!(config.retry_give_up, Duration::from_secs(5 * 24 * 3600));
         assert_eq!(config.allowed_origins.len(), 2);
         assert!(config.smtp_url.is_none());
+        assert!(config.proof_of_work, "the site's forms solve it");
         config.check().expect("defaults are consistent");
+        let off = Config::from_args(["contact-fn", "--proof-of-work=false"]).expect("parses");
+        assert!(!off.proof_of_work);
     }
 
     /// `.env.example` names every variable and shows each default as it is.

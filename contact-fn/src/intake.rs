@@ -1,9 +1,10 @@
 //! Takes a validated submission to a stored outbox message: the idempotency check, the email,
 //! the outbox record. Knows nothing of HTTP; the routes translate requests to it and back.
 
-use anyhow::{Context as _, anyhow};
+use anyhow::anyhow;
 use uuid::Uuid;
 
+use crate::auto_reply::AutoReplies;
 use crate::durable::now_ms;
 use crate::email::Composer;
 use crate::idempotency::{self, IdempotencyStore};
@@ -27,6 +28,9 @@ pub(crate) struct Intake<'a> {
     pub optin: Optin<'a>,
     /// The webhooks notified of each message, and their format.
     pub webhooks: (&'a [String], webhook::Format),
+    /// The auto-reply to a verified sender, when asked for (`--auto-reply` with the proof of
+    /// work: without it nothing is verified).
+    pub auto_replies: Option<AutoReplies<'a>>,
 }
 
 /// Stores `submission` for delivery and returns its message id. With an idempotency `key`, a
@@ -104,6 +108,15 @@ pub(crate) async fn store(
         );
         telemetry::flagged(kind, &flags);
     }
+    if flags.is_empty()
+        && let Some(auto_replies) = intake.auto_replies
+    {
+        match auto_replies.send(submission.email(), kind, now_ms()).await {
+            Ok(true) => tracing::info!(id, "auto-reply stored"),
+            Ok(false) => tracing::info!(id, "no auto-reply: the address had one today"),
+            Err(error) => tracing::warn!(id, "message stored, but no auto-reply: {error:#}"),
+        }
+    }
     // A ticked newsletter box starts the double opt-in for the visitor's address; the
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
@@ -156,18 +169,14 @@ fn record(
     flags: &[spam::Reason],
 ) -> anyhow::Result<Record> {
     let message = composer.compose(id, submission, request_id, flags)?;
-    let now = now_ms();
-    Ok(Record {
-        id: id.to_owned(),
-        kind: submission.kind(),
-        created_ms: now,
-        attempts: 0,
-        next_attempt_ms: now,
-        last_error: None,
-        envelope_from: composer.from().email.to_string(),
-        envelope_to: vec![composer.to().email.to_string()],
-        message: String::from_utf8(message.formatted())
-            .context("the formatted email is not UTF-8")?,
-        webhook: None,
-    })
+    Record::email(
+        id.to_owned(),
+        submission.kind(),
+        now_ms(),
+        (
+            composer.from().email.to_string(),
+            vec![composer.to().email.to_string()],
+        ),
+        message.formatted(),
+    )
 }

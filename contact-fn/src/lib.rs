@@ -6,6 +6,7 @@
 //! (testable without a socket), [`run`] the whole service.
 
 mod altcha;
+mod auto_reply;
 pub mod config;
 mod delivery;
 mod durable;
@@ -43,6 +44,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use auto_reply::words as auto_reply_words;
 pub use config::Config;
 pub use delivery::{Mailer, RetryPolicy, Worker};
 /// What the service, sitegen and the site agree on: fields, limits, options, paths, codes.
@@ -59,6 +61,7 @@ pub use store::postgres::PgSubscriberStore;
 /// The newsletter's subscribers: what a store keeps of them, and the stores' behaviour suite.
 pub use store::subscribers;
 pub use store::subscribers::SubscriberStore;
+pub use store::{AutoReplyStore, auto_reply_key};
 pub use store::{Depth, EnqueueError, Record, Seen, Taken, WebhookTarget};
 
 /// The request headers a browser may send cross-origin: those of the site's own fetch and
@@ -222,7 +225,7 @@ mod tests {
         &["store/files", "store/postgres"],
         &["outbox"],
         &["idempotency", "outcome"],
-        &["email", "newsletter", "delivery"],
+        &["email", "newsletter", "delivery", "auto_reply"],
         &["intake", "error"],
         &["state"],
         &["routes", "operator"],

@@ -28,7 +28,7 @@ use ring::rand::{SecureRandom as _, SystemRandom};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::config::Config;
+use crate::config::{Config, FORMS_YAML};
 use crate::durable::{self, now_ms};
 use crate::hex::{hex, unhex};
 use crate::outbox::Outbox;
@@ -39,9 +39,6 @@ use crate::webhook;
 
 /// The file the generated key is kept in, under the data folder.
 pub const SECRET_FILE: &str = "newsletter-secret";
-
-/// `content/forms.yaml`, as contact-fn was built with it.
-const FORMS_YAML: &str = include_str!("../../content/forms.yaml");
 
 /// The words contact-fn uses: a part of `newsletter` in `content/forms.yaml` (the rest is
 /// the site's).
@@ -297,19 +294,13 @@ impl Newsletter {
             ))
             .multipart(MultiPart::alternative_plain_html(text, html))
             .context("assembling the confirmation email")?;
-        Ok(Record {
+        Record::email(
             id,
-            kind: FormKind::Newsletter,
-            created_ms: now_ms,
-            attempts: 0,
-            next_attempt_ms: now_ms,
-            last_error: None,
-            envelope_from: self.from.email.to_string(),
-            envelope_to: vec![to.to_string()],
-            message: String::from_utf8(message.formatted())
-                .context("the formatted email is not UTF-8")?,
-            webhook: None,
-        })
+            FormKind::Newsletter,
+            now_ms,
+            (self.from.email.to_string(), vec![to.to_string()]),
+            message.formatted(),
+        )
     }
 }
 

@@ -8,16 +8,18 @@ use anyhow::Context as _;
 use tokio::sync::Semaphore;
 
 use crate::altcha::Altcha;
+use crate::auto_reply::{AutoReplier, AutoReplies};
 use crate::config::Config;
 use crate::delivery::{Mailer, RetryPolicy, Worker};
 use crate::idempotency::IdempotencyStore;
 use crate::intake::Intake;
 use crate::newsletter::{Newsletter, Optin};
 use crate::outbox::Outbox;
-use crate::store::ChallengeStore;
-use crate::store::files::{FileChallenges, FileStore, OutboxPaths};
+use crate::store::files::{FileMarks, FileStore, OutboxPaths};
 use crate::store::postgres::Database;
+use crate::store::subscribers::DAY_MS;
 use crate::store::subscribers::SubscriberStore;
+use crate::store::{AutoReplyStore, ChallengeStore};
 use crate::{durable, email, limits, webhook};
 
 /// What the proof of work's key is derived for, from the newsletter's secret.
@@ -47,6 +49,10 @@ pub(crate) struct Shared {
     pub altcha: Option<Altcha>,
     /// The spent proof-of-work challenges.
     pub challenges: Box<dyn ChallengeStore>,
+    /// The auto-replies sent (one an address a day).
+    pub auto_replies: Box<dyn AutoReplyStore>,
+    /// Writes the auto-reply, when asked for with the proof of work on.
+    pub auto_replier: Option<AutoReplier>,
 }
 
 impl Shared {
@@ -58,6 +64,11 @@ impl Shared {
             idempotency: &self.idempotency,
             optin: self.optin(),
             webhooks: (&self.config.webhook_urls, self.config.webhook_format),
+            auto_replies: self.auto_replier.as_ref().map(|replier| AutoReplies {
+                replier,
+                store: self.auto_replies.as_ref(),
+                outbox: &self.outbox,
+            }),
         }
     }
 
@@ -92,8 +103,14 @@ impl AppState {
         let challenges: Box<dyn ChallengeStore> = match &database {
             Some(db) => Box::new(db.challenges()),
             None => Box::new(
-                FileChallenges::open(data.join("challenges"))
-                    .context("opening the spent challenges")?,
+                FileMarks::open(data.join("challenges")).context("opening the spent challenges")?,
+            ),
+        };
+        let auto_replies: Box<dyn AutoReplyStore> = match &database {
+            Some(db) => Box::new(db.auto_replies()),
+            None => Box::new(
+                FileMarks::open(data.join("auto-replies"))
+                    .context("opening the auto-replies sent")?,
             ),
         };
         let subscribers = open_subscribers(&config, database.as_ref())?;
@@ -124,9 +141,17 @@ impl AppState {
                 config.proof_of_work_expiry,
             )
         });
+        if config.auto_reply && altcha.is_none() {
+            tracing::warn!("no auto-reply: without the proof of work no sender is verified");
+        }
+        let auto_replier = (config.auto_reply && altcha.is_some())
+            .then(|| AutoReplier::new(&config))
+            .transpose()?;
         let shared = Shared {
+            auto_replier,
             altcha,
             challenges,
+            auto_replies,
             composer: email::Composer::new(&config)?,
             limiter: limits::RateLimiter::new(config.rate_burst, config.rate_refill),
             bodies: limits::BodiesInFlight::new(config.max_bodies_per_client),
@@ -158,6 +183,11 @@ impl AppState {
     }
 
     /// The newsletter's subscribers.
+    pub fn auto_replies(&self) -> &dyn AutoReplyStore {
+        self.shared.auto_replies.as_ref()
+    }
+
+    /// The subscribers.
     pub fn subscribers(&self) -> &dyn SubscriberStore {
         self.shared.subscribers.as_ref()
     }
@@ -200,6 +230,10 @@ impl AppState {
         self.shared.idempotency.prune().await;
         if let Err(error) = self.shared.challenges.prune(durable::now_ms()).await {
             tracing::warn!("could not forget expired challenges: {error:#}");
+        }
+        let today = durable::now_ms() / DAY_MS;
+        if let Err(error) = self.shared.auto_replies.prune(today).await {
+            tracing::warn!("could not forget past auto-replies: {error:#}");
         }
         if tick.is_multiple_of(60) {
             // A link works for the TTL; a day more keeps the per-address count meaningful.

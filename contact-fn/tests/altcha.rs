@@ -1,6 +1,7 @@
 //! The proof of work (ALTCHA's format) over real TCP and SMTP: a solved challenge is delivered
 //! unlabelled; a missing, tampered or replayed solution is delivered labelled, never refused;
-//! a solution spent on one replica counts as spent on the other (PostgreSQL).
+//! a solution spent on one replica counts as spent on the other (PostgreSQL); the auto-reply
+//! goes to verified senders only, once a day, with none of their words.
 #![allow(clippy::unwrap_used)]
 
 mod support;
@@ -58,7 +59,13 @@ async fn solve(service: &Service) -> String {
 }
 
 async fn submit(service: &Service, subject: &str, solution: Option<&str>) {
+    submit_as(service, "ada@example.org", subject, solution).await;
+}
+
+/// Sends the contact form from `email`.
+async fn submit_as(service: &Service, email: &str, subject: &str, solution: Option<&str>) {
     let mut body = support::contact_body();
+    body["email"] = json!(email);
     body["subject"] = json!(subject);
     if let Some(solution) = solution {
         body[ALTCHA] = json!(solution);
@@ -118,7 +125,11 @@ async fn solved_once_is_verified_and_missing_tampered_or_replayed_is_labelled_no
 async fn without_the_proof_of_work_there_is_no_challenge_and_no_label() {
     let smtp = SmtpServer::start(Mode::Accept);
     let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path(), &["--smtp-url", &smtp.url()]).await;
+    let service = Service::start(
+        dir.path(),
+        &["--smtp-url", &smtp.url(), "--proof-of-work=false"],
+    )
+    .await;
     let response = reqwest::get(service.url(CHALLENGE_PATH)).await.unwrap();
     assert_eq!(response.status(), 404);
     submit(&service, "plain", None).await;
@@ -148,4 +159,60 @@ async fn a_solution_spent_on_one_replica_is_spent_on_the_other() {
     );
     first.stop().await;
     second.stop().await;
+}
+
+#[tokio::test]
+async fn a_verified_sender_gets_one_auto_reply_a_day_with_none_of_their_words() {
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let service = start(&smtp, &dir, &["--auto-reply"]).await;
+    let ada = "ada@example.org";
+    let solution = solve(&service).await;
+    submit_as(&service, ada, "first", Some(&solution)).await;
+    let solution = solve(&service).await;
+    submit_as(&service, "ADA@example.org", "again today", Some(&solution)).await;
+    submit_as(&service, "grace@example.org", "unverified", None).await;
+    let solution = solve(&service).await;
+    let mut spam = support::contact_body();
+    spam["email"] = json!("bob@example.org");
+    spam["message"] =
+        json!("https://a.example https://b.example https://c.example https://d.example");
+    spam[ALTCHA] = json!(solution);
+    let url = service.url(FormKind::Contact.path());
+    let (status, answer) = post_json(&reqwest::Client::new(), &url, &spam).await;
+    assert_eq!(status, 200, "{answer}");
+    let solution = solve(&service).await;
+    submit_as(&service, "carol@example.org", "last", Some(&solution)).await;
+
+    // Five messages for the inbox and the two replies, delivered in the order stored.
+    let received = smtp.wait_for(7).await;
+    let replies: Vec<&Received> = received
+        .iter()
+        .filter(|m| m.parsed().header_raw("Auto-Submitted").is_some())
+        .collect();
+    let to: Vec<&str> = replies.iter().map(|m| m.to[0].as_str()).collect();
+    assert_eq!(
+        to,
+        [ada, "carol@example.org"],
+        "verified, unflagged, once a day"
+    );
+    let words = contact_fn::auto_reply_words().unwrap();
+    for reply in replies {
+        let parsed = reply.parsed();
+        assert_eq!(parsed.subject(), Some(words.subject.as_str()));
+        let text = parsed.body_text(0).unwrap().into_owned();
+        assert!(text.contains(&words.signature), "{text}");
+        for typed in [
+            "Ada",
+            "Lovelace",
+            "Analytical",
+            "discuss",
+            "first",
+            "last",
+            "7946",
+        ] {
+            assert!(!text.contains(typed), "the reply repeats {typed:?}: {text}");
+        }
+    }
+    service.stop().await;
 }

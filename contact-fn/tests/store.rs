@@ -127,6 +127,7 @@ suite![
     the_subscribers_are_bounded_and_known_addresses_still_work,
     a_webhook_notification_keeps_its_target_through_retry_and_burial,
     the_depth_counts_waiting_messages_the_oldest_and_dead_letters,
+    an_address_gets_one_auto_reply_a_day_on_every_replica,
 ];
 
 async fn a_webhook_notification_keeps_its_target_through_retry_and_burial(kind: Kind) {
@@ -179,6 +180,35 @@ async fn the_depth_counts_waiting_messages_the_oldest_and_dead_letters(kind: Kin
         (depth.queued, depth.oldest_created_ms, depth.dead),
         (2, Some(1_000), 1)
     );
+}
+
+async fn an_address_gets_one_auto_reply_a_day_on_every_replica(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    // A database shared with other tests: addresses of this test alone.
+    let unique = now();
+    let ada = contact_fn::auto_reply_key(&format!("ada{unique}@example.org"));
+    let grace = contact_fn::auto_reply_key(&format!("grace{unique}@example.org"));
+    assert_eq!(
+        ada,
+        contact_fn::auto_reply_key(&format!("ADA{unique}@example.org"))
+    );
+    let replies = store.state.auto_replies();
+    assert!(replies.claim(&ada, 100).await.unwrap());
+    assert!(!replies.claim(&ada, 100).await.unwrap(), "once a day");
+    assert!(replies.claim(&grace, 100).await.unwrap(), "per address");
+    assert!(replies.claim(&ada, 101).await.unwrap(), "the next day");
+    let store = store.reopen().await;
+    let replies = store.state.auto_replies();
+    assert!(
+        !replies.claim(&ada, 101).await.unwrap(),
+        "kept across a restart"
+    );
+    replies.prune(101).await.unwrap();
+    assert!(
+        replies.claim(&ada, 100).await.unwrap(),
+        "past days forgotten"
+    );
+    assert!(!replies.claim(&ada, 101).await.unwrap(), "today kept");
 }
 
 async fn the_subscribers_pass_the_subscriber_store_suite(kind: Kind) {

@@ -3,6 +3,8 @@
 /** What the site and the contact service agree on: paths, field names, limits, options. */
 export const contract = {
   "honeypot": "_gotcha",
+  "altcha": "altcha",
+  "challengePath": "/challenge",
   "errorCodes": [
     "required",
     "too_long",

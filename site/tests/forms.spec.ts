@@ -102,6 +102,10 @@ async function deliveredMail(marker: string) {
   return inboxMail(marker)
 }
 
+/** The label contact-fn puts before the subject of a message that failed its spam checks, here
+ * the proof of work the island solves and a plain post cannot. */
+const UNVERIFIED = '[Unverified]'
+
 /** The emails carrying `marker` that went to the company inbox, not to the visitor. */
 async function inboxMail(marker: string) {
   return (await mailContaining(marker)).filter((mail) => !sentToVisitor(mail, marker))
@@ -189,6 +193,9 @@ test.describe('the contact page form', () => {
       for (const line of value.split('\n')) expect(email?.text).toContain(line)
     }
     expect(email?.html).toContain('Analytical Engines Ltd')
+    // The island solved the proof of work while the visitor typed.
+    expect(email?.subject).toContain(values.subject)
+    expect(email?.subject).not.toContain(UNVERIFIED)
   })
 
   test('shows the service\'s message next to a field it rejects, and keeps the values', async ({ page }) => {
@@ -292,6 +299,8 @@ test.describe('the contact page form', () => {
     for (const value of Object.values(values)) {
       for (const line of value.split('\n')) expect(mail[0]?.text).toContain(line)
     }
+    // Without script no proof of work is done: delivered all the same, labelled for the filter.
+    expect(mail[0]?.subject).toContain(UNVERIFIED)
 
     // A rejected plain post ends on the error page, which leads back to the form.
     await page.goto('/contact/')
@@ -420,6 +429,7 @@ test.describe('the home page Get in Touch form', () => {
 
     const mail = await deliveredMail(marker)
     expect(mail).toHaveLength(1)
+    expect(mail[0]?.subject).not.toContain(UNVERIFIED)
     // The ticked newsletter box asked the visitor to confirm their subscription.
     const confirmations = (await mailContaining(marker)).filter((m) => sentToVisitor(m, marker))
     expect(confirmations.map((m) => m.subject)).toEqual([content.forms.newsletter.email.subject])
@@ -457,6 +467,7 @@ test.describe('the home page Get in Touch form', () => {
     expect(mail).toHaveLength(1)
     expect(mail[0]?.text).toMatch(/Newsletter:\s+yes/)
     expect(mail[0]?.text).toContain('Search Engine')
+    expect(mail[0]?.subject).toContain(UNVERIFIED)
     await context.close()
   })
 

@@ -427,6 +427,19 @@ pub struct ConfirmationEmail {
     pub signature: String,
 }
 
+/// The one short email contact-fn may send a visitor whose message it accepted as verified
+/// (`--auto-reply`): plain text, the same for everyone, repeating nothing the visitor typed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutoReply {
+    /// The subject line.
+    pub subject: String,
+    /// The paragraphs of the body, in order.
+    pub body: Vec<String>,
+    /// The closing line.
+    pub signature: String,
+}
+
 /// The page contact-fn shows for the unsubscribe link of an email: one button that
 /// unsubscribes, so that link scanners following links change nothing. `{{ address }}` is
 /// replaced by the subscriber's address.
@@ -446,6 +459,8 @@ pub struct UnsubscribePrompt {
 #[serde(rename_all = "camelCase")]
 struct Exported {
     honeypot: &'static str,
+    altcha: &'static str,
+    challenge_path: &'static str,
     error_codes: &'static [&'static str],
     newsletter_pages_path: &'static str,
     contact: ExportedForm<ContactFields>,
@@ -464,6 +479,8 @@ struct ExportedForm<F> {
 pub fn typescript() -> String {
     let exported = Exported {
         honeypot: HONEYPOT,
+        altcha: ALTCHA,
+        challenge_path: CHALLENGE_PATH,
         error_codes: ErrorCode::VALUES,
         newsletter_pages_path: NEWSLETTER_PAGES_PATH,
         contact: ExportedForm {
@@ -516,5 +533,6 @@ mod tests {
             );
         }
         assert!(ts.contains(HONEYPOT));
+        assert!(ts.contains(&format!("\"challengePath\": \"{CHALLENGE_PATH}\"")));
     }
 }

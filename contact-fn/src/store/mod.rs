@@ -49,6 +49,32 @@ pub struct Record {
     pub webhook: Option<WebhookTarget>,
 }
 
+impl Record {
+    /// A new email with id `id`, due at `now_ms`: `message` as formatted for sending, and its
+    /// envelope.
+    pub fn email(
+        id: String,
+        kind: FormKind,
+        now_ms: u64,
+        (from, to): (String, Vec<String>),
+        message: Vec<u8>,
+    ) -> anyhow::Result<Self> {
+        Ok(Self {
+            id,
+            kind,
+            created_ms: now_ms,
+            attempts: 0,
+            next_attempt_ms: now_ms,
+            last_error: None,
+            envelope_from: from,
+            envelope_to: to,
+            message: String::from_utf8(message)
+                .map_err(|_| anyhow::anyhow!("the formatted email is not UTF-8"))?,
+            webhook: None,
+        })
+    }
+}
+
 /// The receiver of a webhook notification.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -226,4 +252,23 @@ pub trait ChallengeStore: std::fmt::Debug + Send + Sync {
     ) -> BoxFuture<'a, anyhow::Result<bool>>;
     /// Forgets the challenges expired by `now_ms`.
     fn prune(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<()>>;
+}
+
+/// What the service needs of a store for its auto-replies: at most one to an address a day,
+/// whichever replica answers.
+pub trait AutoReplyStore: std::fmt::Debug + Send + Sync {
+    /// Records a reply to the address whose key is `address_key` (hex, as
+    /// [`auto_reply_key`] makes it) on `day` (days since the Unix epoch, UTC); `false` when
+    /// one was recorded for that address and day before.
+    fn claim<'a>(&'a self, address_key: &'a str, day: u64) -> BoxFuture<'a, anyhow::Result<bool>>;
+    /// Forgets the days before `day`.
+    fn prune(&self, day: u64) -> BoxFuture<'_, anyhow::Result<()>>;
+}
+
+/// The key an address is recorded under for its auto-replies: the hex SHA-256 of the address
+/// in lower case, so the store keeps no address and a file name is safe.
+pub fn auto_reply_key(address: &str) -> String {
+    crate::hex::hex(
+        ring::digest::digest(&ring::digest::SHA256, address.to_lowercase().as_bytes()).as_ref(),
+    )
 }

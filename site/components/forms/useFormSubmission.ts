@@ -1,7 +1,8 @@
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import type { ErrorCode } from '../../schema/ErrorCode'
 import type { FormMessages } from '../../schema/FormMessages'
+import { ALTCHA_FIELD, solveChallenge } from './proofOfWork'
 import { type ContractFields, HONEYPOT_FIELD, endpointUrl, formBody, sendForm } from './sendForm'
 import { preloadToasts, showToast } from './toast'
 
@@ -32,11 +33,17 @@ export type SubmissionOptions = {
  * toast, resets the form on success, keeps the values on failure and marks rejected fields.
  * Without script, the same form posts to the same URL and the service redirects. The toast
  * library loads as soon as the visitor edits a field, so the toast is ready when the answer comes.
+ * The proof of work starts when the island loads, while the visitor is still typing, and again
+ * after each message sent (a solution counts once).
  */
 export function useFormSubmission({ endpoint, form: contract, messages, onReset }: SubmissionOptions): FormSubmission {
   const [sending, setSending] = useState(false)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [notice, setNotice] = useState<string | null>(null)
+  const solution = useRef<Promise<string | null> | null>(null)
+  useEffect(() => {
+    solution.current = solveChallenge(endpoint)
+  }, [endpoint])
 
   async function submit(form: HTMLFormElement) {
     setSending(true)
@@ -45,10 +52,13 @@ export function useFormSubmission({ endpoint, form: contract, messages, onReset 
     const body = formBody(contract.fields, data)
     const honeypot = data.get(HONEYPOT_FIELD)
     if (typeof honeypot === 'string' && honeypot !== '') body[HONEYPOT_FIELD] = honeypot
+    const altcha = await (solution.current ?? solveChallenge(endpoint))
+    if (altcha !== null) body[ALTCHA_FIELD] = altcha
     const result = await sendForm(endpointUrl(endpoint, contract.path), body)
     setSending(false)
     switch (result.kind) {
       case 'sent':
+        solution.current = solveChallenge(endpoint)
         form.reset()
         onReset?.()
         setErrors({})

@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 
 use form_contract::{
-    ConfirmationEmail, Consent, ErrorCode, NewsletterPage, Role, Source, UnsubscribePrompt,
+    AutoReply, ConfirmationEmail, Consent, ErrorCode, NewsletterPage, Role, Source,
+    UnsubscribePrompt,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -28,6 +29,8 @@ pub struct Forms {
     pub error: ResultPage,
     /// The newsletter's double opt-in: consent, form messages, email and pages.
     pub newsletter: NewsletterForm,
+    /// The acknowledgement emailed to a verified sender (read by contact-fn when it is built).
+    pub auto_reply: AutoReply,
 }
 
 /// The newsletter: the Insights page's block and the home form's checkbox start a

@@ -30,14 +30,17 @@ const MIGRATIONS: &[(&str, &str)] = embedded![
     "0001_initial",
     "0002_subscriber_times",
     "0003_webhooks",
-    "0004_challenges"
+    "0004_challenges",
+    "0005_auto_replies"
 ];
 
+mod auto_replies;
 mod challenges;
 mod keys;
 mod outbox;
 mod subscribers;
 
+pub use auto_replies::PgAutoReplies;
 pub use challenges::PgChallenges;
 pub use keys::PgKeys;
 pub use outbox::PgOutbox;
@@ -148,6 +151,11 @@ impl Database {
     /// The spent proof-of-work challenges.
     pub fn challenges(&self) -> PgChallenges {
         PgChallenges { db: self.clone() }
+    }
+
+    /// The auto-replies sent.
+    pub fn auto_replies(&self) -> PgAutoReplies {
+        PgAutoReplies { db: self.clone() }
     }
 
     /// The idempotency records.
