@@ -62,6 +62,7 @@ impl Project {
     /// then adds and removes pages of them too.
     fn new() -> anyhow::Result<Self> {
         let copy = common::Copy::new()?;
+        without_photos(&copy.content)?;
         replace(
             &copy.content.join("pages/insights.yaml"),
             "  per_page: ",
@@ -93,7 +94,14 @@ impl Project {
         match *edit {
             Edit::AddArticle { from } => {
                 let text = std::fs::read_to_string(pick(from))?;
-                let text = text.replacen("title: ", &format!("title: Field notes {n}, "), 1);
+                // A title line of its own: prefixing a quoted title made invalid YAML.
+                let text: String = text
+                    .split_inclusive('\n')
+                    .map(|line| match line.starts_with("title: ") {
+                        true => format!("title: Field notes {n}\n"),
+                        false => line.to_owned(),
+                    })
+                    .collect();
                 std::fs::write(
                     self.content.join(format!("articles/field-notes-{n}.md")),
                     text,
@@ -157,6 +165,41 @@ impl Project {
         options.contact_endpoint = Some("http://127.0.0.1:9".into());
         options
     }
+}
+
+/// Shows an illustration where the content shows a photo. The photos' encoding is
+/// tests/images.rs's to check (a second build encodes nothing there); here every clean build
+/// would encode them all again, seconds each, and no edit touches them.
+fn without_photos(content: &Path) -> anyhow::Result<()> {
+    const ILLUSTRATION: &str = "/images/insights/cloud-migration-questions.svg";
+    for entry in walkdir::WalkDir::new(content) {
+        let path = entry?.into_path();
+        if !path.extension().is_some_and(|e| e == "md" || e == "yaml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)?;
+        let is_photo = |word: &str| {
+            word.starts_with("/images/")
+                && [".jpg", ".jpeg", ".png", ".webp"]
+                    .iter()
+                    .any(|ext| word.ends_with(ext))
+        };
+        let swapped: String = text
+            .split_inclusive('\n')
+            .map(|line| {
+                let (body, end) = line.split_at(line.trim_end().len());
+                let words: Vec<&str> = body
+                    .split(' ')
+                    .map(|word| if is_photo(word) { ILLUSTRATION } else { word })
+                    .collect();
+                format!("{}{end}", words.join(" "))
+            })
+            .collect();
+        if swapped != text {
+            std::fs::write(&path, swapped)?;
+        }
+    }
+    Ok(())
 }
 
 /// The articles of a category page in the copies.
