@@ -29,7 +29,7 @@ const FONTS: [&[u8]; 2] = [
     include_bytes!("../fonts/InterDisplay-Bold.otf"),
 ];
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
-const CARDS_VERSION: &str = "sitegen-cards-1 inter-4.0 resvg-0.45";
+const CARDS_VERSION: &str = "sitegen-cards-2 inter-4.0 resvg-0.45";
 
 /// The longest title line, in characters of the title's size, and the most lines shown.
 const LINE_CHARS: usize = 30;
@@ -80,14 +80,19 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
                 .and_then(|bytes| String::from_utf8(bytes).ok())
                 .and_then(|s| s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
                 .filter(|(_, hash)| store.contains(hash));
+            // The memo keeps the drawing's hash, not a file name: the same card may belong to
+            // a route of another name (an article renamed), and its file is named for the route.
+            let file_of = |png_hash: &str| {
+                format!("{}/card-{name}.{}.png", crate::images::DIR, &png_hash[..12])
+            };
             let (file, hash, drawn) = match recalled {
-                Some((file, hash)) => (file, hash, false),
-                None => {
+                Some((png_hash, hash)) if png_hash.len() >= 12 => (file_of(&png_hash), hash, false),
+                _ => {
                     let png = draw(&svg)?;
-                    let hash = cache::hash_hex(&[&png]);
-                    let file = format!("{}/card-{name}.{}.png", crate::images::DIR, &hash[..12]);
+                    let png_hash = cache::hash_hex(&[&png]);
+                    let file = file_of(&png_hash);
                     let stored = store.put(&file, &png)?;
-                    cache.remember(&key, format!("{file} {}", stored.hash).as_bytes())?;
+                    cache.remember(&key, format!("{png_hash} {}", stored.hash).as_bytes())?;
                     (file, stored.hash, true)
                 }
             };
