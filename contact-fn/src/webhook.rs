@@ -237,17 +237,26 @@ impl Sender {
             .map(|key| signature(key, &target.event_id, timestamp, &body));
         let agent = self.agent.clone();
         let answered = tokio::task::spawn_blocking(move || {
-            let mut request = agent
-                .post(&target.url)
-                .header("content-type", "application/json")
-                .header(ID_HEADER, &target.event_id)
-                .header(TIMESTAMP_HEADER, &timestamp.to_string());
-            if let Some(signature) = &signature {
-                request = request.header(SIGNATURE_HEADER, signature);
+            let post = || {
+                let mut request = agent
+                    .post(&target.url)
+                    .header("content-type", "application/json")
+                    .header(ID_HEADER, &target.event_id)
+                    .header(TIMESTAMP_HEADER, &timestamp.to_string());
+                if let Some(signature) = &signature {
+                    request = request.header(SIGNATURE_HEADER, signature);
+                }
+                request
+                    .send(&body[..])
+                    .map(|response| response.status().as_u16())
+            };
+            // A pooled connection the receiver closed while it sat idle fails before any
+            // answer; the pool drops it, and the same event goes again on a new connection
+            // (receivers de-duplicate on its id) instead of waiting for the back-off.
+            match post() {
+                Err(error) if hung_up(&error) => post(),
+                answered => answered,
             }
-            request
-                .send(&body[..])
-                .map(|response| response.status().as_u16())
         })
         .await
         .map_err(|e| DeliveryError::Transient(e.to_string()))?;
@@ -267,6 +276,19 @@ impl Sender {
             ))),
         }
     }
+}
+
+/// Whether `error` is the peer closing the connection: what a reused connection meets when
+/// the receiver closed it while it sat in the pool.
+fn hung_up(error: &ureq::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(error, ureq::Error::Io(e) if matches!(
+        e.kind(),
+        ErrorKind::UnexpectedEof
+            | ErrorKind::BrokenPipe
+            | ErrorKind::ConnectionReset
+            | ErrorKind::ConnectionAborted
+    ))
 }
 
 #[cfg(test)]

@@ -360,3 +360,80 @@ async fn a_confirmed_subscription_is_posted_when_the_webhooks_are_to_hear_of_the
     service.stop().await;
     assert_eq!(receiver.posts().len(), 1, "confirming twice notifies once");
 }
+
+/// A receiver that answers only the first request of each connection and hangs up on the next
+/// one unanswered, without `Connection: close`: what a pooled connection meets when the
+/// receiver (or a proxy before it) closed it while it sat idle. Counts the answered posts.
+async fn receiver_closing_idle_connections() -> (String, Arc<Mutex<usize>>) {
+    use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let answered = Arc::new(Mutex::new(0));
+    let counted = answered.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let counted = counted.clone();
+            tokio::spawn(async move {
+                let mut stream = BufReader::new(stream);
+                let (mut line, mut length) = (String::new(), 0);
+                loop {
+                    line.clear();
+                    if stream.read_line(&mut line).await.unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    if let Some((name, value)) = line.split_once(':')
+                        && name.eq_ignore_ascii_case("content-length")
+                    {
+                        length = value.trim().parse().unwrap();
+                    }
+                }
+                let mut body = vec![0; length];
+                stream.read_exact(&mut body).await.unwrap();
+                *counted.lock().unwrap() += 1;
+                let reply = b"HTTP/1.1 204 No Content\r\n\r\n";
+                stream.get_mut().write_all(reply).await.unwrap();
+                // The next request on this connection is read, then the connection dropped.
+                line.clear();
+                let _ = stream.read_line(&mut line).await;
+            });
+        }
+    });
+    (url, answered)
+}
+
+#[tokio::test]
+async fn a_connection_the_receiver_closed_while_idle_costs_no_retry_delay() {
+    let (url, answered) = receiver_closing_idle_connections().await;
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let smtp_url = smtp.url();
+    let flags = [
+        "--smtp-url",
+        smtp_url.as_str(),
+        "--webhook-url",
+        url.as_str(),
+    ];
+    // A failed attempt would wait an hour: every post must go through on its first.
+    let service = Service::start_with(dir.path(), &flags, |config| {
+        config.webhook_secret = Some(secret());
+        config.retry_initial = std::time::Duration::from_secs(3600);
+        config.retry_max = std::time::Duration::from_secs(7200);
+    })
+    .await;
+    let client = reqwest::Client::new();
+    for i in 1..=3 {
+        let (status, answer) = post_json(
+            &client,
+            &service.url(FormKind::Contact.path()),
+            &support::contact_body(),
+        )
+        .await;
+        assert_eq!(status, 200, "{answer}");
+        eventually(&format!("notification {i}"), || {
+            *answered.lock().unwrap() == i
+        })
+        .await;
+    }
+    service.stop().await;
+}
