@@ -45,7 +45,8 @@ pub struct Config {
     )]
     pub database_url: Option<String>,
 
-    /// Connections to the database at most, per replica.
+    /// Connections to the database at most, per replica (delivery keeps up to
+    /// --smtp-concurrency + 1 more, for its bookkeeping).
     #[arg(long, env = "CONTACT_DATABASE_POOL_SIZE", default_value_t = 10,
           value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub database_pool_size: u32,

@@ -13,12 +13,25 @@ pub const TEMP_PREFIX: &str = ".tmp";
 
 /// Atomically replaces `dir/name` with `bytes`, durably.
 pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
-    let mut file = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(dir)?;
-    file.write_all(bytes)?;
-    file.as_file().sync_all()?;
-    file.persist(dir.join(name)).map_err(|e| e.error)?;
+    write_all(dir, &[(name, bytes)])
+}
+
+/// Atomically replaces each `dir/name` with its bytes, durably, with one fsync of `dir` for
+/// them all: every file is whole once this returns, though a crash before it may leave some
+/// of them written and others not.
+pub fn write_all(dir: &Path, files: &[(&str, &[u8])]) -> io::Result<()> {
+    let mut written = Vec::with_capacity(files.len());
+    for (name, bytes) in files {
+        let mut file = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .tempfile_in(dir)?;
+        file.write_all(bytes)?;
+        file.as_file().sync_all()?;
+        written.push((file, name));
+    }
+    for (file, name) in written {
+        file.persist(dir.join(name)).map_err(|e| e.error)?;
+    }
     sync_dir(dir)
 }
 
@@ -67,6 +80,21 @@ mod tests {
         remove(dir.path(), "a.json").expect("remove");
         remove(dir.path(), "a.json").expect("removing twice is fine");
         assert_eq!(fs::read_dir(dir.path()).expect("list").count(), 0);
+    }
+
+    #[test]
+    fn write_all_writes_every_file_whole_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), "b.json", b"old").expect("first write");
+        write_all(dir.path(), &[("a.json", b"one"), ("b.json", b"two")]).expect("write both");
+        let mut names: Vec<_> = fs::read_dir(dir.path())
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.json", "b.json"]);
+        assert_eq!(fs::read(dir.path().join("a.json")).expect("read"), b"one");
+        assert_eq!(fs::read(dir.path().join("b.json")).expect("read"), b"two");
     }
 
     #[test]

@@ -157,42 +157,69 @@ impl FileOutbox {
 
     /// Stores a new message durably. A message whose id is already waiting is not written again.
     pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
-        let bytes = serde_json::to_vec(&record)
-            .context("serialising the message")
-            .map_err(EnqueueError::Io)?;
-        let size = bytes.len() as u64;
+        self.enqueue_together(vec![record]).await
+    }
+
+    /// Stores new messages durably, with one fsync of the folder for them all; those whose id
+    /// is already waiting are not written again.
+    pub async fn enqueue_together(&self, records: Vec<Record>) -> Result<(), EnqueueError> {
+        let mut files = Vec::with_capacity(records.len());
+        for record in &records {
+            let bytes = serde_json::to_vec(record)
+                .context("serialising the message")
+                .map_err(EnqueueError::Io)?;
+            files.push((record, file_name(&record.id), bytes));
+        }
         {
             let mut index = self.lock();
-            if index.sizes.contains_key(&record.id) {
-                return Ok(());
-            }
+            files.retain(|(record, _, _)| !index.sizes.contains_key(&record.id));
             let count = index.sizes.len() as u64;
-            if count >= self.max_messages || index.bytes + size > self.max_bytes {
+            let size: u64 = files.iter().map(|(_, _, bytes)| bytes.len() as u64).sum();
+            if count + files.len() as u64 > self.max_messages || index.bytes + size > self.max_bytes
+            {
                 return Err(EnqueueError::Full {
                     count,
                     bytes: index.bytes,
                 });
             }
             // Reserve the space before the slow write so concurrent writers respect the quota.
-            index.set_size(&record.id, size);
-            index
-                .created_ms
-                .insert(record.id.clone(), record.created_ms);
+            for (record, _, bytes) in &files {
+                index.set_size(&record.id, bytes.len() as u64);
+                index
+                    .created_ms
+                    .insert(record.id.clone(), record.created_ms);
+            }
         }
+        if files.is_empty() {
+            return Ok(());
+        }
+        let due: Vec<(u64, String)> = files
+            .iter()
+            .map(|(record, _, _)| (record.next_attempt_ms, record.id.clone()))
+            .collect();
+        let named: Vec<(String, Vec<u8>)> = files
+            .into_iter()
+            .map(|(_, name, bytes)| (name, bytes))
+            .collect();
         let dir = self.paths.outbox.clone();
-        let name = file_name(&record.id);
-        let written = blocking("writing the message file", move || {
-            durable::write(&dir, &name, &bytes)
+        let written = blocking("writing the message files", move || {
+            let files: Vec<(&str, &[u8])> = named
+                .iter()
+                .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+                .collect();
+            durable::write_all(&dir, &files)
         })
         .await;
         let mut index = self.lock();
         match written {
             Ok(()) => {
-                index.due.insert((record.next_attempt_ms, record.id));
+                index.due.extend(due);
                 Ok(())
             }
             Err(error) => {
-                index.forget(&record.id);
+                for (_, id) in &due {
+                    index.forget(id);
+                }
                 Err(EnqueueError::Io(error))
             }
         }
@@ -233,13 +260,18 @@ impl FileOutbox {
         .await
     }
 
-    /// Forgets a message the mail server accepted.
+    /// Forgets a delivered message. The removal is not fsynced: a crash can bring the file
+    /// back, which only means the message is delivered again (at-least-once), and spares every
+    /// message a second flush of the folder beside the one that stored it.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
-        let dir = self.paths.outbox.clone();
-        let name = file_name(id);
-        let removed = blocking("removing the delivered message", move || {
-            durable::remove(&dir, &name)
-        })
+        let path = self.paths.outbox.join(file_name(id));
+        let removed = blocking(
+            "removing the delivered message",
+            move || match fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            },
+        )
         .await;
         self.lock().forget(id);
         removed
@@ -321,12 +353,7 @@ impl OutboxStore for FileOutbox {
         Box::pin(FileOutbox::enqueue(self, record))
     }
     fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
-        Box::pin(async move {
-            for record in records {
-                FileOutbox::enqueue(self, record).await?;
-            }
-            Ok(())
-        })
+        Box::pin(FileOutbox::enqueue_together(self, records))
     }
     fn enqueue_keyed<'a>(
         &'a self,

@@ -50,6 +50,11 @@ pub use subscribers::PgSubscriberStore;
 #[derive(Debug, Clone)]
 pub struct Database {
     pub(crate) pool: PgPool,
+    /// Connections whose commits do not wait for the disk (`synchronous_commit = off`), for
+    /// delivery's bookkeeping (claims, removal of delivered messages): such a commit is
+    /// visible to every session at once, and a crash of the database can lose it, which means
+    /// at most a second delivery. Acknowledged messages are stored through [`Self::pool`].
+    pub(crate) lazy_pool: PgPool,
     /// Names this process in `claimed_by`.
     replica: String,
     lease: Duration,
@@ -80,9 +85,15 @@ impl Database {
         let pool = PgPoolOptions::new()
             .max_connections(config.database_pool_size)
             .acquire_timeout(config.database_connect_timeout)
-            .connect_lazy_with(options);
+            .connect_lazy_with(options.clone());
+        // The deliveries in flight and the worker that claims them.
+        let lazy_pool = PgPoolOptions::new()
+            .max_connections(config.smtp_concurrency + 1)
+            .acquire_timeout(config.database_connect_timeout)
+            .connect_lazy_with(options.options([("synchronous_commit", "off")]));
         Ok(Self {
             pool,
+            lazy_pool,
             replica: replica_name(),
             lease: config.delivery_lease,
             poll: config.database_poll_interval,

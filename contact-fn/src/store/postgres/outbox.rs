@@ -220,6 +220,10 @@ impl PgOutbox {
     }
 
     /// Claims the most overdue message nobody else holds, for the lease time.
+    ///
+    /// The claim is committed without waiting for the disk ([`Database::lazy_pool`]): other
+    /// replicas see it at once, and a claim a crash loses only means the message is delivered
+    /// again, which at-least-once delivery allows.
     pub async fn take_due(&self, now_ms: u64) -> anyhow::Result<Option<Taken>> {
         let row = sqlx::query(&format!(
             "UPDATE outbox SET claimed_by = $1, lease_until = now() + make_interval(secs => $2)
@@ -234,7 +238,7 @@ impl PgOutbox {
         .bind(&self.db.replica)
         .bind(self.db.lease.as_secs_f64())
         .bind(to_db(now_ms))
-        .fetch_optional(self.pool())
+        .fetch_optional(&self.db.lazy_pool)
         .await
         .context("claiming a due message")?;
         let Some(row) = row else {
@@ -262,11 +266,12 @@ impl PgOutbox {
         Ok(Some(next.map_or(poll, |at| from_db(at).min(poll))))
     }
 
-    /// Deletes a delivered message.
+    /// Deletes a delivered message, without waiting for the disk ([`Database::lazy_pool`]): a
+    /// deletion a crash loses only means the message is delivered again.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
         sqlx::query("DELETE FROM outbox WHERE id = $1")
             .bind(id)
-            .execute(self.pool())
+            .execute(&self.db.lazy_pool)
             .await
             .context("removing the delivered message")?;
         Ok(())
