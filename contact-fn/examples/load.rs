@@ -55,7 +55,9 @@ enum Ops {
     On,
 }
 
-/// A webhook receiver in this process: counts the posts, answers 204 at once.
+/// A webhook receiver in this process: reads each post's body, as a receiver checking its
+/// signature would (hyper closes a connection whose request body is left unread), counts it and
+/// answers 204.
 async fn webhook_receiver() -> anyhow::Result<(String, Arc<AtomicUsize>)> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}/hook", listener.local_addr()?);
@@ -63,7 +65,7 @@ async fn webhook_receiver() -> anyhow::Result<(String, Arc<AtomicUsize>)> {
     let counted = posts.clone();
     let router = axum::Router::new().route(
         "/hook",
-        axum::routing::post(move || {
+        axum::routing::post(move |_body: axum::body::Bytes| {
             let counted = counted.clone();
             async move {
                 counted.fetch_add(1, Ordering::Relaxed);
@@ -226,6 +228,18 @@ impl Server {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
+    }
+
+    /// CPU time the server has used so far (user and system), from `/proc/<pid>/stat`: a
+    /// figure that other work on the machine does not inflate, unlike answers per second.
+    fn cpu_time(&self) -> Option<Duration> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The fields after the command name, which is in parentheses and may hold spaces;
+        // utime and stime are the 14th and 15th fields, in ticks of USER_HZ (100 on Linux).
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: u64 =
+            fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(Duration::from_millis(ticks * 10))
     }
 }
 
@@ -434,6 +448,13 @@ async fn main() -> anyhow::Result<()> {
                 };
                 println!("  webhooks: {notified} of {} posted", outcome.expected);
             }
+        }
+        if let Some(cpu) = server.cpu_time() {
+            println!(
+                "  server CPU: {:.2}s, {:.0} µs per expected answer (its delivery included)",
+                cpu.as_secs_f64(),
+                cpu.as_secs_f64() * 1e6 / outcome.expected.max(1) as f64
+            );
         }
         if let Some(url) = &server.metrics {
             let text = reqwest::get(url).await?.text().await?;
