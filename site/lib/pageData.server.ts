@@ -135,16 +135,15 @@ const pageData = {
       },
     }
   },
-  'insights-category': ({ params }: RouteOf<'insights-category'>) => {
+  'insights-category': ({ params, pager }: RouteOf<'insights-category'>) => {
     const { pages } = loadContent()
     const found = category(params.category)
     const words = pages.insights.article
-    const { per_page, previous_label, next_label, page_label } = pages.insights.pagination
+    const { per_page, previous_label, next_label } = pages.insights.pagination
     const listed = categoryArticles(params.category)
     const at = params.page
-    // As sitegen derives the routes (content/pages/insights.rs): a link to a page it did not
-    // derive fails the build in pathOf.
-    const count = Math.max(1, Math.ceil(listed.length / per_page))
+    // How many pages there are and the label come with the route, from sitegen.
+    const count = pager?.pages ?? 1
     const link = (page: number) =>
       page >= 1 && page <= count ? pathOf('insights-category', { category: params.category, page }) : null
     return {
@@ -156,9 +155,9 @@ const pageData = {
       articles: listed.slice((at - 1) * per_page, at * per_page).map(cardOf),
       // Only when there is more than one page.
       pager:
-        count > 1
+        pager && count > 1
           ? {
-              label: page_label.replace('{page}', String(at)).replace('{pages}', String(count)),
+              label: pager.label,
               previous: link(at - 1),
               next: link(at + 1),
               previousLabel: previous_label,

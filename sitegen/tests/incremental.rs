@@ -367,6 +367,12 @@ fn a_category_s_articles_are_split_into_pages_linked_both_ways() -> anyhow::Resu
                 "{path} links the next of {pages} pages"
             );
             assert_eq!(html.contains(r#"rel="prev""#), page > 1, "{path}");
+            // content/pages/insights.yaml's `page_label`, filled in by sitegen.
+            assert_eq!(
+                html.contains(&format!("Page {page} of {pages}")),
+                pages > 1,
+                "{path} says where it is"
+            );
         }
         assert_eq!(
             listed, articles,

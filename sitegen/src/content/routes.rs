@@ -28,6 +28,20 @@ pub struct RouteInfo {
     pub description: String,
     /// Whether the page is listed in `sitemap.xml`.
     pub in_sitemap: bool,
+    /// Where the page stands in a listing split into pages; only on such pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pager: Option<PageOf>,
+}
+
+/// Where a page stands in a listing split into pages: computed once, by sitegen, for the page's
+/// title and for its pager.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct PageOf {
+    /// How many pages the listing has (at least one).
+    pub pages: u32,
+    /// Where the visitor is (`Page 2 of 3`), from the listing's `page_label`.
+    pub label: String,
 }
 
 /// The kind of a page and its parameters: `{"kind": "about"}`,
@@ -162,6 +176,10 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             },
         ));
     }
+    let mut routes: Vec<RouteInfo> = pages
+        .into_iter()
+        .map(|(kind, meta)| RouteInfo::new(kind, meta, None))
+        .collect();
     let insights = &content.pages.insights.meta.title;
     let pagination = &content.pages.insights.pagination;
     for category in &content.services {
@@ -170,34 +188,38 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             .iter()
             .filter(|a| a.category == category.slug)
             .count();
-        let pages_of = pagination.pages(articles);
-        for page in 1..=pages_of {
+        let pages = pagination.pages(articles);
+        for page in 1..=pages {
+            let label = pagination.label(page, pages);
             let name = match page {
                 1 => category.name.clone(),
-                _ => format!("{} ({})", category.name, pagination.label(page, pages_of)),
+                _ => format!("{} ({label})", category.name),
             };
-            pages.push((
-                RouteKind::InsightsCategory {
-                    category: category.slug.clone(),
-                    page,
-                },
-                Meta {
-                    title: format!("{name} | {insights}"),
-                    description: category.summary.clone(),
-                },
-            ));
+            let kind = RouteKind::InsightsCategory {
+                category: category.slug.clone(),
+                page,
+            };
+            let meta = Meta {
+                title: format!("{name} | {insights}"),
+                description: category.summary.clone(),
+            };
+            routes.push(RouteInfo::new(kind, meta, Some(PageOf { pages, label })));
         }
     }
-    pages
-        .into_iter()
-        .map(|(kind, meta)| RouteInfo {
+    routes
+}
+
+impl RouteInfo {
+    fn new(kind: RouteKind, meta: Meta, pager: Option<PageOf>) -> Self {
+        Self {
             path: kind.path(),
             in_sitemap: kind.in_sitemap(),
             kind,
             title: meta.title,
             description: meta.description,
-        })
-        .collect()
+            pager,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -215,6 +237,7 @@ mod tests {
             title: "DevOps".into(),
             description: "Ship often.".into(),
             in_sitemap: true,
+            pager: None,
         };
         let json = serde_json::to_value(&route).expect("serializes");
         assert_eq!(
