@@ -43,6 +43,13 @@ function collectWhenGrown() {
   live = getHeapStatistics().used_heap_size
 }
 
+// The content JSON names the articles' bodies file relative to its own folder (so the JSON is the
+// same from one build to the next); the pages read it by its absolute path.
+function withBodiesAt(folder, content) {
+  if (content.article_bodies) content.article_bodies.file = path.resolve(folder, content.article_bodies.file)
+  return content
+}
+
 function describe(error) {
   return error instanceof Error ? (error.stack ?? error.message) : String(error)
 }
@@ -50,7 +57,7 @@ function describe(error) {
 async function handle(request) {
   switch (request.op) {
     case 'content':
-      setContent(JSON.parse(readFileSync(request.file, 'utf8')))
+      setContent(withBodiesAt(path.dirname(request.file), JSON.parse(readFileSync(request.file, 'utf8'))))
       live = 0
       collectWhenGrown()
       return { ok: true }

@@ -7,7 +7,7 @@
  */
 export type ArticleBodies = { 
 /**
- * The file, absolute.
+ * The file, relative to the folder of the content JSON that names it.
  */
 file: string, 
 /**

@@ -225,6 +225,8 @@ pub struct Built {
     pub bundled: bool,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// How many render workers were started: none when the cache knew the whole site.
+    pub render_workers: usize,
     /// How many files the output directory took and lost.
     pub published: publish::Published,
 }
@@ -293,6 +295,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         report,
         bundled: bundle.built,
         rendered: rendered.rendered,
+        render_workers: rendered.workers,
         published,
     })
 }
@@ -342,10 +345,16 @@ fn render_pages(
         .iter_mut()
         .map(|article| std::mem::take(&mut article.html))
         .collect();
-    let written = write_bodies(&work.path().join("bodies.html"), &bodies);
-    let written = written.and_then(|spans| {
+    let written = write_bodies(&work.path().join(BODIES_FILE), &bodies);
+    let written = written.and_then(|(spans, bodies_hash)| {
         content.article_bodies = Some(spans);
-        write_content_json(content, &work.path().join("content.json"))
+        let json = write_content_json(content, &work.path().join("content.json"))?;
+        // The JSON names the bodies file only relatively, so it is the same from one build
+        // to the next; what the workers read is the JSON and the bodies together.
+        Ok(render::ContentFile {
+            hash: cache::hash_hex(&[json.hash.as_bytes(), bodies_hash.as_bytes()]),
+            path: json.path,
+        })
     });
     content.article_bodies = None;
     for (article, html) in content.articles.iter_mut().zip(bodies) {
@@ -366,11 +375,14 @@ fn render_pages(
     )?)
 }
 
-/// Writes `bodies` one after the other into `file`: where each is.
-fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<ArticleBodies> {
-    let mut out = std::io::BufWriter::new(
+/// The articles' bodies file, beside the content JSON the workers read.
+const BODIES_FILE: &str = "bodies.html";
+
+/// Writes `bodies` one after the other into `file`: where each is, and the hash of the file.
+fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<(ArticleBodies, String)> {
+    let mut out = std::io::BufWriter::new(cache::HashingWriter::new(
         std::fs::File::create(file).with_context(|| format!("writing {}", file.display()))?,
-    );
+    ));
     let mut spans = Vec::with_capacity(bodies.len());
     let mut offset = 0;
     for body in bodies {
@@ -379,12 +391,19 @@ fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<ArticleBodies>
         spans.push((offset, body.len() as u64));
         offset += body.len() as u64;
     }
-    out.flush()
+    let (_, hash) = out
+        .into_inner()
+        .map_err(|err| err.into_error())
+        .and_then(HashingWriter::finish)
         .with_context(|| format!("writing {}", file.display()))?;
-    Ok(ArticleBodies {
-        file: bundle::absolute(file)?.to_string_lossy().into_owned(),
-        spans,
-    })
+    let name = file.file_name().unwrap_or_default().to_string_lossy();
+    Ok((
+        ArticleBodies {
+            file: name.into_owned(),
+            spans,
+        },
+        hash,
+    ))
 }
 
 /// Writes the content JSON the workers read into `file`, and hashes it: streamed to the file

@@ -88,6 +88,8 @@ pub struct Rendered {
     pub pages: Vec<PageOut>,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// How many render workers were started: none when the cache knew the whole site.
+    pub workers: usize,
 }
 
 /// Why rendering failed.
@@ -165,7 +167,11 @@ pub fn render(
             .par_iter()
             .map(|(file, hash)| load_page(&store, file, hash))
             .collect::<Result<Vec<_>>>()?;
-        return Ok(Rendered { pages, rendered: 0 });
+        return Ok(Rendered {
+            pages,
+            rendered: 0,
+            workers: 0,
+        });
     }
 
     let mut pool = Pool::start(
@@ -174,6 +180,7 @@ pub fn render(
         options.jobs.clamp(1, jobs.len().max(1)),
         options.page_timeout,
     )?;
+    let workers = pool.workers.len();
     pool.load_content(&content.path)?;
     let hashes = pool.input_hashes(jobs)?;
     let keys: Vec<String> = hashes
@@ -223,6 +230,7 @@ pub fn render(
     Ok(Rendered {
         pages,
         rendered: todo.len(),
+        workers,
     })
 }
 

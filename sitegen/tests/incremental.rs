@@ -297,6 +297,7 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
     assert_eq!(first.rendered, pages);
     let again = build(&project.options(&out, &cache))?;
     assert_eq!((again.bundled, again.rendered), (false, 0));
+    assert_eq!(again.render_workers, 0, "the cache knows the whole site");
 
     // The browser's files hold no content: the bundle is a function of the site alone.
     let content = &first.content;

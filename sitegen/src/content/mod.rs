@@ -75,7 +75,7 @@ pub struct Content {
 /// the page that shows it.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 pub struct ArticleBodies {
-    /// The file, absolute.
+    /// The file, relative to the folder of the content JSON that names it.
     pub file: String,
     /// Where each article's body is in the file, in the order of `articles`: its byte offset
     /// and length.
