@@ -1,5 +1,6 @@
 // Lighthouse (mobile defaults: a mid-range phone, simulated slow 4G) over pages of a running
-// site, one table row per page: performance score, FCP, LCP, TBT and CLS. Used by
+// site, one table row per page: the four category scores (performance, accessibility, best
+// practices, SEO), FCP, LCP, TBT and CLS. Used by
 // `make bench-lighthouse`, which builds the site and serves it with `sitegen serve`.
 //
 //   node bench/lighthouse.mjs http://127.0.0.1:8090 / /about /contact
@@ -20,11 +21,13 @@ if (!origin || paths.length === 0) {
 const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags: chromiumArgs })
 
 const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS || 3))
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
+const score = (category) => String(Math.round((category.score ?? 0) * 100))
 
 /** One Lighthouse run; a trace Chromium failed to record (NO_NAVSTART, NO_FCP) is run again. */
 async function measure(url) {
   for (let attempt = 1; ; attempt++) {
-    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error' })
+    const result = await lighthouse(url, { port: chrome.port, onlyCategories: CATEGORIES, logLevel: 'error' })
     const error = result?.lhr.runtimeError
     if (result && !error) return result.lhr
     if (attempt === 3) throw new Error(`${url}: ${error ? `${error.code} ${error.message}` : 'no result'}`)
@@ -41,7 +44,7 @@ try {
     const ms = (id) => `${(audits[id].numericValue / 1000).toFixed(2)} s`
     rows.push([
       path,
-      String(Math.round((categories.performance.score ?? 0) * 100)),
+      ...CATEGORIES.map((id) => score(categories[id])),
       ms('first-contentful-paint'),
       ms('largest-contentful-paint'),
       `${Math.round(audits['total-blocking-time'].numericValue)} ms`,
@@ -52,10 +55,10 @@ try {
   await chrome.kill()
 }
 
-const header = ['route', 'performance', 'FCP', 'LCP', 'TBT', 'CLS']
+const header = ['route', 'performance', 'accessibility', 'best practices', 'SEO', 'FCP', 'LCP', 'TBT', 'CLS']
 const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)))
 const line = (cells) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
 console.log(line(header))
 for (const row of rows) console.log(line(row))
-const below = rows.filter((row) => Number(row[1]) < 100).map((row) => row[0])
-console.log(below.length === 0 ? 'Lighthouse performance: 100 on every page' : `Below 100: ${below.join(', ')}`)
+const below = rows.filter((row) => CATEGORIES.some((_, i) => Number(row[1 + i]) < 100)).map((row) => row[0])
+console.log(below.length === 0 ? 'Lighthouse: 100 in all four categories on every page' : `Below 100: ${below.join(', ')}`)
