@@ -6,8 +6,10 @@
 //!
 //! A card is remembered in the cache by the hash of its SVG, so a rebuild draws only the cards
 //! whose words changed; its PNG is published beside the photos with a content-hashed name.
+//! What every card shares (the background's gradients, the mark, the brand: most of the
+//! drawing's time) is drawn once per build and copied under each card's own words.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{Context, Result, anyhow};
 use minijinja::{Environment, context};
@@ -29,7 +31,7 @@ const FONTS: [&[u8]; 2] = [
     include_bytes!("../fonts/InterDisplay-Bold.otf"),
 ];
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
-const CARDS_VERSION: &str = "sitegen-cards-2 inter-4.0 resvg-0.45";
+const CARDS_VERSION: &str = "sitegen-cards-3 inter-4.0 resvg-0.45";
 
 /// The longest title line, in characters of the title's size, and the most lines shown.
 const LINE_CHARS: usize = 30;
@@ -58,6 +60,7 @@ pub struct Cards {
 /// Draws the card of every route not yet in the cache and fills `content.cards`.
 pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
     let brand = content.settings.brand.name.clone();
+    let base = Base::default();
     let store = cache.files();
     let jobs: Vec<(String, String, CardText)> = content
         .routes
@@ -88,7 +91,7 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
             let (file, hash, drawn) = match recalled {
                 Some((png_hash, hash)) if png_hash.len() >= 12 => (file_of(&png_hash), hash, false),
                 _ => {
-                    let png = draw(&svg)?;
+                    let png = base.draw(&brand, text)?;
                     let png_hash = cache::hash_hex(&[&png]);
                     let file = file_of(&png_hash);
                     let stored = store.put(&file, &png)?;
@@ -155,13 +158,39 @@ fn card_text(content: &Content, route: &crate::content::RouteInfo) -> CardText {
 
 /// The card's SVG.
 pub fn svg(brand: &str, text: &CardText) -> Result<String> {
-    let mut env = Environment::new();
-    env.add_template("card.svg.j2", TEMPLATE)?;
+    layer(brand, text, Layer::Whole)
+}
+
+/// Which part of a card to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layer {
+    /// All of it.
+    Whole,
+    /// What every card shares: the background, the mark and the brand.
+    Base,
+    /// The card's own words, on a transparent background.
+    Words,
+}
+
+/// The SVG of `layer` of the card.
+fn layer(brand: &str, text: &CardText, layer: Layer) -> Result<String> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    let env = ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.add_template("card.svg.j2", TEMPLATE)
+            .expect("the card template is valid: the card tests draw it");
+        env
+    });
     let lines = wrap(&text.title, LINE_CHARS, MAX_LINES);
     // Shorter titles are drawn larger, and the block sits lower the fewer lines it has.
     let (title_size, line_height) = if lines.len() == 1 { (76, 88) } else { (64, 76) };
     let title_y = if text.byline.is_some() { 300 } else { 340 } - (lines.len() as i64 - 1) * 24;
     let rendered = env.get_template("card.svg.j2")?.render(context! {
+        layer => match layer {
+            Layer::Whole => "whole",
+            Layer::Base => "base",
+            Layer::Words => "words",
+        },
         width => WIDTH,
         height => HEIGHT,
         brand => escape(brand),
@@ -222,17 +251,56 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
         .clone()
 }
 
-/// The PNG of `svg`.
+/// The PNG of `svg`, drawn whole.
 pub fn draw(svg: &str) -> Result<Vec<u8>> {
+    let mut pixmap =
+        tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
+    paint(svg, &mut pixmap)?;
+    pixmap.encode_png().context("encoding the card")
+}
+
+/// Draws `svg` over what `pixmap` holds.
+fn paint(svg: &str, pixmap: &mut tiny_skia::Pixmap) -> Result<()> {
     let options = usvg::Options {
         fontdb: fonts(),
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &options).context("reading the card's SVG")?;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
     resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap.encode_png().context("encoding the card")
+    Ok(())
+}
+
+/// The layer every card of a build shares, drawn when the first card is.
+#[derive(Default)]
+struct Base(Mutex<Option<tiny_skia::Pixmap>>);
+
+impl Base {
+    /// The PNG of the card of `brand` saying `text`: its words drawn over a copy of the base.
+    fn draw(&self, brand: &str, text: &CardText) -> Result<Vec<u8>> {
+        let mut pixmap = self.canvas(brand)?;
+        paint(&layer(brand, text, Layer::Words)?, &mut pixmap)?;
+        pixmap.encode_png().context("encoding the card")
+    }
+
+    fn canvas(&self, brand: &str) -> Result<tiny_skia::Pixmap> {
+        let mut base = self
+            .0
+            .lock()
+            .map_err(|_| anyhow!("drawing a card failed"))?;
+        if let Some(pixmap) = &*base {
+            return Ok(pixmap.clone());
+        }
+        let mut pixmap =
+            tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
+        let words = CardText {
+            eyebrow: None,
+            title: String::new(),
+            byline: None,
+        };
+        paint(&layer(brand, &words, Layer::Base)?, &mut pixmap)?;
+        *base = Some(pixmap.clone());
+        Ok(pixmap)
+    }
 }
 
 #[cfg(test)]
@@ -257,6 +325,12 @@ mod tests {
         assert!(svg.contains(">your next cloud migration<"), "{svg}");
         assert!(svg.contains(">Nordvale &amp; Co<"), "{svg}");
         let png = draw(&svg).expect("drawn");
+        let layered = Base::default().draw("Nordvale & Co", &text).expect("drawn");
+        assert!(
+            image::load_from_memory(&layered).expect("a PNG")
+                == image::load_from_memory(&png).expect("a PNG"),
+            "a card drawn over the shared base is the card drawn whole"
+        );
         let image = image::load_from_memory(&png).expect("a PNG");
         assert_eq!((image.width(), image.height()), (WIDTH, HEIGHT));
         // The title's white text is drawn: some pixel of its first line is near white.
