@@ -55,7 +55,8 @@ featured: boolean,
  */
 read_time: number, 
 /**
- * The body as HTML.
+ * The body as HTML. Its photos are placed by the images stage: until then each raster
+ * picture of [`Article::body_images`] is a [`BodyImage::marker`].
  */
 html: string, 
 /**

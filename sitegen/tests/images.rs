@@ -324,3 +324,82 @@ fn a_truncated_picture_fails_the_images_stage_at_its_field() {
         "{message}"
     );
 }
+
+/// The article the body-picture tests write into.
+const BODY_ARTICLE: &str = "articles/choosing-between-a-modular-monolith-and-microservices.md";
+/// Its body's first line, in the file (line 12).
+const BODY_FIRST_LINE: &str = "We are regularly asked to review architectures";
+
+/// A copy of the content with a 900 x 600 `/images/chart.jpg` and `markdown` before the first
+/// line of [`BODY_ARTICLE`]'s body.
+fn site_with_body(markdown: &str) -> Site {
+    let site = Site::new();
+    site.write("images/chart.jpg", &jpeg(900, 600));
+    site.edit(
+        BODY_ARTICLE,
+        BODY_FIRST_LINE,
+        &format!("{markdown}{BODY_FIRST_LINE}"),
+    );
+    site
+}
+
+#[test]
+fn pictures_in_an_article_body_are_encoded_like_its_image() {
+    let site = site_with_body(
+        "![A chart of lead time falling](/images/chart.jpg)\n\n\
+         ![The modules, drawn](/images/insights/modular-monolith.svg)\n\n",
+    );
+    let mut content = site.load().expect("valid content");
+    content.image_refs.retain(|r| r.src == "/images/chart.jpg");
+    assert_eq!(content.image_refs.len(), 1);
+    let chart = &content.image_refs[0];
+    assert_eq!((chart.line, chart.column), (Some(12), Some(1)));
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::open(Some(cache_dir.path())).expect("cache");
+    images::process(&cache, &mut content, &settings()).expect("encoded");
+
+    let picture = &content.images["/images/chart.jpg"];
+    assert_eq!(widths(&picture.srcset), [480, 768, 900]);
+    let article = content
+        .articles
+        .iter()
+        .find(|a| BODY_ARTICLE.ends_with(&format!("/{}.md", a.slug)))
+        .expect("the article");
+    let html = &article.html;
+    assert!(!html.contains("<!--sitegen-image-"), "{html}");
+    let sizes = sitegen::content::articles::BODY_PICTURE_SIZES;
+    let expected = format!(
+        "<p><span class=\"body-picture\"><img class=\"body-picture-preview\" src=\"{}\" alt=\"\" aria-hidden=\"true\"><picture>\
+         <source type=\"image/avif\" srcset=\"{}\" sizes=\"{sizes}\">\
+         <source type=\"image/webp\" srcset=\"{}\" sizes=\"{sizes}\">\
+         <img src=\"{}\" srcset=\"{}\" sizes=\"{sizes}\" alt=\"A chart of lead time falling\" width=\"900\" height=\"600\" loading=\"lazy\" decoding=\"async\"></picture></span></p>",
+        picture.placeholder,
+        picture.sources[0].srcset,
+        picture.sources[1].srcset,
+        picture.src,
+        picture.srcset,
+    );
+    assert!(html.starts_with(&expected), "{html}");
+    // The SVG is published as it is, with the size it is drawn at.
+    assert!(
+        html.contains(
+            "<p><img src=\"/images/insights/modular-monolith.svg\" alt=\"The modules, drawn\" width=\"640\" height=\"360\" loading=\"lazy\" decoding=\"async\"></p>"
+        ),
+        "{html}"
+    );
+}
+
+#[test]
+fn a_body_picture_without_alt_text_or_file_is_reported_at_its_line() {
+    let site =
+        site_with_body("Before ![](/images/chart.jpg) and\n![A lost chart](/images/lost.png).\n\n");
+    let errors = site.load().expect_err("bad body pictures");
+    let dir = site.content.display().to_string();
+    assert_eq!(
+        errors,
+        [
+            format!("content/{BODY_ARTICLE}:12:8: image `/images/chart.jpg` has no alternative text: say what it shows between the brackets, `![What it shows](/images/chart.jpg)`"),
+            format!("content/{BODY_ARTICLE}:13:1: image `/images/lost.png` does not exist: expected the file {dir}/images/lost.png").replace(&dir, "content"),
+        ]
+    );
+}

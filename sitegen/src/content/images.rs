@@ -119,6 +119,18 @@ pub fn shown_size(path: &Path) -> Result<(u32, u32), String> {
     })
 }
 
+/// The width and height an SVG is drawn at (its `width` and `height`, else its `viewBox`),
+/// when it can be read.
+pub fn svg_size(path: &Path) -> Option<(u32, u32)> {
+    use resvg::usvg;
+    let data = std::fs::read(path).ok()?;
+    let tree = usvg::Tree::from_data(&data, &usvg::Options::default()).ok()?;
+    let size = tree.size();
+    // Whole pixels: an SVG's size is in CSS pixels, and `width`/`height` attributes are integers.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some((size.width().round() as u32, size.height().round() as u32))
+}
+
 /// What a page receives of an encoded picture: enough for a `<picture>` that takes no layout
 /// shift and picks the smallest file the screen needs.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]

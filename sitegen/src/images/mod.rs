@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use encode::{Format, Settings, Source};
 
 use crate::cache::{self, Cache, Stored};
+use crate::content::articles::picture_html;
 use crate::content::images::{ImageRef, ImageUse, Picture, PictureSource, ladder};
 use crate::content::{Content, ContentError, ContentErrors};
 
@@ -180,10 +181,24 @@ pub fn process(
     if !errors.is_empty() {
         return Err(ContentErrors(errors).into());
     }
+    place_body_pictures(content);
     if images.report.encoded > 0 {
         images.report.encode_ms = u64::try_from(encode_time.as_millis()).unwrap_or(u64::MAX);
     }
     Ok(images)
+}
+
+/// Puts each encoded photo of an article body in place of its marker.
+fn place_body_pictures(content: &mut Content) {
+    let pictures = &content.images;
+    for article in &mut content.articles {
+        for n in 0..article.body_images.len() {
+            if let Some(picture) = pictures.get(&article.body_images[n].src) {
+                let html = picture_html(picture, &article.body_images[n].alt);
+                article.place_body_image(n, &html);
+            }
+        }
+    }
 }
 
 /// A picture that cannot be decoded is the content's mistake; anything else is the build's.
