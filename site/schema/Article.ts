@@ -43,9 +43,14 @@ type: ArticleType,
  */
 image: string, 
 /**
- * The illustration's alternative text.
+ * The illustration's alternative text; empty when it is decorative.
  */
 image_alt: string, 
+/**
+ * Whether the illustration adds nothing the title does not say (`decorative: true`):
+ * then it is shown with empty alternative text.
+ */
+decorative: boolean, 
 /**
  * Whether the Insights page shows it among the featured articles.
  */

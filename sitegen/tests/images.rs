@@ -291,7 +291,7 @@ fn bad_pictures_are_reported_where_the_content_names_them() {
         errors,
         [
             "content/pages/industries.yaml:35:7: `image` `/images/notes.png` cannot be read as a picture: Format error decoding Png: Invalid PNG signature.".to_owned(),
-            format!("content/authors.yaml:10:3: `avatar` `/images/missing.jpg` does not exist: expected the file {dir}/images/missing.jpg").replace(&dir, "content"),
+            format!("content/authors.yaml:11:3: `avatar` `/images/missing.jpg` does not exist: expected the file {dir}/images/missing.jpg").replace(&dir, "content"),
             "content/authors.yaml:6:3: `avatar` `/images/tiny.jpg` is 40 px wide; where it is shown it needs at least 48 px".to_owned(),
         ]
     );
@@ -402,4 +402,46 @@ fn a_body_picture_without_alt_text_or_file_is_reported_at_its_line() {
             format!("content/{BODY_ARTICLE}:13:1: image `/images/lost.png` does not exist: expected the file {dir}/images/lost.png").replace(&dir, "content"),
         ]
     );
+}
+
+#[test]
+fn a_content_picture_needs_alt_text_or_an_explicit_decorative_true() {
+    let site = Site::new();
+    // No alternative text and not said to be decorative: an illustration, a byline portrait.
+    site.edit(
+        "pages/industries.yaml",
+        "      image_alt: Illustration of a patient health dashboard with a heart-rate line and clinical charts.\n",
+        "",
+    );
+    site.edit(
+        "authors.yaml",
+        "avatar: /images/insights/avatars/maria-tamm.svg\n  decorative: true\n",
+        "avatar: /images/insights/avatars/maria-tamm.svg\n",
+    );
+    // Both: alternative text on a picture said to be decorative.
+    site.edit(
+        "pages/about.yaml",
+        "avatar: /images/about/team/kristjan-tamm.svg\n",
+        "avatar: /images/about/team/kristjan-tamm.svg\n      avatar_alt: Kristjan at his desk\n",
+    );
+    assert_eq!(
+        site.load().expect_err("pictures without alt text"),
+        [
+            "content/pages/about.yaml:136:7: a decorative picture is shown with empty alternative text: remove `avatar_alt` or `decorative: true`",
+            "content/pages/industries.yaml:35:7: `image` `/images/industries/healthcare.svg` has no alternative text: add `image_alt` saying what it shows, or `decorative: true` when the words beside it say it all",
+            "content/authors.yaml:6:3: `avatar` `/images/insights/avatars/maria-tamm.svg` has no alternative text: add `avatar_alt` saying what it shows, or `decorative: true` when the words beside it say it all",
+        ]
+    );
+
+    // Said to be decorative, an illustration is shown with empty alternative text.
+    let site = Site::new();
+    site.edit(
+        "pages/industries.yaml",
+        "image_alt: Illustration of a patient health dashboard with a heart-rate line and clinical charts.",
+        "decorative: true",
+    );
+    let content = site.load().expect("valid content");
+    let healthcare = &content.pages.industries.industries.items[0];
+    assert!(healthcare.decorative);
+    assert_eq!(healthcare.image_alt, "");
 }

@@ -48,9 +48,16 @@ pub struct Author {
     pub name: String,
     /// Role at the firm.
     pub role: String,
-    /// Portrait: an SVG under `site/public` or a photo under `content/images` (decorative: the
-    /// name is shown beside it).
+    /// Portrait: an SVG under `site/public` or a photo under `content/images`.
     pub avatar: String,
+    /// The portrait's alternative text; leave it out with `decorative: true` (the name is
+    /// shown beside it).
+    #[serde(default)]
+    pub avatar_alt: String,
+    /// Whether the picture adds nothing the words beside it do not say: then it is shown
+    /// with empty alternative text, and `avatar_alt` is left out.
+    #[serde(default)]
+    pub decorative: bool,
 }
 
 /// What kind of piece an article is.
@@ -89,7 +96,10 @@ struct FrontMatter {
     #[serde(rename = "type")]
     kind: ArticleType,
     image: String,
+    #[serde(default)]
     image_alt: String,
+    #[serde(default)]
+    decorative: bool,
     #[serde(default)]
     featured: bool,
     #[serde(default)]
@@ -129,8 +139,11 @@ pub struct Article {
     pub kind: ArticleType,
     /// The illustration: an SVG under `site/public` or a photo under `content/images`.
     pub image: String,
-    /// The illustration's alternative text.
+    /// The illustration's alternative text; empty when it is decorative.
     pub image_alt: String,
+    /// Whether the illustration adds nothing the title does not say (`decorative: true`):
+    /// then it is shown with empty alternative text.
+    pub decorative: bool,
     /// Whether the Insights page shows it among the featured articles.
     pub featured: bool,
     /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
@@ -373,6 +386,7 @@ fn parse_file(
             kind: front.kind,
             image: front.image,
             image_alt: front.image_alt,
+            decorative: front.decorative,
             featured: front.featured,
             read_time,
             html: rendered.html,

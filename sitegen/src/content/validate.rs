@@ -2,7 +2,8 @@
 //!
 //! Most checks walk the JSON form of each file's model, so a new page or section is covered
 //! without code here as long as it names its fields `href` for links and `image`, `logo` or
-//! `avatar` for pictures.
+//! `avatar` for pictures, and a picture's alternative text `<field>_alt` beside a
+//! `decorative` flag.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -20,8 +21,12 @@ use super::pages::FixedPage;
 const LINK_KEYS: &[&str] = &["href"];
 /// Keys whose string value is a picture under the site's public directory.
 const IMAGE_KEYS: &[&str] = &["image", "logo", "avatar"];
-/// Keys whose value may legitimately be an empty string.
-const MAY_BE_EMPTY: &[&str] = &["value"];
+/// Keys of pictures whose entry says what they show: `<key>_alt`, or `decorative: true`. (A
+/// logo's alternative text is the brand's `name`.)
+const DESCRIBED_IMAGE_KEYS: &[&str] = &["image", "avatar"];
+/// Keys whose value may legitimately be an empty string (alternative text is checked with its
+/// picture).
+const MAY_BE_EMPTY: &[&str] = &["value", "image_alt", "avatar_alt"];
 
 /// Checks the model; returns every raster picture it names, with where.
 pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path) -> Vec<ImageRef> {
@@ -90,6 +95,7 @@ impl Walker<'_> {
                         format!("highlight `{highlight}` does not occur in the title `{title}`"),
                     );
                 }
+                self.alt_text(map, path);
                 for (k, v) in map {
                     self.walk(v, &join(path, k), Some(k));
                 }
@@ -113,6 +119,37 @@ impl Walker<'_> {
             self.link(text, path);
         } else if IMAGE_KEYS.contains(&key) {
             self.image(text, path, key);
+        }
+    }
+
+    /// An entry with a picture says what it shows in `<key>_alt`, or says `decorative: true`
+    /// (shown with empty alternative text), never both.
+    fn alt_text(&mut self, map: &serde_json::Map<String, Value>, path: &str) {
+        for key in DESCRIBED_IMAGE_KEYS {
+            let Some(Value::String(src)) = map.get(*key) else {
+                continue;
+            };
+            let alt_key = format!("{key}_alt");
+            let alt = map
+                .get(&alt_key)
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let decorative = map.get("decorative").and_then(Value::as_bool) == Some(true);
+            match (alt.trim().is_empty(), decorative) {
+                (true, false) => self.error(
+                    &join(path, key),
+                    format!(
+                        "`{key}` `{src}` has no alternative text: add `{alt_key}` saying what it shows, or `decorative: true` when the words beside it say it all"
+                    ),
+                ),
+                (false, true) => self.error(
+                    &join(path, "decorative"),
+                    format!(
+                        "a decorative picture is shown with empty alternative text: remove `{alt_key}` or `decorative: true`"
+                    ),
+                ),
+                _ => {}
+            }
         }
     }
 
@@ -339,6 +376,7 @@ pub(crate) fn validate_articles(
             "excerpt": article.excerpt,
             "image": article.image,
             "image_alt": article.image_alt,
+            "decorative": article.decorative,
         });
         Walker {
             loader: &mut *loader,
