@@ -52,6 +52,15 @@ image_alt: string,
  */
 decorative: boolean, 
 /**
+ * The picture link previews show instead of the article's card (see
+ * [`super::common::Meta::share_image`]).
+ */
+share_image?: string, 
+/**
+ * What `share_image` shows; required with it.
+ */
+share_image_alt?: string, 
+/**
  * Whether the Insights page shows it among the featured articles.
  */
 featured: boolean, 

@@ -6,6 +6,10 @@
 //!
 //! A card is remembered in the cache by the hash of its SVG, so a rebuild draws only the cards
 //! whose words changed; its PNG is published beside the photos with a content-hashed name.
+//!
+//! A page that names its own picture (`share_image`) gets that instead: the middle of the
+//! photo cropped to 1200 x 630, as a JPEG (a PNG when it has transparency), remembered by the
+//! hash of the source's bytes.
 
 use std::sync::{Arc, OnceLock};
 
@@ -15,13 +19,14 @@ use rayon::prelude::*;
 use resvg::{tiny_skia, usvg};
 
 use crate::cache::{self, Cache, Stored};
-use crate::content::images::SocialCard;
-use crate::content::{Content, RouteKind};
+use crate::content::images::{ImageUse, SHARE_SIZE, ShareImage, SocialCard};
+use crate::content::{Content, ContentError, RouteKind};
+use crate::images::{Format, Settings, Source};
 
 /// The size every service shows in full (`summary_large_image`).
-pub const WIDTH: u32 = 1200;
+pub const WIDTH: u32 = SHARE_SIZE.0;
 /// See [`WIDTH`].
-pub const HEIGHT: u32 = 630;
+pub const HEIGHT: u32 = SHARE_SIZE.1;
 
 const TEMPLATE: &str = include_str!("../templates/card.svg.j2");
 const FONTS: [&[u8]; 2] = [
@@ -30,6 +35,8 @@ const FONTS: [&[u8]; 2] = [
 ];
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
 const CARDS_VERSION: &str = "sitegen-cards-2 inter-4.0 resvg-0.45";
+/// Changes whenever the same share picture would be cropped or encoded differently.
+const SHARE_VERSION: &str = "sitegen-share-1";
 
 /// The longest title line, in characters of the title's size, and the most lines shown.
 const LINE_CHARS: usize = 30;
@@ -59,7 +66,7 @@ pub struct Cards {
 pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
     let brand = content.settings.brand.name.clone();
     let store = cache.files();
-    let jobs: Vec<(String, String, CardText)> = content
+    let jobs: Vec<(String, String, CardText, Option<&ShareImage>)> = content
         .routes
         .iter()
         .map(|route| {
@@ -67,12 +74,18 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
                 "" => "home".to_owned(),
                 path => path.replace('/', "-"),
             };
-            (route.path.clone(), name, card_text(content, route))
+            let share = route.share_image.as_ref();
+            (route.path.clone(), name, card_text(content, route), share)
         })
         .collect();
     let made = jobs
         .par_iter()
-        .map(|(path, name, text)| {
+        .map(|(path, name, text, share)| {
+            if let Some(share) = share {
+                let (card, file, hash, drawn) =
+                    share_picture(cache, content, name, &share.src, &share.alt)?;
+                return Ok((path.clone(), card, file, hash, drawn));
+            }
             let svg = svg(&brand, text)?;
             let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
             let recalled = cache
@@ -98,6 +111,7 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
             };
             let card = SocialCard {
                 src: format!("/{file}"),
+                mime: Format::Png.mime().to_owned(),
                 width: WIDTH,
                 height: HEIGHT,
                 alt: text.title.clone(),
@@ -118,6 +132,90 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
         content.cards.insert(path, card);
     }
     Ok(cards)
+}
+
+/// The page's own picture `src`, cropped to the card's size and published as the card of the
+/// route named `name`: the card, its file, its stored hash and whether it was made now.
+fn share_picture(
+    cache: &Cache,
+    content: &Content,
+    name: &str,
+    src: &str,
+    alt: &str,
+) -> Result<(SocialCard, String, String, bool)> {
+    let source = content
+        .image_refs
+        .iter()
+        .find(|r| r.src == src && r.usage == ImageUse::Share)
+        .ok_or_else(|| anyhow!("the share picture `{src}` was not checked by the content"))?;
+    let bytes = std::fs::read(&source.path)
+        .with_context(|| format!("reading {}", source.path.display()))?;
+    let settings = Settings::default();
+    let key = cache::hash_hex(&[
+        SHARE_VERSION.as_bytes(),
+        &serde_json::to_vec(&settings)?,
+        &bytes,
+    ]);
+    let store = cache.files();
+    // The memo holds the format's extension, the file's hash and its store hash.
+    let recalled = cache
+        .recall(&key)
+        .and_then(|memo| String::from_utf8(memo).ok())
+        .and_then(|memo| {
+            let mut parts = memo.split(' ').map(str::to_owned);
+            Some((parts.next()?, parts.next()?, parts.next()?))
+        })
+        .filter(|(_, file_hash, hash)| file_hash.len() >= 12 && store.contains(hash));
+    let (format, file_hash, hash, made) = match recalled {
+        Some((ext, file_hash, hash)) => {
+            let format = if ext == Format::Png.extension() {
+                Format::Png
+            } else {
+                Format::Jpeg
+            };
+            (format, file_hash, hash, false)
+        }
+        None => {
+            let decoded = Source::decode(&bytes).map_err(|err| {
+                anyhow!(
+                    "{}",
+                    ContentError {
+                        file: source.file.clone(),
+                        line: source.line,
+                        column: source.column,
+                        message: format!("`{src}` cannot be decoded: {err:#}"),
+                    }
+                )
+            })?;
+            let format = Format::fallback(decoded.has_alpha);
+            let picture = crate::images::encode(&decoded.cover(WIDTH, HEIGHT)?, format, &settings)?;
+            let file_hash = cache::hash_hex(&[&picture]);
+            let file = share_file(name, &file_hash, format);
+            let stored = store.put(&file, &picture)?;
+            let memo = format!("{} {file_hash} {}", format.extension(), stored.hash);
+            cache.remember(&key, memo.as_bytes())?;
+            (format, file_hash, stored.hash, true)
+        }
+    };
+    let file = share_file(name, &file_hash, format);
+    let card = SocialCard {
+        src: format!("/{file}"),
+        mime: format.mime().to_owned(),
+        width: WIDTH,
+        height: HEIGHT,
+        alt: alt.to_owned(),
+    };
+    Ok((card, file, hash, made))
+}
+
+/// The published name of the share picture of the route named `name`.
+fn share_file(name: &str, file_hash: &str, format: Format) -> String {
+    format!(
+        "{}/card-{name}.{}.{}",
+        crate::images::DIR,
+        &file_hash[..12],
+        format.extension()
+    )
 }
 
 /// What the card of `route` says.

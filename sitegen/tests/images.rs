@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use image::{GenericImageView, ImageEncoder, Rgb, RgbImage, Rgba, RgbaImage};
 use sitegen::cache::Cache;
-use sitegen::content::Content;
+use sitegen::content::{Content, RouteKind};
 use sitegen::images::{self, Settings};
 
 const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
@@ -444,4 +444,116 @@ fn a_content_picture_needs_alt_text_or_an_explicit_decorative_true() {
     let healthcare = &content.pages.industries.industries.items[0];
     assert!(healthcare.decorative);
     assert_eq!(healthcare.image_alt, "");
+}
+
+#[test]
+fn a_page_shares_its_own_picture_cropped_to_1200_by_630() {
+    let site = Site::new();
+    // Upright the JPEG is 1600 x 2000, red above blue; the PNG is wide and half transparent.
+    site.write("images/quay.jpg", &jpeg_with_exif(2000, 1600));
+    site.write("images/wide.png", &png_with_alpha(2400, 1000));
+    site.edit(
+        "pages/about.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/quay.jpg\n  share_image_alt: The team on the quay\n",
+    );
+    site.edit(
+        BODY_ARTICLE,
+        "type: article\n",
+        "type: article\nshare_image: /images/wide.png\nshare_image_alt: Two modules side by side\n",
+    );
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::open(Some(cache_dir.path())).expect("cache");
+    let mut content = site.load().expect("valid content");
+    let first = sitegen::cards::process(&cache, &mut content).expect("cards");
+    assert_eq!(first.drawn, content.routes.len());
+
+    let about = content.cards["/about"].clone();
+    assert!(about.src.starts_with("/img/card-about."), "{}", about.src);
+    assert!(about.src.ends_with(".jpg"), "{}", about.src);
+    assert_eq!(
+        (
+            about.mime.as_str(),
+            about.width,
+            about.height,
+            about.alt.as_str()
+        ),
+        ("image/jpeg", 1200, 630, "The team on the quay")
+    );
+    let article = content
+        .routes
+        .iter()
+        .find(|r| matches!(&r.kind, RouteKind::Article { slug } if BODY_ARTICLE.ends_with(&format!("/{slug}.md"))))
+        .expect("the article's route");
+    let wide = content.cards[&article.path].clone();
+    assert!(wide.src.ends_with(".png"), "{}", wide.src);
+    assert_eq!(
+        (wide.mime.as_str(), wide.alt.as_str()),
+        ("image/png", "Two modules side by side")
+    );
+    // Pages that name no picture keep their drawn card.
+    assert_eq!(content.cards["/"].mime, "image/png");
+
+    let store = cache.files();
+    let published = |src: &str| {
+        let (_, stored) = first
+            .files
+            .iter()
+            .find(|(file, _)| format!("/{file}") == src)
+            .unwrap_or_else(|| panic!("{src} is not published"));
+        std::fs::read(store.path(&stored.hash)).expect("stored file")
+    };
+    let bytes = published(&about.src);
+    assert!(
+        !bytes.windows(8).any(|w| w == GPS_MARK),
+        "the share picture keeps its EXIF"
+    );
+    let picture = image::load_from_memory(&bytes).expect("a JPEG");
+    assert_eq!(picture.dimensions(), (1200, 630));
+    // The middle of the upright photo: red above, blue below.
+    let top = picture.get_pixel(600, 60).0;
+    let bottom = picture.get_pixel(600, 570).0;
+    assert!(top[0] > 150 && top[2] < 100, "top is {top:?}");
+    assert!(bottom[2] > 150 && bottom[0] < 100, "bottom is {bottom:?}");
+    let png = image::load_from_memory(&published(&wide.src)).expect("a PNG");
+    assert_eq!(png.dimensions(), (1200, 630));
+    assert_eq!(png.get_pixel(1190, 300).0[3], 0);
+
+    // A second build makes nothing and publishes the same.
+    let mut again = site.load().expect("valid content");
+    let second = sitegen::cards::process(&cache, &mut again).expect("cards");
+    assert_eq!(second.drawn, 0);
+    assert_eq!(again.cards, content.cards);
+}
+
+#[test]
+fn a_share_picture_is_a_photo_large_enough_with_alt_text() {
+    let site = Site::new();
+    site.write("images/small.jpg", &jpeg(1000, 700));
+    site.write("images/quay.jpg", &jpeg(1600, 900));
+    site.edit(
+        "pages/about.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/about/team/kristjan-tamm.svg\n  share_image_alt: Kristjan\n",
+    );
+    site.edit(
+        "pages/industries.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/small.jpg\n  share_image_alt: A small picture\n",
+    );
+    site.edit(
+        BODY_ARTICLE,
+        "type: article\n",
+        "type: article\nshare_image: /images/quay.jpg\n",
+    );
+    assert_eq!(
+        site.load().expect_err("bad share pictures"),
+        [
+            "content/pages/about.yaml:3:3: `share_image` `/images/about/team/kristjan-tamm.svg` must be a JPEG, PNG or WebP under `/images/`: link previews show no SVG",
+            "content/pages/industries.yaml:3:3: `share_image` `/images/small.jpg` is 1000 x 700 px; where it is shown it needs at least 1200 x 630 px",
+            &format!(
+                "content/{BODY_ARTICLE}:8:1: `share_image` `/images/quay.jpg` has no alternative text: add `share_image_alt` saying what it shows"
+            ),
+        ]
+    );
 }

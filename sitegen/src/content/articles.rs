@@ -101,6 +101,10 @@ struct FrontMatter {
     #[serde(default)]
     decorative: bool,
     #[serde(default)]
+    share_image: Option<String>,
+    #[serde(default)]
+    share_image_alt: Option<String>,
+    #[serde(default)]
     featured: bool,
     #[serde(default)]
     read_time: Option<u32>,
@@ -144,6 +148,15 @@ pub struct Article {
     /// Whether the illustration adds nothing the title does not say (`decorative: true`):
     /// then it is shown with empty alternative text.
     pub decorative: bool,
+    /// The picture link previews show instead of the article's card (see
+    /// [`super::common::Meta::share_image`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image: Option<String>,
+    /// What `share_image` shows; required with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image_alt: Option<String>,
     /// Whether the Insights page shows it among the featured articles.
     pub featured: bool,
     /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
@@ -387,6 +400,8 @@ fn parse_file(
             image: front.image,
             image_alt: front.image_alt,
             decorative: front.decorative,
+            share_image: front.share_image,
+            share_image_alt: front.share_image_alt,
             featured: front.featured,
             read_time,
             html: rendered.html,

@@ -23,8 +23,10 @@ pub enum ImageUse {
     Byline,
     /// A team member's card-wide portrait (up to 400 CSS pixels).
     Portrait,
-    /// An article's or an industry's illustration: cards, and an article's header.
+    /// An article's or an industry's illustration: cards, an article's header and body.
     Illustration,
+    /// A page's own picture for link previews, cropped to 1200 x 630 by the cards stage.
+    Share,
 }
 
 impl ImageUse {
@@ -34,6 +36,7 @@ impl ImageUse {
             "avatar" if file == super::articles::AUTHORS_FILE => Some(Self::Byline),
             "avatar" => Some(Self::Portrait),
             "image" => Some(Self::Illustration),
+            "share_image" => Some(Self::Share),
             _ => None,
         }
     }
@@ -45,6 +48,16 @@ impl ImageUse {
             Self::Byline => &[48, 96, 144],
             Self::Portrait => &[320, 640, 960],
             Self::Illustration => &[480, 768, 1024, 1536],
+            Self::Share => &[SHARE_SIZE.0],
+        }
+    }
+
+    /// The fewest pixels the source must have upright: the first width of its ladder, and
+    /// for a share picture the height it is cropped to (it is never scaled up).
+    pub fn min_size(self) -> (u32, u32) {
+        match self {
+            Self::Share => SHARE_SIZE,
+            _ => (self.widths()[0], 0),
         }
     }
 }
@@ -151,11 +164,27 @@ pub struct Picture {
     pub src: String,
 }
 
-/// A page's picture for link previews (`og:image`): its social card.
+/// The size of every page's picture for link previews: what every service shows in full
+/// (`summary_large_image`).
+pub const SHARE_SIZE: (u32, u32) = (1200, 630);
+
+/// The picture a page names for its link previews (`share_image` in its meta or front matter).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct ShareImage {
+    /// As written: `/images/insights/launch.jpg`.
+    pub src: String,
+    /// Its alternative text.
+    pub alt: String,
+}
+
+/// A page's picture for link previews (`og:image`): its social card, or the picture it names.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
 pub struct SocialCard {
     /// Where it is published (`/img/card-about.1a2b3c4d5e6f.png`).
     pub src: String,
+    /// Its MIME type (`image/png`; `image/jpeg` for a photo a page names).
+    #[serde(rename = "type")]
+    pub mime: String,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.

@@ -28,6 +28,10 @@ pub struct RouteInfo {
     pub description: String,
     /// Whether the page is listed in `sitemap.xml`.
     pub in_sitemap: bool,
+    /// The picture the page names for link previews instead of its generated card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image: Option<super::images::ShareImage>,
 }
 
 /// The kind of a page and its parameters: `{"kind": "about"}`,
@@ -159,6 +163,8 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             Meta {
                 title: format!("{} | {brand}", article.title),
                 description: article.excerpt.clone(),
+                share_image: article.share_image.clone(),
+                share_image_alt: article.share_image_alt.clone(),
             },
         ));
     }
@@ -184,6 +190,8 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
                 Meta {
                     title: format!("{name} | {insights}"),
                     description: category.summary.clone(),
+                    share_image: None,
+                    share_image_alt: None,
                 },
             ));
         }
@@ -193,6 +201,7 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
         .map(|(kind, meta)| RouteInfo {
             path: kind.path(),
             in_sitemap: kind.in_sitemap(),
+            share_image: meta.share(),
             kind,
             title: meta.title,
             description: meta.description,
@@ -215,6 +224,7 @@ mod tests {
             title: "DevOps".into(),
             description: "Ship often.".into(),
             in_sitemap: true,
+            share_image: None,
         };
         let json = serde_json::to_value(&route).expect("serializes");
         assert_eq!(

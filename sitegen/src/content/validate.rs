@@ -20,7 +20,7 @@ use super::pages::FixedPage;
 /// Keys whose string value is a link (internal path or absolute URL).
 const LINK_KEYS: &[&str] = &["href"];
 /// Keys whose string value is a picture under the site's public directory.
-const IMAGE_KEYS: &[&str] = &["image", "logo", "avatar"];
+const IMAGE_KEYS: &[&str] = &["image", "logo", "avatar", "share_image"];
 /// Keys of pictures whose entry says what they show: `<key>_alt`, or `decorative: true`. (A
 /// logo's alternative text is the brand's `name`.)
 const DESCRIBED_IMAGE_KEYS: &[&str] = &["image", "avatar"];
@@ -151,6 +151,18 @@ impl Walker<'_> {
                 _ => {}
             }
         }
+        // Link previews read a page's own picture out: it always says what it shows.
+        if let Some(Value::String(src)) = map.get("share_image") {
+            let alt = map.get("share_image_alt").and_then(Value::as_str);
+            if alt.is_none_or(|alt| alt.trim().is_empty()) {
+                self.error(
+                    &join(path, "share_image"),
+                    format!(
+                        "`share_image` `{src}` has no alternative text: add `share_image_alt` saying what it shows"
+                    ),
+                );
+            }
+        }
     }
 
     fn link(&mut self, href: &str, path: &str) {
@@ -161,6 +173,15 @@ impl Walker<'_> {
 
     fn image(&mut self, src: &str, path: &str, key: &str) {
         let usage = ImageUse::of_field(self.file, key);
+        if usage == Some(ImageUse::Share) && !images::is_raster(src) {
+            return self.error(
+                path,
+                format!(
+                    "`{key}` `{src}` must be a JPEG, PNG or WebP under `/{}/`: link previews show no SVG",
+                    images::SOURCE_DIR
+                ),
+            );
+        }
         let what = format!("`{key}`");
         match check_image(self.loader.root(), self.public_dir, src, &what, usage) {
             Err(message) => self.error(path, message),
@@ -236,11 +257,14 @@ pub(crate) fn check_image(
             source.display()
         ));
     }
+    let (min_width, min_height) = usage.min_size();
     match images::shown_size(&source) {
         Err(err) => Err(format!("{what} `{src}` cannot be read as a picture: {err}")),
-        Ok((width, _)) if width < usage.widths()[0] => Err(format!(
-            "{what} `{src}` is {width} px wide; where it is shown it needs at least {} px",
-            usage.widths()[0]
+        Ok((width, _)) if width < min_width && min_height == 0 => Err(format!(
+            "{what} `{src}` is {width} px wide; where it is shown it needs at least {min_width} px"
+        )),
+        Ok((width, height)) if width < min_width || height < min_height => Err(format!(
+            "{what} `{src}` is {width} x {height} px; where it is shown it needs at least {min_width} x {min_height} px"
         )),
         Ok(_) => Ok(Checked::Raster(source, usage)),
     }
@@ -377,6 +401,8 @@ pub(crate) fn validate_articles(
             "image": article.image,
             "image_alt": article.image_alt,
             "decorative": article.decorative,
+            "share_image": article.share_image,
+            "share_image_alt": article.share_image_alt,
         });
         Walker {
             loader: &mut *loader,

@@ -16,7 +16,7 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use encode::{Format, Settings, Source};
+pub use encode::{Format, Settings, Source, encode};
 
 use crate::cache::{self, Cache, Stored};
 use crate::content::articles::picture_html;
@@ -98,7 +98,12 @@ pub fn process(
     settings: &Settings,
 ) -> Result<Images, ImagesError> {
     let mut by_src: BTreeMap<&str, Vec<&ImageRef>> = BTreeMap::new();
-    for image in &content.image_refs {
+    // A page's own share picture is cropped and published by the cards stage.
+    for image in content
+        .image_refs
+        .iter()
+        .filter(|r| r.usage != ImageUse::Share)
+    {
         by_src.entry(&image.src).or_default().push(image);
     }
     let jobs = by_src
