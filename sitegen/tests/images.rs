@@ -557,3 +557,25 @@ fn a_share_picture_is_a_photo_large_enough_with_alt_text() {
         ]
     );
 }
+
+#[test]
+fn an_avif_source_is_refused_with_the_reason() {
+    let site = Site::new();
+    let image = RgbImage::from_pixel(640, 480, Rgb([30, 90, 160]));
+    let mut avif = Vec::new();
+    image::codecs::avif::AvifEncoder::new_with_speed_quality(&mut avif, 10, 60)
+        .write_image(image.as_raw(), 640, 480, image::ExtendedColorType::Rgb8)
+        .expect("encode avif");
+    site.write("images/harbour.avif", &avif);
+    site.edit(
+        "pages/industries.yaml",
+        "/images/industries/healthcare.svg",
+        "/images/harbour.avif",
+    );
+    assert_eq!(
+        site.load().expect_err("an AVIF source"),
+        [
+            "content/pages/industries.yaml:35:7: `image` `/images/harbour.avif` is an AVIF, which sitegen cannot read (its decoders need libdav1d 1.3, newer than Debian 12 has): name the JPEG, PNG or WebP it was made from; sitegen publishes an AVIF of it itself"
+        ]
+    );
+}

@@ -16,6 +16,11 @@ pub const SOURCE_DIR: &str = "images";
 /// The extensions of the raster sources the images stage encodes.
 pub const RASTER_EXTENSIONS: [&str; 4] = ["jpg", "jpeg", "png", "webp"];
 
+/// The extension of AVIF, which sitegen publishes but cannot read: every AVIF decoder the
+/// `image` crate offers (`avif-native`) binds libdav1d 1.3 or later through dav1d-sys, and
+/// Debian 12 ships 1.0; no pure-Rust AVIF decoder is kept well enough to depend on.
+pub const UNREADABLE_EXTENSION: &str = "avif";
+
 /// Where a picture is shown, which decides the widths it is encoded at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ImageUse {
@@ -91,6 +96,14 @@ pub struct ImageRef {
     pub line: Option<usize>,
     /// See `line`.
     pub column: Option<usize>,
+}
+
+/// Whether `src` names an AVIF (by its extension), which sitegen cannot read as a source.
+pub fn is_avif(src: &str) -> bool {
+    Path::new(src)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(UNREADABLE_EXTENSION))
 }
 
 /// Whether `src` names a raster source (by its extension) rather than a file of `site/public`.

@@ -224,6 +224,11 @@ pub(crate) fn check_image(
     what: &str,
     usage: Option<ImageUse>,
 ) -> Result<Checked, String> {
+    if images::is_avif(src) {
+        return Err(format!(
+            "{what} `{src}` is an AVIF, which sitegen cannot read (its decoders need libdav1d 1.3, newer than Debian 12 has): name the JPEG, PNG or WebP it was made from; sitegen publishes an AVIF of it itself"
+        ));
+    }
     if !images::is_raster(src) {
         let Some(rel) = src.strip_prefix('/') else {
             return Err(format!(
