@@ -41,3 +41,22 @@ test('sitegen dev reloads on save, shows content mistakes and stops cleanly', as
     await dev.stop()
   }
 })
+
+test('sitegen dev serves the photos and social cards of the current content', async ({ page, request }) => {
+  const dev = await startDev()
+  try {
+    await page.goto(new URL('/industries/', dev.url).href)
+    // A photo of the content: its <picture> loads an encoded file from /img/, fully.
+    const photo = page.getByRole('img', { name: 'An espresso in a red cup and saucer on a wooden café table.' })
+    await photo.scrollIntoViewIfNeeded()
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+    expect(await photo.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(/^\/img\/.+\.avif$/)
+    // The page's social card is served as the PNG its head names.
+    const card = await page.locator('meta[property="og:image"]').getAttribute('content')
+    const response = await request.get(new URL(new URL(card ?? '').pathname, dev.url).href)
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-type']).toBe('image/png')
+  } finally {
+    await dev.stop()
+  }
+})
