@@ -60,3 +60,31 @@ test('sitegen dev serves the photos and social cards of the current content', as
     await dev.stop()
   }
 })
+
+test('a photo saved into an article body shows as a lazy picture of the encoded files', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    const article = 'articles/dashboards-nobody-opens-and-how-to-fix-them.md'
+    const alt = 'An espresso on a café table, the kind of decision a dashboard should serve'
+    dev.edit(article, (text) =>
+      text.replace('## Start from the decision\n', `## Start from the decision\n\n![${alt}](/images/industries/retail-coffee.png)\n`),
+    )
+    await page.goto(new URL('/insights/dashboards-nobody-opens-and-how-to-fix-them/', dev.url).href)
+    const photo = page.getByRole('img', { name: alt })
+    await expect(photo).toHaveAttribute('loading', 'lazy')
+    await expect(photo).toHaveAttribute('decoding', 'async')
+    await expect(photo).toHaveAttribute('width', '600')
+    await expect(photo).toHaveAttribute('height', '400')
+    const types = await photo.evaluate((img) => [...(img.parentElement?.querySelectorAll('source') ?? [])].map((s) => s.type))
+    expect(types).toEqual(['image/avif', 'image/webp'])
+    await photo.scrollIntoViewIfNeeded()
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+    expect(await photo.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(/^\/img\/.+\.avif$/)
+    // Laid out at its own size within the column, its ratio kept.
+    const box = await photo.boundingBox()
+    expect(box && Math.round((box.width / box.height) * 100)).toBe(150)
+    await page.screenshot({ path: test.info().outputPath('body-photo.png') })
+  } finally {
+    await dev.stop()
+  }
+})
