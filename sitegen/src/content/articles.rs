@@ -786,6 +786,27 @@ mod tests {
     }
 
     #[test]
+    fn pictures_become_markers_with_their_alt_text_and_position() {
+        let body = "Intro.\n\n![A *chart*](/images/a.png \"title\")\n\n## See ![icon](/b.svg)\n";
+        let out = render_markdown(body);
+        assert_eq!(
+            out.images,
+            vec![
+                ("/images/a.png".to_owned(), "A chart".to_owned(), 8),
+                ("/b.svg".to_owned(), "icon".to_owned(), 52),
+            ]
+        );
+        assert!(
+            out.html
+                .starts_with("<p>Intro.</p>\n<p><!--sitegen-image-0--></p>\n<h2 id=\"see\">See <!--sitegen-image-1--></h2>"),
+            "{}",
+            out.html
+        );
+        assert!(!out.html.contains("<img"), "{}", out.html);
+        assert_eq!(line_col(body, 52), (5, 8));
+    }
+
+    #[test]
     fn front_matter_is_split_with_line_numbers() {
         let (yaml, yaml_line, body, body_line) =
             split_front_matter("---\na: 1\nb: 2\n---\n\nBody\n").expect("splits");
