@@ -224,7 +224,7 @@ pub fn picture_html(picture: &Picture, alt: &str) -> String {
     let mut html = String::from("<span class=\"body-picture\">");
     if !picture.placeholder.is_empty() {
         html.push_str(&format!(
-            "<img class=\"body-picture-preview\" src=\"{}\" alt=\"\" aria-hidden=\"true\">",
+            "{PREVIEW_START}src=\"{}\" alt=\"\" aria-hidden=\"true\">",
             escape_html(&picture.placeholder)
         ));
     }
@@ -245,6 +245,29 @@ pub fn picture_html(picture: &Picture, alt: &str) -> String {
         picture.height
     ));
     html
+}
+
+/// The opening of a photo's blurred preview in [`picture_html`].
+const PREVIEW_START: &str = "<img class=\"body-picture-preview\" ";
+
+/// `html` (a body) without its photos' blurred previews: outside the site's stylesheet, in a
+/// feed reader, a preview would show as a small blurred copy above its photo.
+pub fn without_previews(html: &str) -> std::borrow::Cow<'_, str> {
+    if !html.contains(PREVIEW_START) {
+        return html.into();
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find(PREVIEW_START) {
+        out.push_str(&rest[..start]);
+        // Attribute values are escaped: the tag ends at the first `>`.
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |i| start + i + 1);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out.into()
 }
 
 /// A link in an article body, with where it is written.
@@ -804,6 +827,32 @@ mod tests {
         );
         assert!(!out.html.contains("<img"), "{}", out.html);
         assert_eq!(line_col(body, 52), (5, 8));
+    }
+
+    #[test]
+    fn a_feed_body_keeps_its_photos_without_their_previews() {
+        let picture = Picture {
+            width: 900,
+            height: 600,
+            placeholder: "data:image/webp;base64,AAAA".into(),
+            sources: Vec::new(),
+            srcset: "/img/a-480.1.jpg 480w".into(),
+            src: "/img/a-480.1.jpg".into(),
+        };
+        let html = format!("<p>{}</p>", picture_html(&picture, "A chart"));
+        assert!(html.contains("data:image/webp"), "{html}");
+        let fed = without_previews(&html);
+        assert!(!fed.contains("data:image/webp"), "{fed}");
+        assert!(
+            fed.starts_with(
+                "<p><span class=\"body-picture\"><picture><img src=\"/img/a-480.1.jpg\""
+            ),
+            "{fed}"
+        );
+        assert!(matches!(
+            without_previews("<p>x</p>"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]
