@@ -347,11 +347,16 @@ fn site_with_body(markdown: &str) -> Site {
 fn pictures_in_an_article_body_are_encoded_like_its_image() {
     let site = site_with_body(
         "![A chart of lead time falling](/images/chart.jpg)\n\n\
-         ![The modules, drawn](/images/insights/modular-monolith.svg)\n\n",
+         ![The modules, drawn](/images/insights/modular-monolith.svg)\n\n\
+         ![A small key to the chart](/images/key.png)\n\n",
     );
+    // Narrower than any rung of the ladder: shown at its own width.
+    site.write("images/key.png", &png_with_alpha(200, 120));
     let mut content = site.load().expect("valid content");
-    content.image_refs.retain(|r| r.src == "/images/chart.jpg");
-    assert_eq!(content.image_refs.len(), 1);
+    content
+        .image_refs
+        .retain(|r| ["/images/chart.jpg", "/images/key.png"].contains(&r.src.as_str()));
+    assert_eq!(content.image_refs.len(), 2);
     let chart = &content.image_refs[0];
     assert_eq!((chart.line, chart.column), (Some(12), Some(1)));
     let cache_dir = tempfile::tempdir().expect("tempdir");
@@ -360,6 +365,7 @@ fn pictures_in_an_article_body_are_encoded_like_its_image() {
 
     let picture = &content.images["/images/chart.jpg"];
     assert_eq!(widths(&picture.srcset), [480, 768, 900]);
+    assert_eq!(widths(&content.images["/images/key.png"].srcset), [200]);
     let article = content
         .articles
         .iter()

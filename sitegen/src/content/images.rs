@@ -28,8 +28,11 @@ pub enum ImageUse {
     Byline,
     /// A team member's card-wide portrait (up to 400 CSS pixels).
     Portrait,
-    /// An article's or an industry's illustration: cards, an article's header and body.
+    /// An article's or an industry's illustration: cards, and an article's header.
     Illustration,
+    /// A picture in an article body: shown at its own width, up to the column's (44rem),
+    /// so any width will do.
+    Body,
     /// A page's own picture for link previews, cropped to 1200 x 630 by the cards stage.
     Share,
 }
@@ -53,15 +56,18 @@ impl ImageUse {
             Self::Byline => &[48, 96, 144],
             Self::Portrait => &[320, 640, 960],
             Self::Illustration => &[480, 768, 1024, 1536],
+            Self::Body => &[480, 768, 1024, 1408],
             Self::Share => &[SHARE_SIZE.0],
         }
     }
 
     /// The fewest pixels the source must have upright: the first width of its ladder, and
-    /// for a share picture the height it is cropped to (it is never scaled up).
+    /// for a share picture the height it is cropped to (it is never scaled up). A body picture
+    /// is laid out no wider than it is.
     pub fn min_size(self) -> (u32, u32) {
         match self {
             Self::Share => SHARE_SIZE,
+            Self::Body => (1, 0),
             _ => (self.widths()[0], 0),
         }
     }

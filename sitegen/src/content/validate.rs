@@ -298,7 +298,7 @@ fn check_body_images(
                 ),
             );
         }
-        let usage = Some(ImageUse::Illustration);
+        let usage = Some(ImageUse::Body);
         match check_image(loader.root(), public_dir, &image.src, "image", usage) {
             Err(message) => loader.error_at(file, image.line, image.column, message),
             Ok(Checked::Public(path)) => public.push((n, path)),
