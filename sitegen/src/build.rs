@@ -250,7 +250,13 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         })
     })?;
     let social = steps.run(Stage::Cards, || {
-        cards::process(&cache, &mut content).map_err(BuildError::during(Stage::Cards))
+        cards::process(&cache, &mut content).map_err(|err| match err {
+            cards::CardsError::Content(errors) => BuildError::Content(errors),
+            cards::CardsError::Files(source) => BuildError::Files {
+                stage: Stage::Cards,
+                source,
+            },
+        })
     })?;
     let search = steps.run(Stage::Search, || {
         search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))

@@ -20,7 +20,7 @@ use resvg::{tiny_skia, usvg};
 
 use crate::cache::{self, Cache, Stored};
 use crate::content::images::{ImageUse, SHARE_SIZE, ShareImage, SocialCard};
-use crate::content::{Content, ContentError, RouteKind};
+use crate::content::{Content, ContentError, ContentErrors, RouteKind};
 use crate::images::{Format, Settings, Source};
 
 /// The size every service shows in full (`summary_large_image`).
@@ -62,8 +62,20 @@ pub struct Cards {
     pub drawn: usize,
 }
 
+/// Why the stage failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CardsError {
+    /// A page's own picture cannot be decoded (truncated, corrupt), named where the content
+    /// names it.
+    #[error("{0}")]
+    Content(#[from] ContentErrors),
+    /// Drawing, encoding or storing failed.
+    #[error(transparent)]
+    Files(#[from] anyhow::Error),
+}
+
 /// Draws the card of every route not yet in the cache and fills `content.cards`.
-pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
+pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError> {
     let brand = content.settings.brand.name.clone();
     let store = cache.files();
     let jobs: Vec<(String, String, CardText, Option<&ShareImage>)> = content
@@ -118,7 +130,7 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
             };
             Ok((path.clone(), card, file, hash, drawn))
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, CardsError>>()?;
     let mut cards = Cards::default();
     for (path, card, file, hash, drawn) in made {
         cards.drawn += usize::from(drawn);
@@ -142,7 +154,7 @@ fn share_picture(
     name: &str,
     src: &str,
     alt: &str,
-) -> Result<(SocialCard, String, String, bool)> {
+) -> Result<(SocialCard, String, String, bool), CardsError> {
     let source = content
         .image_refs
         .iter()
@@ -153,7 +165,7 @@ fn share_picture(
     let settings = Settings::default();
     let key = cache::hash_hex(&[
         SHARE_VERSION.as_bytes(),
-        &serde_json::to_vec(&settings)?,
+        &serde_json::to_vec(&settings).map_err(anyhow::Error::from)?,
         &bytes,
     ]);
     let store = cache.files();
@@ -177,15 +189,12 @@ fn share_picture(
         }
         None => {
             let decoded = Source::decode(&bytes).map_err(|err| {
-                anyhow!(
-                    "{}",
-                    ContentError {
-                        file: source.file.clone(),
-                        line: source.line,
-                        column: source.column,
-                        message: format!("`{src}` cannot be decoded: {err:#}"),
-                    }
-                )
+                ContentErrors(vec![ContentError {
+                    file: source.file.clone(),
+                    line: source.line,
+                    column: source.column,
+                    message: format!("`{src}` cannot be decoded: {err:#}"),
+                }])
             })?;
             let format = Format::fallback(decoded.has_alpha);
             let picture = crate::images::encode(&decoded.cover(WIDTH, HEIGHT)?, format, &settings)?;

@@ -585,3 +585,32 @@ fn an_avif_source_is_refused_with_the_reason() {
         ]
     );
 }
+
+#[test]
+fn a_truncated_share_picture_fails_the_cards_stage_at_its_field() {
+    let site = Site::new();
+    let whole = jpeg(2400, 1400);
+    site.write("images/cut.jpg", &whole[..whole.len() / 2]);
+    site.edit(
+        "pages/about.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/cut.jpg\n  share_image_alt: The team\n",
+    );
+    let mut content = site.load().expect("its header reads");
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::open(Some(cache_dir.path())).expect("cache");
+    let err = sitegen::cards::process(&cache, &mut content).expect_err("truncated");
+    assert!(
+        matches!(err, sitegen::cards::CardsError::Content(_)),
+        "{err:?}"
+    );
+    let message = err
+        .to_string()
+        .replace(&site.content.display().to_string(), "content");
+    assert!(
+        message.starts_with(
+            "content/pages/about.yaml:3:3: `/images/cut.jpg` cannot be decoded: the file ends before the picture does"
+        ),
+        "{message}"
+    );
+}

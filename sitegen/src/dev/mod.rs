@@ -48,8 +48,8 @@ pub struct Prepared {
 }
 
 /// Loads and validates `content_dir`, then encodes its photos with `settings` and draws its
-/// cards through `cache` as a build does. A content mistake, a picture that cannot be decoded included, is
-/// `Ok(Err(_))`; failing to read or write the cache is `Err(_)`.
+/// cards through `cache` as a build does. A content mistake (a picture that cannot be
+/// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`.
 pub fn prepare(
     content_dir: &Path,
     public_dir: &Path,
@@ -65,7 +65,11 @@ pub fn prepare(
         Err(crate::images::ImagesError::Content(errors)) => return Ok(Err(errors)),
         Err(crate::images::ImagesError::Files(err)) => return Err(err),
     };
-    let cards = crate::cards::process(cache, &mut content)?;
+    let cards = match crate::cards::process(cache, &mut content) {
+        Ok(cards) => cards,
+        Err(crate::cards::CardsError::Content(errors)) => return Ok(Err(errors)),
+        Err(crate::cards::CardsError::Files(err)) => return Err(err),
+    };
     let store = cache.files();
     let files = pictures
         .files
