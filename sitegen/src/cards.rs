@@ -62,17 +62,9 @@ pub struct Cards {
     pub drawn: usize,
 }
 
-/// Why the stage failed.
-#[derive(Debug, thiserror::Error)]
-pub enum CardsError {
-    /// A page's own picture cannot be decoded (truncated, corrupt), named where the content
-    /// names it.
-    #[error("{0}")]
-    Content(#[from] ContentErrors),
-    /// Drawing, encoding or storing failed.
-    #[error(transparent)]
-    Files(#[from] anyhow::Error),
-}
+/// Why the stage failed: a page's own picture cannot be decoded (a content error where the
+/// content names it), or drawing, encoding or storing failed. The images stage's two kinds.
+pub type CardsError = crate::images::ImagesError;
 
 /// Draws the card of every route not yet in the cache and fills `content.cards`.
 pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError> {

@@ -26,6 +26,7 @@ use tokio::signal::unix::{SignalKind, signal};
 
 use crate::cache::Cache;
 use crate::content::{Content, ContentErrors};
+use crate::images::ImagesError;
 use children::Owned;
 
 /// The site's folder for the dev server's files (`site/.sitegen`); builds never write there.
@@ -60,15 +61,12 @@ pub fn prepare(
         Ok(content) => content,
         Err(errors) => return Ok(Err(errors)),
     };
-    let pictures = match crate::images::process(cache, &mut content, settings) {
-        Ok(pictures) => pictures,
-        Err(crate::images::ImagesError::Content(errors)) => return Ok(Err(errors)),
-        Err(crate::images::ImagesError::Files(err)) => return Err(err),
-    };
-    let cards = match crate::cards::process(cache, &mut content) {
-        Ok(cards) => cards,
-        Err(crate::cards::CardsError::Content(errors)) => return Ok(Err(errors)),
-        Err(crate::cards::CardsError::Files(err)) => return Err(err),
+    let pictures = crate::images::process(cache, &mut content, settings)
+        .and_then(|pictures| Ok((pictures, crate::cards::process(cache, &mut content)?)));
+    let (pictures, cards) = match pictures {
+        Ok(made) => made,
+        Err(ImagesError::Content(errors)) => return Ok(Err(errors)),
+        Err(ImagesError::Files(err)) => return Err(err),
     };
     let store = cache.files();
     let files = pictures

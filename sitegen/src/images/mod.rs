@@ -63,7 +63,7 @@ pub struct Images {
     pub report: ImagesReport,
 }
 
-/// Why the stage failed.
+/// Why the stage failed; the cards stage fails the same two ways.
 #[derive(Debug, thiserror::Error)]
 pub enum ImagesError {
     /// A source cannot be decoded (truncated, corrupt); each names where the content names it.
