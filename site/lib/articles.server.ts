@@ -64,6 +64,7 @@ export function cardOf(article: Article): ArticleCardData {
     author: author.name,
     role: author.role,
     avatar: author.avatar,
+    avatar_alt: author.avatar_alt,
     featured: article.featured,
   }
 }

@@ -5,10 +5,13 @@
 // file (`$SITEGEN_DEV_STATUS`: `{"errors": [...]}`) and, when the content is valid, the content
 // JSON (`$SITEGEN_CONTENT`). A new content JSON reloads every open page; a status with errors
 // shows them in the overlay (also to pages opened later) while the last good content keeps
-// rendering. Without `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
-import { existsSync, readFileSync } from 'node:fs'
+// rendering. Before the content JSON it writes the list of the photos and social cards it
+// encoded into the build cache (`$SITEGEN_DEV_FILES`: `{"/img/...": "/path/in/the/cache"}`),
+// which this plugin serves under `/img/`. Without `sitegen dev` (`make content` +
+// `npm run dev`) the reload works alone.
+import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { ErrorPayload, Plugin } from 'vite'
+import type { Connect, ErrorPayload, Plugin } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
 import { setContent } from './contentGlobal'
 
@@ -48,13 +51,44 @@ function overlay(mistakes: ContentMistake[]): ErrorPayload {
   }
 }
 
+/** The MIME type of each format the pictures are published in. */
+const PICTURE_TYPES: Record<string, string> = {
+  '.avif': 'image/avif',
+  '.webp': 'image/webp',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+}
+
+/** Serves the pictures `sitegen dev` lists in `filesFile`, read again on every request. */
+function servePictures(filesFile: string): Connect.NextHandleFunction {
+  return (req, res, next) => {
+    const url = req.url?.split('?')[0] ?? ''
+    if (!url.startsWith('/img/')) return next()
+    let files: Record<string, string> = {}
+    try {
+      files = JSON.parse(readFileSync(filesFile, 'utf8')) as Record<string, string>
+    } catch {
+      // Being replaced: answer as for a picture not (yet) made.
+    }
+    const file = files[url]
+    if (!file) return next()
+    res.setHeader('Content-Type', PICTURE_TYPES[path.extname(url)] ?? 'application/octet-stream')
+    res.setHeader('Cache-Control', 'no-cache')
+    createReadStream(file).on('error', next).pipe(res)
+  }
+}
+
 /** Hands the content JSON to the renderer (the dev server renders in this process). */
 function loadContent(contentFile: string) {
   setContent(JSON.parse(readFileSync(contentFile, 'utf8')) as SiteContent)
 }
 
 /** Reloads the open pages on a new content JSON and shows content mistakes as Vite's overlay. */
-export function reloadOnContent(contentFile: string, statusFile = process.env.SITEGEN_DEV_STATUS): Plugin {
+export function reloadOnContent(
+  contentFile: string,
+  statusFile = process.env.SITEGEN_DEV_STATUS,
+  filesFile = process.env.SITEGEN_DEV_FILES,
+): Plugin {
   const watched = new Set([contentFile, statusFile].filter((f): f is string => Boolean(f)))
   let mistakes = readMistakes(statusFile)
   return {
@@ -68,6 +102,7 @@ export function reloadOnContent(contentFile: string, statusFile = process.env.SI
         )
       }
       loadContent(contentFile)
+      if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
       const onFile = (file: string) => {
         if (!watched.has(file)) return

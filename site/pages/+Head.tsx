@@ -34,7 +34,7 @@ export default function Head() {
       {card && (
         <>
           <meta property="og:image" content={new URL(card.src, `${settings.base_url}/`).href} />
-          <meta property="og:image:type" content="image/png" />
+          <meta property="og:image:type" content={card.type} />
           <meta property="og:image:width" content={String(card.width)} />
           <meta property="og:image:height" content={String(card.height)} />
           <meta property="og:image:alt" content={card.alt} />

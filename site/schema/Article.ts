@@ -43,9 +43,23 @@ type: ArticleType,
  */
 image: string, 
 /**
- * The illustration's alternative text.
+ * The illustration's alternative text; empty when it is decorative.
  */
 image_alt: string, 
+/**
+ * Whether the illustration adds nothing the title does not say (`decorative: true`):
+ * then it is shown with empty alternative text.
+ */
+decorative: boolean, 
+/**
+ * The picture link previews show instead of the article's card (see
+ * [`super::common::Meta::share_image`]).
+ */
+share_image?: string, 
+/**
+ * What `share_image` shows; required with it.
+ */
+share_image_alt?: string, 
 /**
  * Whether the Insights page shows it among the featured articles.
  */
@@ -55,7 +69,8 @@ featured: boolean,
  */
 read_time: number, 
 /**
- * The body as HTML.
+ * The body as HTML. Its photos are placed by the images stage: until then each raster
+ * picture of [`Article::body_images`] is a [`BodyImage::marker`].
  */
 html: string, 
 /**

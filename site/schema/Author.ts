@@ -13,7 +13,16 @@ name: string,
  */
 role: string, 
 /**
- * Portrait: an SVG under `site/public` or a photo under `content/images` (decorative: the
- * name is shown beside it).
+ * Portrait: an SVG under `site/public` or a photo under `content/images`.
  */
-avatar: string, };
+avatar: string, 
+/**
+ * The portrait's alternative text; leave it out with `decorative: true` (the name is
+ * shown beside it).
+ */
+avatar_alt: string, 
+/**
+ * Whether the picture adds nothing the words beside it do not say: then it is shown
+ * with empty alternative text, and `avatar_alt` is left out.
+ */
+decorative: boolean, };

@@ -27,6 +27,11 @@ solutions: Array<string>,
  */
 image: string, 
 /**
- * The illustration's alternative text.
+ * The illustration's alternative text; leave it out with `decorative: true`.
  */
-image_alt: string, };
+image_alt: string, 
+/**
+ * Whether the picture adds nothing the words beside it do not say: then it is shown
+ * with empty alternative text, and `image_alt` is left out.
+ */
+decorative: boolean, };

@@ -11,4 +11,14 @@ title: string,
 /**
  * The meta description: one or two sentences, shown in search results.
  */
-description: string, };
+description: string, 
+/**
+ * The picture link previews show (`og:image`) instead of the page's generated card: a
+ * JPEG, PNG or WebP under `content/images` of at least 1200 x 630 pixels, published
+ * cropped to 1200 x 630.
+ */
+share_image?: string, 
+/**
+ * What `share_image` shows, for its `og:image:alt`; required with it.
+ */
+share_image_alt?: string, };

@@ -2,6 +2,7 @@
 import type { FixedPage } from "./FixedPage";
 import type { NewsletterPage } from "./NewsletterPage";
 import type { PageOf } from "./PageOf";
+import type { ShareImage } from "./ShareImage";
 
 /**
  * One published page.
@@ -26,7 +27,11 @@ in_sitemap: boolean,
 /**
  * Where the page stands in a listing split into pages; only on such pages.
  */
-pager?: PageOf, } & ({ "kind": "contact-sent" } | { "kind": "contact-error" } | { "kind": "newsletter", "params": { 
+pager?: PageOf, 
+/**
+ * The picture the page names for link previews instead of its generated card.
+ */
+share_image?: ShareImage, } & ({ "kind": "contact-sent" } | { "kind": "contact-error" } | { "kind": "newsletter", "params": { 
 /**
  * Which one (`confirmed`).
  */

@@ -41,3 +41,50 @@ test('sitegen dev reloads on save, shows content mistakes and stops cleanly', as
     await dev.stop()
   }
 })
+
+test('sitegen dev serves the photos and social cards of the current content', async ({ page, request }) => {
+  const dev = await startDev()
+  try {
+    await page.goto(new URL('/industries/', dev.url).href)
+    // A photo of the content: its <picture> loads an encoded file from /img/, fully.
+    const photo = page.getByRole('img', { name: 'An espresso in a red cup and saucer on a wooden café table.' })
+    await photo.scrollIntoViewIfNeeded()
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+    expect(await photo.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(/^\/img\/.+\.avif$/)
+    // The page's social card is served as the PNG its head names.
+    const card = await page.locator('meta[property="og:image"]').getAttribute('content')
+    const response = await request.get(new URL(new URL(card ?? '').pathname, dev.url).href)
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-type']).toBe('image/png')
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('a photo saved into an article body shows as a lazy picture of the encoded files', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    const article = 'articles/dashboards-nobody-opens-and-how-to-fix-them.md'
+    const alt = 'An espresso on a café table, the kind of decision a dashboard should serve'
+    dev.edit(article, (text) =>
+      text.replace('## Start from the decision\n', `## Start from the decision\n\n![${alt}](/images/industries/retail-coffee.png)\n`),
+    )
+    await page.goto(new URL('/insights/dashboards-nobody-opens-and-how-to-fix-them/', dev.url).href)
+    const photo = page.getByRole('img', { name: alt })
+    await expect(photo).toHaveAttribute('loading', 'lazy')
+    await expect(photo).toHaveAttribute('decoding', 'async')
+    await expect(photo).toHaveAttribute('width', '600')
+    await expect(photo).toHaveAttribute('height', '400')
+    const types = await photo.evaluate((img) => [...(img.parentElement?.querySelectorAll('source') ?? [])].map((s) => s.type))
+    expect(types).toEqual(['image/avif', 'image/webp'])
+    await photo.scrollIntoViewIfNeeded()
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+    expect(await photo.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(/^\/img\/.+\.avif$/)
+    // Laid out at its own size within the column, its ratio kept.
+    const box = await photo.boundingBox()
+    expect(box && Math.round((box.width / box.height) * 100)).toBe(150)
+    await page.screenshot({ path: test.info().outputPath('body-photo.png') })
+  } finally {
+    await dev.stop()
+  }
+})

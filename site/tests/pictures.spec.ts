@@ -34,6 +34,7 @@ test.describe('Pictures', () => {
       await visit(page, path)
       const meta = (key: string) => page.locator(`meta[property="${key}"], meta[name="${key}"]`)
       await expect(meta('og:image')).toHaveAttribute('content', `${content.settings.base_url}${card.src}`)
+      await expect(meta('og:image:type')).toHaveAttribute('content', card.type)
       await expect(meta('og:image:width')).toHaveAttribute('content', '1200')
       await expect(meta('og:image:height')).toHaveAttribute('content', '630')
       await expect(meta('og:image:alt')).toHaveAttribute('content', card.alt)

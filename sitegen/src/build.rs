@@ -185,6 +185,15 @@ impl BuildError {
     pub fn during(stage: Stage) -> impl Fn(anyhow::Error) -> BuildError {
         move |source| BuildError::Files { stage, source }
     }
+
+    /// Wraps an error of the images or cards `stage`: a picture that cannot be decoded is the
+    /// content's mistake.
+    pub fn of_pictures(stage: Stage) -> impl Fn(images::ImagesError) -> BuildError {
+        move |err| match err {
+            images::ImagesError::Content(errors) => BuildError::Content(errors),
+            images::ImagesError::Files(source) => BuildError::Files { stage, source },
+        }
+    }
 }
 
 impl From<BundleError> for BuildError {
@@ -242,17 +251,11 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     .map_err(BuildError::during(Stage::Load))?;
     let mut content = steps.run(Stage::Load, || load(options))?;
     let pictures = steps.run(Stage::Images, || {
-        images::process(&cache, &mut content, &images::Settings::default()).map_err(|err| match err
-        {
-            images::ImagesError::Content(errors) => BuildError::Content(errors),
-            images::ImagesError::Files(source) => BuildError::Files {
-                stage: Stage::Images,
-                source,
-            },
-        })
+        images::process(&cache, &mut content, &images::Settings::default())
+            .map_err(BuildError::of_pictures(Stage::Images))
     })?;
     let social = steps.run(Stage::Cards, || {
-        cards::process(&cache, &mut content).map_err(BuildError::during(Stage::Cards))
+        cards::process(&cache, &mut content).map_err(BuildError::of_pictures(Stage::Cards))
     })?;
     let search = steps.run(Stage::Search, || {
         search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))

@@ -8,6 +8,10 @@
 //! whose words changed; its PNG is published beside the photos with a content-hashed name.
 //! What every card shares (the background's gradients, the mark, the brand: most of the
 //! drawing's time) is drawn once per build and copied under each card's own words.
+//!
+//! A page that names its own picture (`share_image`) gets that instead: the middle of the
+//! photo cropped to 1200 x 630, as a JPEG (a PNG when it has transparency), remembered by the
+//! hash of the source's bytes.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -17,13 +21,14 @@ use rayon::prelude::*;
 use resvg::{tiny_skia, usvg};
 
 use crate::cache::{self, Cache, Stored};
-use crate::content::images::SocialCard;
-use crate::content::{Content, RouteKind};
+use crate::content::images::{ImageUse, SHARE_SIZE, ShareImage, SocialCard};
+use crate::content::{Content, ContentError, ContentErrors, RouteKind};
+use crate::images::{Format, Settings, Source};
 
 /// The size every service shows in full (`summary_large_image`).
-pub const WIDTH: u32 = 1200;
+pub const WIDTH: u32 = SHARE_SIZE.0;
 /// See [`WIDTH`].
-pub const HEIGHT: u32 = 630;
+pub const HEIGHT: u32 = SHARE_SIZE.1;
 
 const TEMPLATE: &str = include_str!("../templates/card.svg.j2");
 const FONTS: [&[u8]; 2] = [
@@ -32,6 +37,8 @@ const FONTS: [&[u8]; 2] = [
 ];
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
 const CARDS_VERSION: &str = "sitegen-cards-3 inter-4.0 resvg-0.45";
+/// Changes whenever the same share picture would be cropped or encoded differently.
+const SHARE_VERSION: &str = "sitegen-share-1";
 
 /// The longest title line, in characters of the title's size, and the most lines shown.
 const LINE_CHARS: usize = 30;
@@ -57,12 +64,16 @@ pub struct Cards {
     pub drawn: usize,
 }
 
+/// Why the stage failed: a page's own picture cannot be decoded (a content error where the
+/// content names it), or drawing, encoding or storing failed. The images stage's two kinds.
+pub type CardsError = crate::images::ImagesError;
+
 /// Draws the card of every route not yet in the cache and fills `content.cards`.
-pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
+pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError> {
     let brand = content.settings.brand.name.clone();
     let base = Base::default();
     let store = cache.files();
-    let jobs: Vec<(String, String, CardText)> = content
+    let jobs: Vec<(String, String, CardText, Option<&ShareImage>)> = content
         .routes
         .iter()
         .map(|route| {
@@ -70,12 +81,18 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
                 "" => "home".to_owned(),
                 path => path.replace('/', "-"),
             };
-            (route.path.clone(), name, card_text(content, route))
+            let share = route.share_image.as_ref();
+            (route.path.clone(), name, card_text(content, route), share)
         })
         .collect();
     let made = jobs
         .par_iter()
-        .map(|(path, name, text)| {
+        .map(|(path, name, text, share)| {
+            if let Some(share) = share {
+                let (card, file, hash, drawn) =
+                    share_picture(cache, content, name, &share.src, &share.alt)?;
+                return Ok((path.clone(), card, file, hash, drawn));
+            }
             let svg = svg(&brand, text)?;
             let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
             let recalled = cache
@@ -101,13 +118,14 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
             };
             let card = SocialCard {
                 src: format!("/{file}"),
+                mime: Format::Png.mime().to_owned(),
                 width: WIDTH,
                 height: HEIGHT,
                 alt: text.title.clone(),
             };
             Ok((path.clone(), card, file, hash, drawn))
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, CardsError>>()?;
     let mut cards = Cards::default();
     for (path, card, file, hash, drawn) in made {
         cards.drawn += usize::from(drawn);
@@ -121,6 +139,87 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards> {
         content.cards.insert(path, card);
     }
     Ok(cards)
+}
+
+/// The page's own picture `src`, cropped to the card's size and published as the card of the
+/// route named `name`: the card, its file, its stored hash and whether it was made now.
+fn share_picture(
+    cache: &Cache,
+    content: &Content,
+    name: &str,
+    src: &str,
+    alt: &str,
+) -> Result<(SocialCard, String, String, bool), CardsError> {
+    let source = content
+        .image_refs
+        .iter()
+        .find(|r| r.src == src && r.usage == ImageUse::Share)
+        .ok_or_else(|| anyhow!("the share picture `{src}` was not checked by the content"))?;
+    let bytes = std::fs::read(&source.path)
+        .with_context(|| format!("reading {}", source.path.display()))?;
+    let settings = Settings::default();
+    let key = cache::hash_hex(&[
+        SHARE_VERSION.as_bytes(),
+        &serde_json::to_vec(&settings).map_err(anyhow::Error::from)?,
+        &bytes,
+    ]);
+    let store = cache.files();
+    // The memo holds the format's extension, the file's hash and its store hash.
+    let recalled = cache
+        .recall(&key)
+        .and_then(|memo| String::from_utf8(memo).ok())
+        .and_then(|memo| {
+            let mut parts = memo.split(' ').map(str::to_owned);
+            Some((parts.next()?, parts.next()?, parts.next()?))
+        })
+        .filter(|(_, file_hash, hash)| file_hash.len() >= 12 && store.contains(hash));
+    let (format, file_hash, hash, made) = match recalled {
+        Some((ext, file_hash, hash)) => {
+            let format = if ext == Format::Png.extension() {
+                Format::Png
+            } else {
+                Format::Jpeg
+            };
+            (format, file_hash, hash, false)
+        }
+        None => {
+            let decoded = Source::decode(&bytes).map_err(|err| {
+                ContentErrors(vec![ContentError {
+                    file: source.file.clone(),
+                    line: source.line,
+                    column: source.column,
+                    message: format!("`{src}` cannot be decoded: {err:#}"),
+                }])
+            })?;
+            let format = Format::fallback(decoded.has_alpha);
+            let picture = crate::images::encode(&decoded.cover(WIDTH, HEIGHT)?, format, &settings)?;
+            let file_hash = cache::hash_hex(&[&picture]);
+            let file = share_file(name, &file_hash, format);
+            let stored = store.put(&file, &picture)?;
+            let memo = format!("{} {file_hash} {}", format.extension(), stored.hash);
+            cache.remember(&key, memo.as_bytes())?;
+            (format, file_hash, stored.hash, true)
+        }
+    };
+    let file = share_file(name, &file_hash, format);
+    let card = SocialCard {
+        src: format!("/{file}"),
+        mime: format.mime().to_owned(),
+        width: WIDTH,
+        height: HEIGHT,
+        alt: alt.to_owned(),
+    };
+    Ok((card, file, hash, made))
+}
+
+/// The published name of the share picture of the route named `name`.
+fn share_file(name: &str, file_hash: &str, format: Format) -> String {
+    format!(
+        "{}/card-{name}.{}.{}",
+        crate::images::DIR,
+        &file_hash[..12],
+        format.extension()
+    )
 }
 
 /// What the card of `route` says.

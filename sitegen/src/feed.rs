@@ -49,7 +49,7 @@ pub fn render(content: &Content) -> Result<String> {
                 .find(|c| c.slug == article.category)
                 .map_or(article.category.as_str(), |c| c.name.as_str()),
             summary => &article.excerpt,
-            content => &article.html,
+            content => crate::content::articles::without_previews(&article.html),
         });
     }
     // Articles are newest first; an empty feed is as new as the oldest possible article.

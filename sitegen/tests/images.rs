@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use image::{GenericImageView, ImageEncoder, Rgb, RgbImage, Rgba, RgbaImage};
 use sitegen::cache::Cache;
-use sitegen::content::Content;
+use sitegen::content::{Content, RouteKind};
 use sitegen::images::{self, Settings};
 
 const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
@@ -291,7 +291,7 @@ fn bad_pictures_are_reported_where_the_content_names_them() {
         errors,
         [
             "content/pages/industries.yaml:35:7: `image` `/images/notes.png` cannot be read as a picture: Format error decoding Png: Invalid PNG signature.".to_owned(),
-            format!("content/authors.yaml:10:3: `avatar` `/images/missing.jpg` does not exist: expected the file {dir}/images/missing.jpg").replace(&dir, "content"),
+            format!("content/authors.yaml:11:3: `avatar` `/images/missing.jpg` does not exist: expected the file {dir}/images/missing.jpg").replace(&dir, "content"),
             "content/authors.yaml:6:3: `avatar` `/images/tiny.jpg` is 40 px wide; where it is shown it needs at least 48 px".to_owned(),
         ]
     );
@@ -320,6 +320,296 @@ fn a_truncated_picture_fails_the_images_stage_at_its_field() {
     assert!(
         message.starts_with(
             "content/pages/industries.yaml:46:7: `/images/truncated.jpg` cannot be decoded: the file ends before the picture does: it is truncated"
+        ),
+        "{message}"
+    );
+}
+
+/// The article the body-picture tests write into.
+const BODY_ARTICLE: &str = "articles/choosing-between-a-modular-monolith-and-microservices.md";
+/// Its body's first line, in the file (line 12).
+const BODY_FIRST_LINE: &str = "We are regularly asked to review architectures";
+
+/// A copy of the content with a 900 x 600 `/images/chart.jpg` and `markdown` before the first
+/// line of [`BODY_ARTICLE`]'s body.
+fn site_with_body(markdown: &str) -> Site {
+    let site = Site::new();
+    site.write("images/chart.jpg", &jpeg(900, 600));
+    site.edit(
+        BODY_ARTICLE,
+        BODY_FIRST_LINE,
+        &format!("{markdown}{BODY_FIRST_LINE}"),
+    );
+    site
+}
+
+#[test]
+fn pictures_in_an_article_body_are_encoded_like_its_image() {
+    let site = site_with_body(
+        "![A chart of lead time falling](/images/chart.jpg)\n\n\
+         ![The modules, drawn](/images/insights/modular-monolith.svg)\n\n\
+         ![A small key to the chart](/images/key.png)\n\n",
+    );
+    // Narrower than any rung of the ladder: shown at its own width.
+    site.write("images/key.png", &png_with_alpha(200, 120));
+    let mut content = site.load().expect("valid content");
+    content
+        .image_refs
+        .retain(|r| ["/images/chart.jpg", "/images/key.png"].contains(&r.src.as_str()));
+    assert_eq!(content.image_refs.len(), 2);
+    let chart = &content.image_refs[0];
+    assert_eq!((chart.line, chart.column), (Some(12), Some(1)));
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::open(Some(cache_dir.path())).expect("cache");
+    images::process(&cache, &mut content, &settings()).expect("encoded");
+
+    let picture = &content.images["/images/chart.jpg"];
+    assert_eq!(widths(&picture.srcset), [480, 768, 900]);
+    assert_eq!(widths(&content.images["/images/key.png"].srcset), [200]);
+    let article = content
+        .articles
+        .iter()
+        .find(|a| BODY_ARTICLE.ends_with(&format!("/{}.md", a.slug)))
+        .expect("the article");
+    let html = &article.html;
+    assert!(!html.contains("<!--sitegen-image-"), "{html}");
+    let sizes = sitegen::content::articles::BODY_PICTURE_SIZES;
+    let expected = format!(
+        "<p><span class=\"body-picture\"><img class=\"body-picture-preview\" src=\"{}\" alt=\"\" aria-hidden=\"true\"><picture>\
+         <source type=\"image/avif\" srcset=\"{}\" sizes=\"{sizes}\">\
+         <source type=\"image/webp\" srcset=\"{}\" sizes=\"{sizes}\">\
+         <img src=\"{}\" srcset=\"{}\" sizes=\"{sizes}\" alt=\"A chart of lead time falling\" width=\"900\" height=\"600\" loading=\"lazy\" decoding=\"async\"></picture></span></p>",
+        picture.placeholder,
+        picture.sources[0].srcset,
+        picture.sources[1].srcset,
+        picture.src,
+        picture.srcset,
+    );
+    assert!(html.starts_with(&expected), "{html}");
+    // The SVG is published as it is, with the size it is drawn at.
+    assert!(
+        html.contains(
+            "<p><img src=\"/images/insights/modular-monolith.svg\" alt=\"The modules, drawn\" width=\"640\" height=\"360\" loading=\"lazy\" decoding=\"async\"></p>"
+        ),
+        "{html}"
+    );
+}
+
+#[test]
+fn a_body_picture_without_alt_text_or_file_is_reported_at_its_line() {
+    let site =
+        site_with_body("Before ![](/images/chart.jpg) and\n![A lost chart](/images/lost.png).\n\n");
+    let errors = site.load().expect_err("bad body pictures");
+    let dir = site.content.display().to_string();
+    assert_eq!(
+        errors,
+        [
+            format!("content/{BODY_ARTICLE}:12:8: image `/images/chart.jpg` has no alternative text: say what it shows between the brackets, `![What it shows](/images/chart.jpg)`"),
+            format!("content/{BODY_ARTICLE}:13:1: image `/images/lost.png` does not exist: expected the file {dir}/images/lost.png").replace(&dir, "content"),
+        ]
+    );
+}
+
+#[test]
+fn a_content_picture_needs_alt_text_or_an_explicit_decorative_true() {
+    let site = Site::new();
+    // No alternative text and not said to be decorative: an illustration, a byline portrait.
+    site.edit(
+        "pages/industries.yaml",
+        "      image_alt: Illustration of a patient health dashboard with a heart-rate line and clinical charts.\n",
+        "",
+    );
+    site.edit(
+        "authors.yaml",
+        "avatar: /images/insights/avatars/maria-tamm.svg\n  decorative: true\n",
+        "avatar: /images/insights/avatars/maria-tamm.svg\n",
+    );
+    // Both: alternative text on a picture said to be decorative.
+    site.edit(
+        "pages/about.yaml",
+        "avatar: /images/about/team/kristjan-tamm.svg\n",
+        "avatar: /images/about/team/kristjan-tamm.svg\n      avatar_alt: Kristjan at his desk\n",
+    );
+    assert_eq!(
+        site.load().expect_err("pictures without alt text"),
+        [
+            "content/pages/about.yaml:136:7: a decorative picture is shown with empty alternative text: remove `avatar_alt` or `decorative: true`",
+            "content/pages/industries.yaml:35:7: `image` `/images/industries/healthcare.svg` has no alternative text: add `image_alt` saying what it shows, or `decorative: true` when the words beside it say it all",
+            "content/authors.yaml:6:3: `avatar` `/images/insights/avatars/maria-tamm.svg` has no alternative text: add `avatar_alt` saying what it shows, or `decorative: true` when the words beside it say it all",
+        ]
+    );
+
+    // Said to be decorative, an illustration is shown with empty alternative text.
+    let site = Site::new();
+    site.edit(
+        "pages/industries.yaml",
+        "image_alt: Illustration of a patient health dashboard with a heart-rate line and clinical charts.",
+        "decorative: true",
+    );
+    let content = site.load().expect("valid content");
+    let healthcare = &content.pages.industries.industries.items[0];
+    assert!(healthcare.decorative);
+    assert_eq!(healthcare.image_alt, "");
+}
+
+#[test]
+fn a_page_shares_its_own_picture_cropped_to_1200_by_630() {
+    let site = Site::new();
+    // Upright the JPEG is 1600 x 2000, red above blue; the PNG is wide and half transparent.
+    site.write("images/quay.jpg", &jpeg_with_exif(2000, 1600));
+    site.write("images/wide.png", &png_with_alpha(2400, 1000));
+    site.edit(
+        "pages/about.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/quay.jpg\n  share_image_alt: The team on the quay\n",
+    );
+    site.edit(
+        BODY_ARTICLE,
+        "type: article\n",
+        "type: article\nshare_image: /images/wide.png\nshare_image_alt: Two modules side by side\n",
+    );
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::open(Some(cache_dir.path())).expect("cache");
+    let mut content = site.load().expect("valid content");
+    let first = sitegen::cards::process(&cache, &mut content).expect("cards");
+    assert_eq!(first.drawn, content.routes.len());
+
+    let about = content.cards["/about"].clone();
+    assert!(about.src.starts_with("/img/card-about."), "{}", about.src);
+    assert!(about.src.ends_with(".jpg"), "{}", about.src);
+    assert_eq!(
+        (
+            about.mime.as_str(),
+            about.width,
+            about.height,
+            about.alt.as_str()
+        ),
+        ("image/jpeg", 1200, 630, "The team on the quay")
+    );
+    let article = content
+        .routes
+        .iter()
+        .find(|r| matches!(&r.kind, RouteKind::Article { slug } if BODY_ARTICLE.ends_with(&format!("/{slug}.md"))))
+        .expect("the article's route");
+    let wide = content.cards[&article.path].clone();
+    assert!(wide.src.ends_with(".png"), "{}", wide.src);
+    assert_eq!(
+        (wide.mime.as_str(), wide.alt.as_str()),
+        ("image/png", "Two modules side by side")
+    );
+    // Pages that name no picture keep their drawn card.
+    assert_eq!(content.cards["/"].mime, "image/png");
+
+    let store = cache.files();
+    let published = |src: &str| {
+        let (_, stored) = first
+            .files
+            .iter()
+            .find(|(file, _)| format!("/{file}") == src)
+            .unwrap_or_else(|| panic!("{src} is not published"));
+        std::fs::read(store.path(&stored.hash)).expect("stored file")
+    };
+    let bytes = published(&about.src);
+    assert!(
+        !bytes.windows(8).any(|w| w == GPS_MARK),
+        "the share picture keeps its EXIF"
+    );
+    let picture = image::load_from_memory(&bytes).expect("a JPEG");
+    assert_eq!(picture.dimensions(), (1200, 630));
+    // The middle of the upright photo: red above, blue below.
+    let top = picture.get_pixel(600, 60).0;
+    let bottom = picture.get_pixel(600, 570).0;
+    assert!(top[0] > 150 && top[2] < 100, "top is {top:?}");
+    assert!(bottom[2] > 150 && bottom[0] < 100, "bottom is {bottom:?}");
+    let png = image::load_from_memory(&published(&wide.src)).expect("a PNG");
+    assert_eq!(png.dimensions(), (1200, 630));
+    assert_eq!(png.get_pixel(1190, 300).0[3], 0);
+
+    // A second build makes nothing and publishes the same.
+    let mut again = site.load().expect("valid content");
+    let second = sitegen::cards::process(&cache, &mut again).expect("cards");
+    assert_eq!(second.drawn, 0);
+    assert_eq!(again.cards, content.cards);
+}
+
+#[test]
+fn a_share_picture_is_a_photo_large_enough_with_alt_text() {
+    let site = Site::new();
+    site.write("images/small.jpg", &jpeg(1000, 700));
+    site.write("images/quay.jpg", &jpeg(1600, 900));
+    site.edit(
+        "pages/about.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/about/team/kristjan-tamm.svg\n  share_image_alt: Kristjan\n",
+    );
+    site.edit(
+        "pages/industries.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/small.jpg\n  share_image_alt: A small picture\n",
+    );
+    site.edit(
+        BODY_ARTICLE,
+        "type: article\n",
+        "type: article\nshare_image: /images/quay.jpg\n",
+    );
+    assert_eq!(
+        site.load().expect_err("bad share pictures"),
+        [
+            "content/pages/about.yaml:3:3: `share_image` `/images/about/team/kristjan-tamm.svg` must be a JPEG, PNG or WebP under `/images/`: link previews show no SVG",
+            "content/pages/industries.yaml:3:3: `share_image` `/images/small.jpg` is 1000 x 700 px; where it is shown it needs at least 1200 x 630 px",
+            &format!(
+                "content/{BODY_ARTICLE}:8:1: `share_image` `/images/quay.jpg` has no alternative text: add `share_image_alt` saying what it shows"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn an_avif_source_is_refused_with_the_reason() {
+    let site = Site::new();
+    let image = RgbImage::from_pixel(640, 480, Rgb([30, 90, 160]));
+    let mut avif = Vec::new();
+    image::codecs::avif::AvifEncoder::new_with_speed_quality(&mut avif, 10, 60)
+        .write_image(image.as_raw(), 640, 480, image::ExtendedColorType::Rgb8)
+        .expect("encode avif");
+    site.write("images/harbour.avif", &avif);
+    site.edit(
+        "pages/industries.yaml",
+        "/images/industries/healthcare.svg",
+        "/images/harbour.avif",
+    );
+    assert_eq!(
+        site.load().expect_err("an AVIF source"),
+        [
+            "content/pages/industries.yaml:35:7: `image` `/images/harbour.avif` is an AVIF, which sitegen cannot read (its decoders need libdav1d 1.3, newer than Debian 12 has): name the JPEG, PNG or WebP it was made from; sitegen publishes an AVIF of it itself"
+        ]
+    );
+}
+
+#[test]
+fn a_truncated_share_picture_fails_the_cards_stage_at_its_field() {
+    let site = Site::new();
+    let whole = jpeg(2400, 1400);
+    site.write("images/cut.jpg", &whole[..whole.len() / 2]);
+    site.edit(
+        "pages/about.yaml",
+        "meta:\n",
+        "meta:\n  share_image: /images/cut.jpg\n  share_image_alt: The team\n",
+    );
+    let mut content = site.load().expect("its header reads");
+    let cache_dir = tempfile::tempdir().expect("tempdir");
+    let cache = Cache::open(Some(cache_dir.path())).expect("cache");
+    let err = sitegen::cards::process(&cache, &mut content).expect_err("truncated");
+    assert!(
+        matches!(err, sitegen::cards::CardsError::Content(_)),
+        "{err:?}"
+    );
+    let message = err
+        .to_string()
+        .replace(&site.content.display().to_string(), "content");
+    assert!(
+        message.starts_with(
+            "content/pages/about.yaml:3:3: `/images/cut.jpg` cannot be decoded: the file ends before the picture does"
         ),
         "{message}"
     );

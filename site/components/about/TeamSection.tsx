@@ -20,10 +20,9 @@ export function TeamSection({ section }: TeamSectionProps) {
         {section.people.map((person, i) => (
           <Reveal as="li" key={person.name} delay={i * 100}>
             <Card as="article" padding="none" className="h-full overflow-hidden">
-              {/* The name follows as text, so the portrait adds nothing for screen readers. */}
               <Picture
                 src={person.avatar}
-                alt=""
+                alt={person.avatar_alt}
                 width={400}
                 height={300}
                 sizes="(min-width: 1280px) 18rem, (min-width: 640px) 50vw, 100vw"

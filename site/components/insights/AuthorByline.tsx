@@ -5,6 +5,8 @@ export type AuthorBylineProps = {
   name: string
   role: string
   avatar: string
+  /** The portrait's alternative text from the content; empty when it is decorative. */
+  avatarAlt: string
   /** `lg` in an article's header, `md` on a card. */
   size?: 'md' | 'lg'
   /** Whether the portrait is in the first screen (loads eagerly) or further down (lazily). */
@@ -16,14 +18,14 @@ const sizes = {
   lg: { px: 48, className: 'size-12', role: 'text-ink-600' },
 } as const
 
-/** An article's author: round portrait, name and role. The name is text, so the portrait is decorative. */
-export function AuthorByline({ name, role, avatar, size = 'md', eager = false }: AuthorBylineProps) {
+/** An article's author: round portrait, name and role. */
+export function AuthorByline({ name, role, avatar, avatarAlt, size = 'md', eager = false }: AuthorBylineProps) {
   const s = sizes[size]
   return (
     <div className="flex items-center gap-3">
       <Picture
         src={avatar}
-        alt=""
+        alt={avatarAlt}
         width={s.px}
         height={s.px}
         sizes={`${s.px}px`}

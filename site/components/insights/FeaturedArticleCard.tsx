@@ -34,7 +34,7 @@ export function FeaturedArticleCard({ article, featuredLabel }: FeaturedArticleC
         </h3>
         <p className="text-pretty text-ink-600">{article.excerpt}</p>
         <footer className="mt-auto flex flex-wrap items-center justify-between gap-4 border-t border-ink-100 pt-5">
-          <AuthorByline name={article.author} role={article.role} avatar={article.avatar} />
+          <AuthorByline name={article.author} role={article.role} avatar={article.avatar} avatarAlt={article.avatar_alt} />
           <ArticleMeta date={article.date} isoDate={article.iso_date} readTime={article.read_time} />
         </footer>
       </div>

@@ -23,5 +23,7 @@ export type ArticleCardData = {
   author: string
   role: string
   avatar: string
+  /** The portrait's alternative text; empty when it is decorative. */
+  avatar_alt: string
   featured: boolean
 }

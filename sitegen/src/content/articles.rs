@@ -18,6 +18,7 @@ use syntect::parsing::SyntaxSet;
 use syntect::util::LinesWithEndings;
 use ts_rs::TS;
 
+use super::images::Picture;
 use super::loader::Loader;
 
 /// The folder of the article files, under the content directory.
@@ -36,6 +37,8 @@ pub const WORDS_PER_MINUTE: usize = 200;
 pub const TOC_MIN_HEADINGS: usize = 3;
 /// The prefix of the highlighting classes (`hl-keyword`, `hl-string`, ...).
 pub const HIGHLIGHT_CLASS_PREFIX: &str = "hl-";
+/// The `sizes` of a photo in an article body: the width of the article's column.
+pub const BODY_PICTURE_SIZES: &str = "(min-width: 48rem) 44rem, 100vw";
 
 /// Someone who writes articles, keyed by a slug in `content/authors.yaml`.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, schemars::JsonSchema)]
@@ -45,9 +48,16 @@ pub struct Author {
     pub name: String,
     /// Role at the firm.
     pub role: String,
-    /// Portrait: an SVG under `site/public` or a photo under `content/images` (decorative: the
-    /// name is shown beside it).
+    /// Portrait: an SVG under `site/public` or a photo under `content/images`.
     pub avatar: String,
+    /// The portrait's alternative text; leave it out with `decorative: true` (the name is
+    /// shown beside it).
+    #[serde(default)]
+    pub avatar_alt: String,
+    /// Whether the picture adds nothing the words beside it do not say: then it is shown
+    /// with empty alternative text, and `avatar_alt` is left out.
+    #[serde(default)]
+    pub decorative: bool,
 }
 
 /// What kind of piece an article is.
@@ -86,7 +96,14 @@ struct FrontMatter {
     #[serde(rename = "type")]
     kind: ArticleType,
     image: String,
+    #[serde(default)]
     image_alt: String,
+    #[serde(default)]
+    decorative: bool,
+    #[serde(default)]
+    share_image: Option<String>,
+    #[serde(default)]
+    share_image_alt: Option<String>,
     #[serde(default)]
     featured: bool,
     #[serde(default)]
@@ -126,18 +143,131 @@ pub struct Article {
     pub kind: ArticleType,
     /// The illustration: an SVG under `site/public` or a photo under `content/images`.
     pub image: String,
-    /// The illustration's alternative text.
+    /// The illustration's alternative text; empty when it is decorative.
     pub image_alt: String,
+    /// Whether the illustration adds nothing the title does not say (`decorative: true`):
+    /// then it is shown with empty alternative text.
+    pub decorative: bool,
+    /// The picture link previews show instead of the article's card (see
+    /// [`super::common::Meta::share_image`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image: Option<String>,
+    /// What `share_image` shows; required with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image_alt: Option<String>,
     /// Whether the Insights page shows it among the featured articles.
     pub featured: bool,
     /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
     pub read_time: u32,
-    /// The body as HTML.
+    /// The body as HTML. Its photos are placed by the images stage: until then each raster
+    /// picture of [`Article::body_images`] is a [`BodyImage::marker`].
     pub html: String,
     /// The body as plain text, for the search index.
     pub text: String,
     /// The `##`/`###` headings, when there are at least [`TOC_MIN_HEADINGS`]; else empty.
     pub toc: Vec<TocEntry>,
+    /// The pictures of the body (`![alt](/images/chart.png)`), in order, with where they are
+    /// written.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub body_images: Vec<BodyImage>,
+}
+
+/// A picture of an article body, with where it is written in the article file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyImage {
+    /// As written: `/images/insights/chart.png` (a photo) or an SVG under `site/public`.
+    pub src: String,
+    /// Its alternative text: what the brackets hold.
+    pub alt: String,
+    /// 1-based line in the article file.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl BodyImage {
+    /// What stands in the rendered body for the `n`th picture until its markup is known. An
+    /// HTML comment cannot come from the Markdown: raw HTML there is escaped.
+    pub fn marker(n: usize) -> String {
+        format!("<!--sitegen-image-{n}-->")
+    }
+}
+
+impl Article {
+    /// Puts `html` in place of the marker of the `n`th picture of the body.
+    pub fn place_body_image(&mut self, n: usize, html: &str) {
+        self.html = self.html.replacen(&BodyImage::marker(n), html, 1);
+    }
+}
+
+/// `<img>` markup of a picture of the body published as it is (an SVG), with its size when
+/// known so it takes no layout shift.
+pub fn plain_image_html(src: &str, alt: &str, size: Option<(u32, u32)>) -> String {
+    let size = size
+        .map(|(w, h)| format!(" width=\"{w}\" height=\"{h}\""))
+        .unwrap_or_default();
+    format!(
+        "<img src=\"{}\" alt=\"{}\"{size} loading=\"lazy\" decoding=\"async\">",
+        escape_html(src),
+        escape_html(alt)
+    )
+}
+
+/// `<picture>` markup of a photo of the body, as `site/components/ui/Picture.tsx` draws one
+/// below the fold: AVIF and WebP sources, the fallback's `srcset`, its own size (no layout
+/// shift), lazy loading, and its blurred preview behind it (styled by `.article-body`).
+pub fn picture_html(picture: &Picture, alt: &str) -> String {
+    let sizes = BODY_PICTURE_SIZES;
+    let mut html = String::from("<span class=\"body-picture\">");
+    if !picture.placeholder.is_empty() {
+        html.push_str(&format!(
+            "{PREVIEW_START}src=\"{}\" alt=\"\" aria-hidden=\"true\">",
+            escape_html(&picture.placeholder)
+        ));
+    }
+    html.push_str("<picture>");
+    for source in &picture.sources {
+        html.push_str(&format!(
+            "<source type=\"{}\" srcset=\"{}\" sizes=\"{sizes}\">",
+            escape_html(&source.mime),
+            escape_html(&source.srcset)
+        ));
+    }
+    html.push_str(&format!(
+        "<img src=\"{}\" srcset=\"{}\" sizes=\"{sizes}\" alt=\"{}\" width=\"{}\" height=\"{}\" loading=\"lazy\" decoding=\"async\"></picture></span>",
+        escape_html(&picture.src),
+        escape_html(&picture.srcset),
+        escape_html(alt),
+        picture.width,
+        picture.height
+    ));
+    html
+}
+
+/// The opening of a photo's blurred preview in [`picture_html`].
+const PREVIEW_START: &str = "<img class=\"body-picture-preview\" ";
+
+/// `html` (a body) without its photos' blurred previews: outside the site's stylesheet, in a
+/// feed reader, a preview would show as a small blurred copy above its photo.
+pub fn without_previews(html: &str) -> std::borrow::Cow<'_, str> {
+    if !html.contains(PREVIEW_START) {
+        return html.into();
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(start) = rest.find(PREVIEW_START) {
+        out.push_str(&rest[..start]);
+        // Attribute values are escaped: the tag ends at the first `>`.
+        let end = rest[start..]
+            .find('>')
+            .map_or(rest.len(), |i| start + i + 1);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out.into()
 }
 
 /// A link in an article body, with where it is written.
@@ -247,14 +377,27 @@ fn parse_file(
         );
     }
     let rendered = render_markdown(body);
+    let at = |offset: usize| {
+        let (line, column) = line_col(body, offset);
+        (body_line + line - 1, column)
+    };
     let links = rendered
         .links
         .into_iter()
         .map(|(href, offset)| {
-            let (line, column) = line_col(body, offset);
-            BodyLink {
-                href,
-                line: body_line + line - 1,
+            let (line, column) = at(offset);
+            BodyLink { href, line, column }
+        })
+        .collect();
+    let body_images = rendered
+        .images
+        .into_iter()
+        .map(|(src, alt, offset)| {
+            let (line, column) = at(offset);
+            BodyImage {
+                src,
+                alt,
+                line,
                 column,
             }
         })
@@ -279,11 +422,15 @@ fn parse_file(
             kind: front.kind,
             image: front.image,
             image_alt: front.image_alt,
+            decorative: front.decorative,
+            share_image: front.share_image,
+            share_image_alt: front.share_image_alt,
             featured: front.featured,
             read_time,
             html: rendered.html,
             text: rendered.text,
             toc,
+            body_images,
         },
         links,
     ))
@@ -358,6 +505,9 @@ pub struct Rendered {
     pub headings: Vec<TocEntry>,
     /// Every link destination, with its byte offset in the body.
     pub links: Vec<(String, usize)>,
+    /// Every picture: its source, its alternative text and its byte offset in the body. The
+    /// HTML holds the `n`th one's [`BodyImage::marker`] in its place.
+    pub images: Vec<(String, String, usize)>,
 }
 
 fn syntaxes() -> &'static SyntaxSet {
@@ -377,7 +527,32 @@ pub fn render_markdown(body: &str) -> Rendered {
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut heading: Option<(HeadingLevel, Option<CowStr<'_>>, Vec<Event<'_>>, String)> = None;
     let mut code: Option<(String, String)> = None;
+    let mut image: Option<(String, String, usize)> = None;
     for (event, range) in Parser::new_ext(body, options).into_offset_iter() {
+        // A picture's alternative text is its inner text; the picture itself becomes a
+        // marker, replaced once its file is checked (and, for a photo, encoded).
+        if let Some((_, alt, _)) = &mut image {
+            match event {
+                Event::End(TagEnd::Image) => {
+                    if let Some((src, alt, offset)) = image.take() {
+                        let marker = Event::Html(BodyImage::marker(out.images.len()).into());
+                        out.images.push((src, alt.trim().to_owned(), offset));
+                        match &mut heading {
+                            Some((_, _, inner, _)) => inner.push(marker),
+                            None => events.push(marker),
+                        }
+                    }
+                }
+                Event::Text(text) | Event::Code(text) => alt.push_str(&text),
+                Event::SoftBreak | Event::HardBreak => alt.push(' '),
+                _ => {}
+            }
+            continue;
+        }
+        if let Event::Start(Tag::Image { dest_url, .. }) = &event {
+            image = Some((dest_url.to_string(), String::new(), range.start));
+            continue;
+        }
         if let Some((lang, source)) = &mut code {
             match event {
                 Event::Text(text) => source.push_str(&text),
@@ -631,6 +806,53 @@ mod tests {
             line_col("Intro.\n\nSee [the team](/about) now.\n", 12),
             (3, 5)
         );
+    }
+
+    #[test]
+    fn pictures_become_markers_with_their_alt_text_and_position() {
+        let body = "Intro.\n\n![A *chart*](/images/a.png \"title\")\n\n## See ![icon](/b.svg)\n";
+        let out = render_markdown(body);
+        assert_eq!(
+            out.images,
+            vec![
+                ("/images/a.png".to_owned(), "A chart".to_owned(), 8),
+                ("/b.svg".to_owned(), "icon".to_owned(), 52),
+            ]
+        );
+        assert!(
+            out.html
+                .starts_with("<p>Intro.</p>\n<p><!--sitegen-image-0--></p>\n<h2 id=\"see\">See <!--sitegen-image-1--></h2>"),
+            "{}",
+            out.html
+        );
+        assert!(!out.html.contains("<img"), "{}", out.html);
+        assert_eq!(line_col(body, 52), (5, 8));
+    }
+
+    #[test]
+    fn a_feed_body_keeps_its_photos_without_their_previews() {
+        let picture = Picture {
+            width: 900,
+            height: 600,
+            placeholder: "data:image/webp;base64,AAAA".into(),
+            sources: Vec::new(),
+            srcset: "/img/a-480.1.jpg 480w".into(),
+            src: "/img/a-480.1.jpg".into(),
+        };
+        let html = format!("<p>{}</p>", picture_html(&picture, "A chart"));
+        assert!(html.contains("data:image/webp"), "{html}");
+        let fed = without_previews(&html);
+        assert!(!fed.contains("data:image/webp"), "{fed}");
+        assert!(
+            fed.starts_with(
+                "<p><span class=\"body-picture\"><picture><img src=\"/img/a-480.1.jpg\""
+            ),
+            "{fed}"
+        );
+        assert!(matches!(
+            without_previews("<p>x</p>"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -12,6 +12,26 @@ pub struct Meta {
     pub title: String,
     /// The meta description: one or two sentences, shown in search results.
     pub description: String,
+    /// The picture link previews show (`og:image`) instead of the page's generated card: a
+    /// JPEG, PNG or WebP under `content/images` of at least 1200 x 630 pixels, published
+    /// cropped to 1200 x 630.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image: Option<String>,
+    /// What `share_image` shows, for its `og:image:alt`; required with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image_alt: Option<String>,
+}
+
+impl Meta {
+    /// The picture the page names for link previews, with its alternative text.
+    pub fn share(&self) -> Option<super::images::ShareImage> {
+        Some(super::images::ShareImage {
+            src: self.share_image.clone()?,
+            alt: self.share_image_alt.clone().unwrap_or_default(),
+        })
+    }
 }
 
 /// The opening block of a page.

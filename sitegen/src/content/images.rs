@@ -16,6 +16,11 @@ pub const SOURCE_DIR: &str = "images";
 /// The extensions of the raster sources the images stage encodes.
 pub const RASTER_EXTENSIONS: [&str; 4] = ["jpg", "jpeg", "png", "webp"];
 
+/// The extension of AVIF, which sitegen publishes but cannot read: every AVIF decoder the
+/// `image` crate offers (`avif-native`) binds libdav1d 1.3 or later through dav1d-sys, and
+/// Debian 12 ships 1.0; no pure-Rust AVIF decoder is kept well enough to depend on.
+pub const UNREADABLE_EXTENSION: &str = "avif";
+
 /// Where a picture is shown, which decides the widths it is encoded at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum ImageUse {
@@ -25,6 +30,11 @@ pub enum ImageUse {
     Portrait,
     /// An article's or an industry's illustration: cards, and an article's header.
     Illustration,
+    /// A picture in an article body: shown at its own width, up to the column's (44rem),
+    /// so any width will do.
+    Body,
+    /// A page's own picture for link previews, cropped to 1200 x 630 by the cards stage.
+    Share,
 }
 
 impl ImageUse {
@@ -34,6 +44,7 @@ impl ImageUse {
             "avatar" if file == super::articles::AUTHORS_FILE => Some(Self::Byline),
             "avatar" => Some(Self::Portrait),
             "image" => Some(Self::Illustration),
+            "share_image" => Some(Self::Share),
             _ => None,
         }
     }
@@ -45,6 +56,19 @@ impl ImageUse {
             Self::Byline => &[48, 96, 144],
             Self::Portrait => &[320, 640, 960],
             Self::Illustration => &[480, 768, 1024, 1536],
+            Self::Body => &[480, 768, 1024, 1408],
+            Self::Share => &[SHARE_SIZE.0],
+        }
+    }
+
+    /// The fewest pixels the source must have upright: the first width of its ladder, and
+    /// for a share picture the height it is cropped to (it is never scaled up). A body picture
+    /// is laid out no wider than it is.
+    pub fn min_size(self) -> (u32, u32) {
+        match self {
+            Self::Share => SHARE_SIZE,
+            Self::Body => (1, 0),
+            _ => (self.widths()[0], 0),
         }
     }
 }
@@ -78,6 +102,14 @@ pub struct ImageRef {
     pub line: Option<usize>,
     /// See `line`.
     pub column: Option<usize>,
+}
+
+/// Whether `src` names an AVIF (by its extension), which sitegen cannot read as a source.
+pub fn is_avif(src: &str) -> bool {
+    Path::new(src)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(UNREADABLE_EXTENSION))
 }
 
 /// Whether `src` names a raster source (by its extension) rather than a file of `site/public`.
@@ -119,6 +151,18 @@ pub fn shown_size(path: &Path) -> Result<(u32, u32), String> {
     })
 }
 
+/// The width and height an SVG is drawn at (its `width` and `height`, else its `viewBox`),
+/// when it can be read.
+pub fn svg_size(path: &Path) -> Option<(u32, u32)> {
+    use resvg::usvg;
+    let data = std::fs::read(path).ok()?;
+    let tree = usvg::Tree::from_data(&data, &usvg::Options::default()).ok()?;
+    let size = tree.size();
+    // Whole pixels: an SVG's size is in CSS pixels, and `width`/`height` attributes are integers.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some((size.width().round() as u32, size.height().round() as u32))
+}
+
 /// What a page receives of an encoded picture: enough for a `<picture>` that takes no layout
 /// shift and picks the smallest file the screen needs.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
@@ -139,11 +183,27 @@ pub struct Picture {
     pub src: String,
 }
 
-/// A page's picture for link previews (`og:image`): its social card.
+/// The size of every page's picture for link previews: what every service shows in full
+/// (`summary_large_image`).
+pub const SHARE_SIZE: (u32, u32) = (1200, 630);
+
+/// The picture a page names for its link previews (`share_image` in its meta or front matter).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct ShareImage {
+    /// As written: `/images/insights/launch.jpg`.
+    pub src: String,
+    /// Its alternative text.
+    pub alt: String,
+}
+
+/// A page's picture for link previews (`og:image`): its social card, or the picture it names.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
 pub struct SocialCard {
     /// Where it is published (`/img/card-about.1a2b3c4d5e6f.png`).
     pub src: String,
+    /// Its MIME type (`image/png`; `image/jpeg` for a photo a page names).
+    #[serde(rename = "type")]
+    pub mime: String,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.

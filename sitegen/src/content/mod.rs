@@ -165,13 +165,19 @@ impl Content {
         };
         content.routes = routes::derive(&content);
         content.image_refs = validate::validate(&mut loader, &content, public_dir);
-        content.image_refs.extend(validate::validate_articles(
-            &mut loader,
-            &content,
-            &loaded.links,
-            public_dir,
-        ));
+        let article_images =
+            validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
+        content.image_refs.extend(article_images.photos);
         if loader.errors.is_empty() {
+            // The bodies' SVGs are published as they are: their markup is known now; the
+            // photos' once the images stage has encoded them.
+            for (article, n, path) in article_images.public {
+                let article = &mut content.articles[article];
+                let image = &article.body_images[n];
+                let html =
+                    articles::plain_image_html(&image.src, &image.alt, images::svg_size(&path));
+                article.place_body_image(n, &html);
+            }
             Ok(content)
         } else {
             Err(ContentErrors(loader.errors))

@@ -32,6 +32,10 @@ pub struct RouteInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub pager: Option<PageOf>,
+    /// The picture the page names for link previews instead of its generated card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub share_image: Option<super::images::ShareImage>,
 }
 
 /// Where a page stands in a listing split into pages: computed once, by sitegen, for the page's
@@ -173,6 +177,8 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             Meta {
                 title: format!("{} | {brand}", article.title),
                 description: article.excerpt.clone(),
+                share_image: article.share_image.clone(),
+                share_image_alt: article.share_image_alt.clone(),
             },
         ));
     }
@@ -202,6 +208,8 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             let meta = Meta {
                 title: format!("{name} | {insights}"),
                 description: category.summary.clone(),
+                share_image: None,
+                share_image_alt: None,
             };
             routes.push(RouteInfo::new(kind, meta, Some(PageOf { pages, label })));
         }
@@ -214,6 +222,7 @@ impl RouteInfo {
         Self {
             path: kind.path(),
             in_sitemap: kind.in_sitemap(),
+            share_image: meta.share(),
             kind,
             title: meta.title,
             description: meta.description,
@@ -238,6 +247,7 @@ mod tests {
             description: "Ship often.".into(),
             in_sitemap: true,
             pager: None,
+            share_image: None,
         };
         let json = serde_json::to_value(&route).expect("serializes");
         assert_eq!(

@@ -2,15 +2,16 @@
 //!
 //! Most checks walk the JSON form of each file's model, so a new page or section is covered
 //! without code here as long as it names its fields `href` for links and `image`, `logo` or
-//! `avatar` for pictures.
+//! `avatar` for pictures, and a picture's alternative text `<field>_alt` beside a
+//! `decorative` flag.
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::Content;
-use super::articles::{ARTICLES_DIR, AUTHORS_FILE, BodyLink, display_date};
+use super::articles::{ARTICLES_DIR, AUTHORS_FILE, Article, BodyLink, display_date};
 use super::images::{self, ImageRef, ImageUse};
 use super::loader::Loader;
 use super::locate::join;
@@ -19,9 +20,13 @@ use super::pages::FixedPage;
 /// Keys whose string value is a link (internal path or absolute URL).
 const LINK_KEYS: &[&str] = &["href"];
 /// Keys whose string value is a picture under the site's public directory.
-const IMAGE_KEYS: &[&str] = &["image", "logo", "avatar"];
-/// Keys whose value may legitimately be an empty string.
-const MAY_BE_EMPTY: &[&str] = &["value"];
+const IMAGE_KEYS: &[&str] = &["image", "logo", "avatar", "share_image"];
+/// Keys of pictures whose entry says what they show: `<key>_alt`, or `decorative: true`. (A
+/// logo's alternative text is the brand's `name`.)
+const DESCRIBED_IMAGE_KEYS: &[&str] = &["image", "avatar"];
+/// Keys whose value may legitimately be an empty string (alternative text is checked with its
+/// picture).
+const MAY_BE_EMPTY: &[&str] = &["value", "image_alt", "avatar_alt"];
 
 /// Checks the model; returns every raster picture it names, with where.
 pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path) -> Vec<ImageRef> {
@@ -90,6 +95,7 @@ impl Walker<'_> {
                         format!("highlight `{highlight}` does not occur in the title `{title}`"),
                     );
                 }
+                self.alt_text(map, path);
                 for (k, v) in map {
                     self.walk(v, &join(path, k), Some(k));
                 }
@@ -116,6 +122,49 @@ impl Walker<'_> {
         }
     }
 
+    /// An entry with a picture says what it shows in `<key>_alt`, or says `decorative: true`
+    /// (shown with empty alternative text), never both.
+    fn alt_text(&mut self, map: &serde_json::Map<String, Value>, path: &str) {
+        for key in DESCRIBED_IMAGE_KEYS {
+            let Some(Value::String(src)) = map.get(*key) else {
+                continue;
+            };
+            let alt_key = format!("{key}_alt");
+            let alt = map
+                .get(&alt_key)
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let decorative = map.get("decorative").and_then(Value::as_bool) == Some(true);
+            match (alt.trim().is_empty(), decorative) {
+                (true, false) => self.error(
+                    &join(path, key),
+                    format!(
+                        "`{key}` `{src}` has no alternative text: add `{alt_key}` saying what it shows, or `decorative: true` when the words beside it say it all"
+                    ),
+                ),
+                (false, true) => self.error(
+                    &join(path, "decorative"),
+                    format!(
+                        "a decorative picture is shown with empty alternative text: remove `{alt_key}` or `decorative: true`"
+                    ),
+                ),
+                _ => {}
+            }
+        }
+        // Link previews read a page's own picture out: it always says what it shows.
+        if let Some(Value::String(src)) = map.get("share_image") {
+            let alt = map.get("share_image_alt").and_then(Value::as_str);
+            if alt.is_none_or(|alt| alt.trim().is_empty()) {
+                self.error(
+                    &join(path, "share_image"),
+                    format!(
+                        "`share_image` `{src}` has no alternative text: add `share_image_alt` saying what it shows"
+                    ),
+                );
+            }
+        }
+    }
+
     fn link(&mut self, href: &str, path: &str) {
         if let Some(problem) = link_problem(href, self.routes) {
             self.error(path, problem);
@@ -123,69 +172,21 @@ impl Walker<'_> {
     }
 
     fn image(&mut self, src: &str, path: &str, key: &str) {
-        if images::is_raster(src) {
-            return self.raster(src, path, key);
-        }
-        let Some(rel) = src.strip_prefix('/') else {
-            self.error(
-                path,
-                format!("`{key}` `{src}` must be a path under site/public starting with `/`"),
-            );
-            return;
-        };
-        if rel.split('/').any(|part| part == "..") || !self.public_dir.join(rel).is_file() {
-            self.error(
-                path,
-                format!(
-                    "`{key}` `{src}` does not exist: expected the file {}",
-                    self.public_dir.join(rel).display()
-                ),
-            );
-        }
-    }
-
-    /// A JPEG, PNG or WebP under `content/images/`: it must be there, readable, and wide
-    /// enough for the narrowest width it is shown at. Its pixels are decoded by the images
-    /// stage, which reports a truncated file at the same place.
-    fn raster(&mut self, src: &str, path: &str, key: &str) {
-        let Some(usage) = ImageUse::of_field(self.file, key) else {
-            return self.error(
-                path,
-                format!("`{key}` takes an SVG under site/public; `{src}` is a raster picture"),
-            );
-        };
-        let Some(source) = images::source_path(self.loader.root(), src) else {
+        let usage = ImageUse::of_field(self.file, key);
+        if usage == Some(ImageUse::Share) && !images::is_raster(src) {
             return self.error(
                 path,
                 format!(
-                    "`{key}` `{src}` must be a path under `/{}/`, the folder content/{}",
-                    images::SOURCE_DIR,
+                    "`{key}` `{src}` must be a JPEG, PNG or WebP under `/{}/`: link previews show no SVG",
                     images::SOURCE_DIR
                 ),
             );
-        };
-        if !source.is_file() {
-            return self.error(
-                path,
-                format!(
-                    "`{key}` `{src}` does not exist: expected the file {}",
-                    source.display()
-                ),
-            );
         }
-        match images::shown_size(&source) {
-            Err(err) => self.error(
-                path,
-                format!("`{key}` `{src}` cannot be read as a picture: {err}"),
-            ),
-            Ok((width, _)) if width < usage.widths()[0] => self.error(
-                path,
-                format!(
-                    "`{key}` `{src}` is {width} px wide; where it is shown it needs at least {} px",
-                    usage.widths()[0]
-                ),
-            ),
-            Ok(_) => {
+        let what = format!("`{key}`");
+        match check_image(self.loader.root(), self.public_dir, src, &what, usage) {
+            Err(message) => self.error(path, message),
+            Ok(Checked::Public(_)) => {}
+            Ok(Checked::Raster(source, usage)) => {
                 let position = self.loader.position(self.file, path);
                 self.pictures.push(ImageRef {
                     src: src.to_owned(),
@@ -202,6 +203,116 @@ impl Walker<'_> {
     fn error(&mut self, path: &str, message: String) {
         self.loader.error(self.file, Some(path), message);
     }
+}
+
+/// A picture the content names, once checked.
+pub(crate) enum Checked {
+    /// A file of `site/public`, published as it is.
+    Public(PathBuf),
+    /// A JPEG, PNG or WebP under `content/images/`, and where it is shown.
+    Raster(PathBuf, ImageUse),
+}
+
+/// Checks the picture `src`, named by `what` (for the messages), shown as `usage` (`None`
+/// where only an SVG fits). A file of `site/public` must exist; a raster source must be under
+/// `content/images/`, readable, and wide enough for the narrowest width it is shown at. Its
+/// pixels are decoded by the images stage, which reports a truncated file at the same place.
+pub(crate) fn check_image(
+    content_dir: &Path,
+    public_dir: &Path,
+    src: &str,
+    what: &str,
+    usage: Option<ImageUse>,
+) -> Result<Checked, String> {
+    if images::is_avif(src) {
+        return Err(format!(
+            "{what} `{src}` is an AVIF, which sitegen cannot read (its decoders need libdav1d 1.3, newer than Debian 12 has): name the JPEG, PNG or WebP it was made from; sitegen publishes an AVIF of it itself"
+        ));
+    }
+    if !images::is_raster(src) {
+        let Some(rel) = src.strip_prefix('/') else {
+            return Err(format!(
+                "{what} `{src}` must be a path under site/public starting with `/`"
+            ));
+        };
+        let file = public_dir.join(rel);
+        if rel.split('/').any(|part| part == "..") || !file.is_file() {
+            return Err(format!(
+                "{what} `{src}` does not exist: expected the file {}",
+                file.display()
+            ));
+        }
+        return Ok(Checked::Public(file));
+    }
+    let Some(usage) = usage else {
+        return Err(format!(
+            "{what} takes an SVG under site/public; `{src}` is a raster picture"
+        ));
+    };
+    let Some(source) = images::source_path(content_dir, src) else {
+        return Err(format!(
+            "{what} `{src}` must be a path under `/{}/`, the folder content/{}",
+            images::SOURCE_DIR,
+            images::SOURCE_DIR
+        ));
+    };
+    if !source.is_file() {
+        return Err(format!(
+            "{what} `{src}` does not exist: expected the file {}",
+            source.display()
+        ));
+    }
+    let (min_width, min_height) = usage.min_size();
+    match images::shown_size(&source) {
+        Err(err) => Err(format!("{what} `{src}` cannot be read as a picture: {err}")),
+        Ok((width, _)) if width < min_width && min_height == 0 => Err(format!(
+            "{what} `{src}` is {width} px wide; where it is shown it needs at least {min_width} px"
+        )),
+        Ok((width, height)) if width < min_width || height < min_height => Err(format!(
+            "{what} `{src}` is {width} x {height} px; where it is shown it needs at least {min_width} x {min_height} px"
+        )),
+        Ok(_) => Ok(Checked::Raster(source, usage)),
+    }
+}
+
+/// Checks the pictures of one article's body (`file`): each has alternative text and a file
+/// as [`check_image`] wants it. Returns the photos to encode and the size of each SVG, by its
+/// index in [`Article::body_images`].
+fn check_body_images(
+    loader: &mut Loader,
+    file: &str,
+    article: &Article,
+    public_dir: &Path,
+) -> (Vec<ImageRef>, Vec<(usize, PathBuf)>) {
+    let mut photos = Vec::new();
+    let mut public = Vec::new();
+    for (n, image) in article.body_images.iter().enumerate() {
+        if image.alt.is_empty() {
+            loader.error_at(
+                file,
+                image.line,
+                image.column,
+                format!(
+                    "image `{}` has no alternative text: say what it shows between the brackets, `![What it shows]({})`",
+                    image.src, image.src
+                ),
+            );
+        }
+        let usage = Some(ImageUse::Body);
+        match check_image(loader.root(), public_dir, &image.src, "image", usage) {
+            Err(message) => loader.error_at(file, image.line, image.column, message),
+            Ok(Checked::Public(path)) => public.push((n, path)),
+            Ok(Checked::Raster(path, usage)) => photos.push(ImageRef {
+                src: image.src.clone(),
+                path,
+                usage,
+                file: loader.root().join(file),
+                line: Some(image.line),
+                column: Some(image.column),
+            }),
+        }
+    }
+    (photos, public)
 }
 
 /// What is wrong with a link, if anything: an internal path must be a route.
@@ -228,18 +339,30 @@ fn link_problem(href: &str, routes: &BTreeSet<&str>) -> Option<String> {
     None
 }
 
+/// The pictures the articles name, once checked.
+#[derive(Debug, Default)]
+pub(crate) struct ArticleImages {
+    /// The photos to encode: each article's image and those of its body.
+    pub photos: Vec<ImageRef>,
+    /// The files of `site/public` the bodies show: the article's index, the picture's index
+    /// in its `body_images`, and the file.
+    pub public: Vec<(usize, usize, PathBuf)>,
+}
+
 /// Checks what only the whole model can tell of each article: its author and category exist,
-/// its image exists, the links of its body lead to pages. Errors point into the article file.
+/// its images exist and have alternative text, the links of its body lead to pages. Errors
+/// point into the article file.
 pub(crate) fn validate_articles(
     loader: &mut Loader,
     content: &Content,
     links: &[(String, Vec<BodyLink>)],
     public_dir: &Path,
-) -> Vec<ImageRef> {
+) -> ArticleImages {
     let mut pictures = Vec::new();
+    let mut public = Vec::new();
     let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
     let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
-    for article in &content.articles {
+    for (index, article) in content.articles.iter().enumerate() {
         let file = format!("{ARTICLES_DIR}/{}.md", article.slug);
         if !is_slug(&article.slug) {
             loader.error(
@@ -282,6 +405,9 @@ pub(crate) fn validate_articles(
             "excerpt": article.excerpt,
             "image": article.image,
             "image_alt": article.image_alt,
+            "decorative": article.decorative,
+            "share_image": article.share_image,
+            "share_image_alt": article.share_image_alt,
         });
         Walker {
             loader: &mut *loader,
@@ -291,6 +417,9 @@ pub(crate) fn validate_articles(
             pictures: &mut pictures,
         }
         .walk(&fields, "", None);
+        let (photos, files) = check_body_images(loader, &file, article, public_dir);
+        pictures.extend(photos);
+        public.extend(files.into_iter().map(|(n, path)| (index, n, path)));
     }
     for (file, body_links) in links {
         for link in body_links {
@@ -299,7 +428,10 @@ pub(crate) fn validate_articles(
             }
         }
     }
-    pictures
+    ArticleImages {
+        photos: pictures,
+        public,
+    }
 }
 
 /// The known route most like `route`, when one is close enough to be a likely typo.

@@ -1,12 +1,15 @@
 //! `sitegen dev`: one command for working on the site.
 //!
-//! It validates content/, writes the model as JSON into a private directory, and starts two
+//! It validates content/, encodes its photos and draws its social cards (through the build
+//! cache, so what a build made is not made again), writes the model as JSON into a private
+//! directory with the list of those files, and starts two
 //! children it owns: the Vite dev server with Vike (`vike dev` in site/, pointed at that JSON) and
 //! contact-fn (on a free port, which the exported model names as the contact endpoint, so both
 //! forms work). Then it watches content/ and site/public: every save is validated again; valid
 //! content is exported again and the site's dev plugin (`site/lib/devContent.ts`) reloads the
-//! open pages; mistakes are printed as `file:line:col: message` and written to the status file
-//! the plugin shows as Vite's error overlay, while the last good content keeps rendering.
+//! open pages and serves the pictures under `/img/`; mistakes are printed as
+//! `file:line:col: message` and written to the status file the plugin shows as Vite's error
+//! overlay, while the last good content keeps rendering.
 //! Ctrl-C or SIGTERM stops both children's process groups before it exits.
 
 mod children;
@@ -21,7 +24,9 @@ use serde::Serialize;
 use tokio::process::Command;
 use tokio::signal::unix::{SignalKind, signal};
 
+use crate::cache::Cache;
 use crate::content::{Content, ContentErrors};
+use crate::images::ImagesError;
 use children::Owned;
 
 /// The site's folder for the dev server's files (`site/.sitegen`); builds never write there.
@@ -31,6 +36,46 @@ pub const DEV_DIR: &str = ".sitegen";
 /// (`npm run dev`) reads it when `SITEGEN_CONTENT` is not set (`site/lib/contentFile.ts`).
 pub fn default_content_json(site_dir: &Path) -> PathBuf {
     site_dir.join(DEV_DIR).join("content.json")
+}
+
+/// The content as the dev server's pages receive it, and the files they name.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The model, its photos and cards filled in.
+    pub content: Content,
+    /// Each encoded photo's and card's URL path (`/img/anna-480.1a2b3c4d5e6f.avif`) and the
+    /// file in the build cache that holds it.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+/// Loads and validates `content_dir`, then encodes its photos with `settings` and draws its
+/// cards through `cache` as a build does. A content mistake (a picture that cannot be
+/// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`.
+pub fn prepare(
+    content_dir: &Path,
+    public_dir: &Path,
+    cache: &Cache,
+    settings: &crate::images::Settings,
+) -> anyhow::Result<Result<Prepared, ContentErrors>> {
+    let mut content = match Content::load(content_dir, public_dir) {
+        Ok(content) => content,
+        Err(errors) => return Ok(Err(errors)),
+    };
+    let pictures = crate::images::process(cache, &mut content, settings)
+        .and_then(|pictures| Ok((pictures, crate::cards::process(cache, &mut content)?)));
+    let (pictures, cards) = match pictures {
+        Ok(made) => made,
+        Err(ImagesError::Content(errors)) => return Ok(Err(errors)),
+        Err(ImagesError::Files(err)) => return Err(err),
+    };
+    let store = cache.files();
+    let files = pictures
+        .files
+        .iter()
+        .chain(&cards.files)
+        .map(|(name, stored)| (format!("/{name}"), store.path(&stored.hash)))
+        .collect();
+    Ok(Ok(Prepared { content, files }))
 }
 
 /// What `sitegen dev` serves and where.
@@ -93,13 +138,18 @@ impl Exported {
         self.dir.join("content.json")
     }
 
+    /// `{"/img/...": "/abs/path/in/the/cache", ...}`: the pictures the dev server serves.
+    fn files_file(&self) -> PathBuf {
+        self.dir.join("files.json")
+    }
+
     fn status_file(&self) -> PathBuf {
         self.dir.join("status.json")
     }
 
     /// Publishes a new state: the status first, then (when valid) the content JSON, whose change
     /// reloads the pages. Both are replaced by rename, so the plugin never reads half a file.
-    fn publish(&self, loaded: &Result<Content, ContentErrors>) -> anyhow::Result<()> {
+    fn publish(&self, loaded: &Result<Prepared, ContentErrors>) -> anyhow::Result<()> {
         let status = Status {
             errors: match loaded {
                 Ok(_) => Vec::new(),
@@ -116,7 +166,13 @@ impl Exported {
             },
         };
         replace(&self.status_file(), &serde_json::to_vec(&status)?)?;
-        if let Ok(content) = loaded {
+        if let Ok(Prepared { content, files }) = loaded {
+            // The pictures first: the new content's reload asks for them.
+            let files: std::collections::BTreeMap<&str, &Path> = files
+                .iter()
+                .map(|(url, path)| (url.as_str(), path.as_path()))
+                .collect();
+            replace(&self.files_file(), &serde_json::to_vec(&files)?)?;
             let mut content = content.clone();
             if let Some(endpoint) = &self.contact_endpoint {
                 content.settings.contact_endpoint.clone_from(endpoint);
@@ -158,7 +214,10 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         );
     }
 
-    let loaded = Content::load(&options.content_dir, &public)?;
+    let cache = Cache::open(None)?;
+    // The build's settings: a build after this one reuses every picture.
+    let settings = crate::images::Settings::default();
+    let loaded = prepare(&options.content_dir, &public, &cache, &settings)??;
     let contact_fn = contact_fn_binary();
     let contact_port = match &contact_fn {
         Some(_) => Some(free_port(options.host, 0, "contact-fn")?),
@@ -206,6 +265,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         .current_dir(&options.site_dir)
         .env("SITEGEN_CONTENT", exported.content_file())
         .env("SITEGEN_DEV_STATUS", exported.status_file())
+        .env("SITEGEN_DEV_FILES", exported.files_file())
         .env(
             "VITE_CONFIG",
             serde_json::json!({
@@ -244,9 +304,12 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
             save = watch.next_save() => {
                 let Some(changed) = save else { break Err(anyhow::anyhow!("the file watcher stopped")) };
                 let started = Instant::now();
-                let loaded = Content::load(&options.content_dir, &public);
+                let loaded = match prepare(&options.content_dir, &public, &cache, &settings) {
+                    Ok(loaded) => loaded,
+                    Err(err) => break Err(err),
+                };
                 match &loaded {
-                    Ok(content) => println!(
+                    Ok(Prepared { content, .. }) => println!(
                         "{} changed: content valid ({} pages), reloading ({} ms)",
                         describe_changes(&changed),
                         content.routes.len(),

@@ -139,6 +139,36 @@ impl Source {
         Ok(scaled)
     }
 
+    /// The middle of the picture at the ratio of `width` x `height`, scaled to that size
+    /// (down, or not at all: the caller checks the source is large enough).
+    pub fn cover(&self, width: u32, height: u32) -> Result<DynamicImage> {
+        let (w, h) = self.size();
+        let (w64, h64) = (u64::from(w), u64::from(h));
+        let (crop_w, crop_h) = if w64 * u64::from(height) > h64 * u64::from(width) {
+            ((h64 * u64::from(width) / u64::from(height)) as u32, h)
+        } else {
+            (w, (w64 * u64::from(height) / u64::from(width)) as u32)
+        };
+        let mut scaled = DynamicImage::new(width, height, self.image.color());
+        Resizer::new()
+            .resize(
+                &self.image,
+                &mut scaled,
+                &ResizeOptions::new()
+                    .crop(
+                        f64::from((w - crop_w) / 2),
+                        f64::from((h - crop_h) / 2),
+                        f64::from(crop_w),
+                        f64::from(crop_h),
+                    )
+                    .resize_alg(ResizeAlg::Convolution(
+                        fast_image_resize::FilterType::Lanczos3,
+                    )),
+            )
+            .map_err(|err| anyhow!("cropping to {width} x {height} px: {err}"))?;
+        Ok(scaled)
+    }
+
     /// A tiny blurred preview, as a `data:` URI of a WebP a few hundred bytes long.
     pub fn placeholder(&self, settings: &Settings) -> Result<String> {
         let tiny = self.scaled(settings.placeholder_width)?;

@@ -16,9 +16,10 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use encode::{Format, Settings, Source};
+pub use encode::{Format, Settings, Source, encode};
 
 use crate::cache::{self, Cache, Stored};
+use crate::content::articles::picture_html;
 use crate::content::images::{ImageRef, ImageUse, Picture, PictureSource, ladder};
 use crate::content::{Content, ContentError, ContentErrors};
 
@@ -62,7 +63,7 @@ pub struct Images {
     pub report: ImagesReport,
 }
 
-/// Why the stage failed.
+/// Why the stage failed; the cards stage fails the same two ways.
 #[derive(Debug, thiserror::Error)]
 pub enum ImagesError {
     /// A source cannot be decoded (truncated, corrupt); each names where the content names it.
@@ -97,7 +98,12 @@ pub fn process(
     settings: &Settings,
 ) -> Result<Images, ImagesError> {
     let mut by_src: BTreeMap<&str, Vec<&ImageRef>> = BTreeMap::new();
-    for image in &content.image_refs {
+    // A page's own share picture is cropped and published by the cards stage.
+    for image in content
+        .image_refs
+        .iter()
+        .filter(|r| r.usage != ImageUse::Share)
+    {
         by_src.entry(&image.src).or_default().push(image);
     }
     let jobs = by_src
@@ -180,10 +186,24 @@ pub fn process(
     if !errors.is_empty() {
         return Err(ContentErrors(errors).into());
     }
+    place_body_pictures(content);
     if images.report.encoded > 0 {
         images.report.encode_ms = u64::try_from(encode_time.as_millis()).unwrap_or(u64::MAX);
     }
     Ok(images)
+}
+
+/// Puts each encoded photo of an article body in place of its marker.
+fn place_body_pictures(content: &mut Content) {
+    let pictures = &content.images;
+    for article in &mut content.articles {
+        for n in 0..article.body_images.len() {
+            if let Some(picture) = pictures.get(&article.body_images[n].src) {
+                let html = picture_html(picture, &article.body_images[n].alt);
+                article.place_body_image(n, &html);
+            }
+        }
+    }
 }
 
 /// A picture that cannot be decoded is the content's mistake; anything else is the build's.

@@ -34,7 +34,7 @@ export default function Page() {
             </h1>
             <p className="mt-5 text-pretty text-lead text-ink-600">{article.excerpt}</p>
             <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-ink-200 pt-6">
-              <AuthorByline name={article.author} role={article.role} avatar={article.avatar} size="lg" eager />
+              <AuthorByline name={article.author} role={article.role} avatar={article.avatar} avatarAlt={article.avatar_alt} size="lg" eager />
               <ArticleMeta date={article.date} isoDate={article.iso_date} readTime={article.read_time} className="text-ink-600" />
             </div>
           </Container>

@@ -167,6 +167,14 @@ pub struct Person {
     /// Portrait: an SVG under `site/public` or a photo under `content/images`
     /// (`/images/team/anna.jpg`).
     pub avatar: String,
+    /// The portrait's alternative text; leave it out with `decorative: true` (the name is
+    /// shown beside it).
+    #[serde(default)]
+    pub avatar_alt: String,
+    /// Whether the picture adds nothing the words beside it do not say: then it is shown
+    /// with empty alternative text, and `avatar_alt` is left out.
+    #[serde(default)]
+    pub decorative: bool,
 }
 
 /// A call to action with an anchor id, so links such as `/about#join-our-mission` reach it.

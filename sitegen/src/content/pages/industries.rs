@@ -55,8 +55,13 @@ pub struct Industry {
     /// Illustration: an SVG under `site/public` (`/images/industries/healthcare.svg`) or a
     /// photo under `content/images`.
     pub image: String,
-    /// The illustration's alternative text.
+    /// The illustration's alternative text; leave it out with `decorative: true`.
+    #[serde(default)]
     pub image_alt: String,
+    /// Whether the picture adds nothing the words beside it do not say: then it is shown
+    /// with empty alternative text, and `image_alt` is left out.
+    #[serde(default)]
+    pub decorative: bool,
 }
 
 /// The technology tiles.
