@@ -33,6 +33,23 @@ fn ids(listing: &str) -> Vec<String> {
         .collect()
 }
 
+/// Waits (bounded) until `dead-letters list` shows `n` messages; if it never does, fails with
+/// what both lists show, which tells a slow delivery from a lost one.
+async fn dead_letters(store: &[&str], n: usize) {
+    let start = std::time::Instant::now();
+    loop {
+        let (_, listing, _) = cli(store, &["dead-letters", "list"]);
+        if listing.lines().count() == n {
+            return;
+        }
+        if start.elapsed() > support::PATIENCE {
+            let (_, waiting, _) = cli(store, &["outbox", "list"]);
+            panic!("gave up waiting for {n} dead letters:\n{listing}\nwaiting:\n{waiting}");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 /// Starts the service against `smtp` on `store`, submits `n` messages and waits until they
 /// are dead letters (the server refuses them) or delivered; returns the ids.
 async fn submit(service: &Service, n: usize) -> Vec<String> {
@@ -47,7 +64,10 @@ async fn submit(service: &Service, n: usize) -> Vec<String> {
     ids
 }
 
-#[tokio::test]
+// The service runs in this process while `cli` blocks a thread waiting for the command: on a
+// single-threaded runtime the service would move only between polls, which on a loaded machine
+// is too seldom to deliver within the test's patience.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dead_letters_are_listed_shown_purged_when_confirmed_and_retried_on_the_file_store() {
     let refusing = SmtpServer::start(Mode::RejectRecipients);
     let dir = tempfile::tempdir().unwrap();
@@ -56,11 +76,7 @@ async fn dead_letters_are_listed_shown_purged_when_confirmed_and_retried_on_the_
     let service = Service::start(dir.path(), &["--smtp-url", &refusing.url()]).await;
     let mut sent = submit(&service, 3).await;
     sent.sort();
-    eventually("three dead letters", || {
-        let (_, listing, _) = cli(&store, &["dead-letters", "list"]);
-        listing.lines().count() == 3
-    })
-    .await;
+    dead_letters(&store, 3).await;
     service.stop().await;
 
     let (ok, listing, _) = cli(&store, &["dead-letters", "list"]);
@@ -106,7 +122,7 @@ async fn dead_letters_are_listed_shown_purged_when_confirmed_and_retried_on_the_
     service.stop().await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_all_on_postgresql_reaches_the_running_replica_after_the_outage() {
     let url = Cluster::shared().database().await;
     let store = ["--database-url", url.as_str()];
@@ -119,10 +135,7 @@ async fn retry_all_on_postgresql_reaches_the_running_replica_after_the_outage() 
     )
     .await;
     let sent = submit(&service, 2).await;
-    eventually("two dead letters", || {
-        cli(&store, &["dead-letters", "list"]).1.lines().count() == 2
-    })
-    .await;
+    dead_letters(&store, 2).await;
     service.stop().await;
 
     let accepting = SmtpServer::start(Mode::Accept);
