@@ -4,10 +4,10 @@
 //! | stage | module | does |
 //! |---|---|---|
 //! | load | [`content`] | read and validate `content/` into the model |
+//! | bundle | [`bundle`] | `vite build` of `site/`, only when the site's own files changed |
 //! | images | [`images`] | encode the raster pictures the content names, unless cached |
 //! | cards | [`cards`] | draw every page's social card (`og:image`), unless cached |
 //! | search index | [`search`] | the articles' static search index |
-//! | bundle | [`bundle`] | `vite build` of `site/`, only when the site's own files changed |
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
 //! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
 //! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
@@ -90,14 +90,15 @@ impl BuildOptions {
 pub enum Stage {
     /// Load and validate the content.
     Load,
+    /// Build the site's bundle, or take it from the cache. It comes before the pictures, so
+    /// that a site whose Node packages are missing fails at once, not after minutes of encoding.
+    Bundle,
     /// Encode the raster pictures, or take them from the cache.
     Images,
     /// Draw the social cards, or take them from the cache.
     Cards,
     /// Build the search index of the articles (written with the site-wide files).
     Search,
-    /// Build the site's bundle, or take it from the cache.
-    Bundle,
     /// Render the pages whose data changed; link the rest from the cache.
     Render,
     /// Write `sitemap.xml`, `robots.txt`, `_headers`, the feed and the search index.
@@ -250,6 +251,9 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     }
     .map_err(BuildError::during(Stage::Load))?;
     let mut content = steps.run(Stage::Load, || load(options))?;
+    let bundle = steps.run(Stage::Bundle, || {
+        Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
+    })?;
     let pictures = steps.run(Stage::Images, || {
         images::process(&cache, &mut content, &images::Settings::default())
             .map_err(BuildError::of_pictures(Stage::Images))
@@ -266,9 +270,6 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         article.text = String::new();
     }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
-    let bundle = steps.run(Stage::Bundle, || {
-        Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
-    })?;
     let rendered = steps.run(Stage::Render, || {
         render_pages(options, &cache, &bundle, &mut content)
     })?;

@@ -614,3 +614,44 @@ fn a_truncated_share_picture_fails_the_cards_stage_at_its_field() {
         "{message}"
     );
 }
+
+/// The bundle comes before the pictures: a site whose Node packages are not installed fails
+/// at once with what to run, before a single photo is encoded (on a fresh clone that is
+/// minutes of encoding for nothing).
+#[test]
+fn a_site_without_its_node_packages_fails_before_any_picture_is_encoded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let site_dir = dir.path().join("site");
+    std::fs::create_dir_all(&site_dir).expect("mkdir");
+    std::os::unix::fs::symlink(Path::new(REPO).join("site/public"), site_dir.join("public"))
+        .expect("link the site's public files");
+    let cache_dir = dir.path().join("cache");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sitegen"))
+        .arg("build")
+        .arg("--content")
+        .arg(Path::new(REPO).join("content"))
+        .arg("--site")
+        .arg(&site_dir)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .arg("--cache-dir")
+        .arg(&cache_dir)
+        .output()
+        .expect("sitegen runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the site's Node packages are not installed")
+            && stderr.contains("make deps"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("encoding the pictures"), "{stderr}");
+    let stored = walkdir::WalkDir::new(&cache_dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter(|e| std::fs::read(e.path()).is_ok_and(|bytes| image::guess_format(&bytes).is_ok()))
+        .count();
+    assert_eq!(stored, 0, "no picture was encoded or drawn");
+    assert!(!dir.path().join("out").exists(), "no output was published");
+}
