@@ -737,6 +737,17 @@ pub(crate) fn load_authors(loader: &mut Loader) -> Option<BTreeMap<String, Autho
 mod tests {
     use super::*;
 
+    /// The article's header photo is drawn by the page, in the same column as the body's
+    /// pictures: its `sizes` is this one, written there once more and held to it here.
+    #[test]
+    fn the_header_photo_is_sized_like_the_pictures_of_the_body() {
+        let page = include_str!("../../../site/pages/insights/@slug/+Page.tsx");
+        assert!(
+            page.contains(&format!("sizes=\"{BODY_PICTURE_SIZES}\"")),
+            "site/pages/insights/@slug/+Page.tsx sizes its photo differently from BODY_PICTURE_SIZES"
+        );
+    }
+
     #[test]
     fn tables_footnotes_and_heading_ids_render() {
         let out = render_markdown(
