@@ -104,6 +104,22 @@ function articleIndex(): ArticleIndex {
   return index
 }
 
+let digestsForBodies = false
+
+/**
+ * Runs `f` with every article body read from the bodies file standing for its digest
+ * (`article_bodies.digests`, sitegen's hash of it): hashing what each page renders
+ * (render/entry.server.ts) then tells a changed body without reading every body of the site.
+ */
+export function withBodyDigests<T>(f: () => T): T {
+  digestsForBodies = true
+  try {
+    return f()
+  } finally {
+    digestsForBodies = false
+  }
+}
+
 /**
  * The article's body as HTML. In a build the bodies are not in the content the render worker
  * parses but in a file beside it (`article_bodies`, see sitegen's build.rs), read here for the
@@ -113,8 +129,10 @@ export function articleHtml(article: Article): string {
   const bodies = loadContent().article_bodies
   if (!bodies) return article.html
   const index = articleIndex()
-  const span = bodies.spans[index.position.get(article) ?? -1]
+  const position = index.position.get(article) ?? -1
+  const span = bodies.spans[position]
   if (!span) throw new Error(`The bodies file has no body for the article ${article.slug}`)
+  if (digestsForBodies) return `sitegen-body:${bodies.digests[position]}`
   const [offset, length] = span
   index.bodies ??= openSync(bodies.file, 'r')
   const buffer = Buffer.alloc(length)

@@ -14,4 +14,9 @@ file: string,
  * Where each article's body is in the file, in the order of `articles`: its byte offset
  * and length.
  */
-spans: Array<[number, number]>, };
+spans: Array<[number, number]>, 
+/**
+ * A hash of each body, in the same order: what the hash of a page's inputs reads in place
+ * of the body, so that hashing every page reads no body (see `site/render/entry.server.ts`).
+ */
+digests: Array<string>, };

@@ -350,15 +350,11 @@ fn render_pages(
         .map(|article| std::mem::take(&mut article.html))
         .collect();
     let written = write_bodies(&work.path().join(BODIES_FILE), &bodies);
-    let written = written.and_then(|(spans, bodies_hash)| {
+    let written = written.and_then(|spans| {
         content.article_bodies = Some(spans);
-        let json = write_content_json(content, &work.path().join("content.json"))?;
         // The JSON names the bodies file only relatively, so it is the same from one build
-        // to the next; what the workers read is the JSON and the bodies together.
-        Ok(render::ContentFile {
-            hash: cache::hash_hex(&[json.hash.as_bytes(), bodies_hash.as_bytes()]),
-            path: json.path,
-        })
+        // to the next, and it holds each body's digest: its hash covers the bodies too.
+        write_content_json(content, &work.path().join("content.json"))
     });
     content.article_bodies = None;
     for (article, html) in content.articles.iter_mut().zip(bodies) {
@@ -382,11 +378,11 @@ fn render_pages(
 /// The articles' bodies file, beside the content JSON the workers read.
 const BODIES_FILE: &str = "bodies.html";
 
-/// Writes `bodies` one after the other into `file`: where each is, and the hash of the file.
-fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<(ArticleBodies, String)> {
-    let mut out = std::io::BufWriter::new(cache::HashingWriter::new(
+/// Writes `bodies` one after the other into `file`: where each is, and the hash of each.
+fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<ArticleBodies> {
+    let mut out = std::io::BufWriter::new(
         std::fs::File::create(file).with_context(|| format!("writing {}", file.display()))?,
-    ));
+    );
     let mut spans = Vec::with_capacity(bodies.len());
     let mut offset = 0;
     for body in bodies {
@@ -395,19 +391,19 @@ fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<(ArticleBodies
         spans.push((offset, body.len() as u64));
         offset += body.len() as u64;
     }
-    let (_, hash) = out
-        .into_inner()
+    out.into_inner()
         .map_err(|err| err.into_error())
-        .and_then(HashingWriter::finish)
         .with_context(|| format!("writing {}", file.display()))?;
+    let digests = bodies
+        .par_iter()
+        .map(|body| cache::hash_hex(&[body.as_bytes()]))
+        .collect();
     let name = file.file_name().unwrap_or_default().to_string_lossy();
-    Ok((
-        ArticleBodies {
-            file: name.into_owned(),
-            spans,
-        },
-        hash,
-    ))
+    Ok(ArticleBodies {
+        file: name.into_owned(),
+        spans,
+        digests,
+    })
 }
 
 /// Writes the content JSON the workers read into `file`, and hashes it: streamed to the file

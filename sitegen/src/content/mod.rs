@@ -81,6 +81,9 @@ pub struct ArticleBodies {
     /// and length.
     #[ts(type = "Array<[number, number]>")]
     pub spans: Vec<(u64, u64)>,
+    /// A hash of each body, in the same order: what the hash of a page's inputs reads in place
+    /// of the body, so that hashing every page reads no body (see `site/render/entry.server.ts`).
+    pub digests: Vec<String>,
 }
 
 /// The JSON Schema of `T`, as editors and validators read it: every field's `///` doc is its
