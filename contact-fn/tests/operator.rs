@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use contact_fn::contract::FormKind;
 use serde_json::Value;
 use support::pg::Cluster;
-use support::{Mode, Service, SmtpServer, eventually, post_json};
+use support::{Mode, Service, SmtpServer, eventually, eventually_showing, post_json};
 
 /// `contact-fn <store> ARGS...` with no terminal: (success, stdout, stderr).
 fn cli(store: &[&str], args: &[&str]) -> (bool, String, String) {
@@ -36,18 +36,19 @@ fn ids(listing: &str) -> Vec<String> {
 /// Waits (bounded) until `dead-letters list` shows `n` messages; if it never does, fails with
 /// what both lists show, which tells a slow delivery from a lost one.
 async fn dead_letters(store: &[&str], n: usize) {
-    let start = std::time::Instant::now();
-    loop {
-        let (_, listing, _) = cli(store, &["dead-letters", "list"]);
-        if listing.lines().count() == n {
-            return;
-        }
-        if start.elapsed() > support::PATIENCE {
-            let (_, waiting, _) = cli(store, &["outbox", "list"]);
-            panic!("gave up waiting for {n} dead letters:\n{listing}\nwaiting:\n{waiting}");
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let list = |what: &str| cli(store, &[what, "list"]).1;
+    eventually_showing(
+        &format!("{n} dead letters"),
+        || list("dead-letters").lines().count() == n,
+        || {
+            format!(
+                "dead letters:\n{}\nwaiting:\n{}",
+                list("dead-letters"),
+                list("outbox")
+            )
+        },
+    )
+    .await;
 }
 
 /// Starts the service against `smtp` on `store`, submits `n` messages and waits until they

@@ -166,10 +166,22 @@ pub fn free_port() -> SocketAddr {
 }
 
 /// Waits (bounded) until `condition` holds; fails the test with `what` otherwise.
-pub async fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+pub async fn eventually(what: &str, condition: impl FnMut() -> bool) {
+    eventually_showing(what, condition, String::new).await;
+}
+
+/// [`eventually`], and when it gives up, says what `state` shows then: what was there
+/// instead tells a slow outcome from a lost one.
+pub async fn eventually_showing(
+    what: &str,
+    mut condition: impl FnMut() -> bool,
+    state: impl FnOnce() -> String,
+) {
     let start = Instant::now();
     while !condition() {
-        assert!(start.elapsed() < PATIENCE, "gave up waiting for {what}");
+        if start.elapsed() >= PATIENCE {
+            panic!("gave up waiting for {what}\n{}", state());
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
