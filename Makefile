@@ -212,7 +212,7 @@ bench-dev: deps chromium ## Time content saves until the open page shows them (s
 # (a throwaway cluster the example starts and removes); each twice in a row, with metrics
 # (--metrics-bind) and signed webhooks (to a receiver in the example) off, then on, and the
 # difference in answers/s and p99 beside them.
-bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on)
+bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on in turn, medians of 5 rounds)
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
 

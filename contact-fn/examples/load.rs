@@ -7,9 +7,9 @@
 //! under the default rate limit (429), against the file store; then the valid submissions
 //! again with the PostgreSQL store, on a throwaway cluster (as the tests start one, but with
 //! fsync and synchronous commits, as in production) that is removed afterwards. Each scenario
-//! runs twice in a row, with the operations features off and then on (`/metrics` on its own
-//! address, scraped at the end, and a signed webhook per accepted message to a receiver in
-//! this process), and the second line says how much they cost.
+//! runs `--rounds` times (5) with the operations features off and on, in turn first (`/metrics`
+//! on its own address, scraped at the end, and a signed webhook per accepted message to a
+//! receiver in this process), and a last line compares the medians: what they cost.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -46,6 +46,11 @@ struct Args {
     /// Leave out the PostgreSQL run.
     #[arg(long)]
     no_postgres: bool,
+    /// Rounds of each scenario, each with the operations features off and on (in turn
+    /// first, so a machine that speeds up or slows down favours neither); the comparison
+    /// is of the medians.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
 }
 
 /// Whether the operations features run: metrics and webhooks.
@@ -323,43 +328,22 @@ async fn drive(
     outcome
 }
 
-fn percentile(sorted: &[Duration], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
-    sorted[rank.min(sorted.len() - 1)].as_secs_f64() * 1000.0
+/// One run of a scenario against a fresh server.
+struct Run<'a> {
+    args: &'a Args,
+    scenario: Scenario,
+    store: Store,
+    ops: Ops,
+    /// The receiver's URL and its count of posts.
+    webhook: (&'a str, &'a AtomicUsize),
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let args = Args::parse();
-    println!(
-        "contact-fn loopback load: {} concurrent clients, at most {} per scenario",
-        args.concurrency,
-        humantime::format_duration(args.time_limit)
-    );
-    println!(
-        "{:<32} {:>4} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
-        "scenario", "ops", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
-    );
-    let (webhook_url, webhook_posts) = webhook_receiver().await?;
-    let mut failed = false;
-    let mut runs = vec![
-        (Scenario::Valid, Store::Files),
-        (Scenario::Invalid, Store::Files),
-        (Scenario::RateLimited, Store::Files),
-    ];
-    if !args.no_postgres {
-        runs.push((Scenario::Valid, Store::Postgres));
-    }
-    let runs: Vec<_> = runs
-        .into_iter()
-        .flat_map(|(scenario, store)| [(scenario, store, Ops::Off), (scenario, store, Ops::On)])
-        .collect();
-    let mut cluster = None;
-    let mut off = None;
-    for (scenario, store, ops) in runs {
+impl Run<'_> {
+    /// Runs it and prints its line: answers per second, p99 in ms, and whether any expected
+    /// answer came. The PostgreSQL cluster is started on first use and kept in `cluster`.
+    async fn once(&self, cluster: &mut Option<pg::Cluster>) -> anyhow::Result<(f64, f64, bool)> {
+        let (args, scenario, store, ops) = (self.args, self.scenario, self.store, self.ops);
+        let (webhook_url, webhook_posts) = self.webhook;
         let total = match scenario {
             Scenario::Valid => args.valid,
             _ => args.rejected,
@@ -371,7 +355,7 @@ async fn main() -> anyhow::Result<()> {
         }
         let mut env = Vec::new();
         if ops == Ops::On {
-            let (more, secrets) = ops_flags(&webhook_url);
+            let (more, secrets) = ops_flags(webhook_url);
             flags.extend(more);
             env = secrets;
         }
@@ -401,15 +385,6 @@ async fn main() -> anyhow::Result<()> {
             p99,
             rss,
         );
-        match (ops, off) {
-            (Ops::Off, _) => off = Some((rate, p99)),
-            (Ops::On, Some((off_rate, off_p99))) => println!(
-                "  metrics and webhooks on: answers/s {:+.1}%, p99 {:+.1}% against off",
-                (rate / off_rate - 1.0) * 100.0,
-                (p99 / off_p99 - 1.0) * 100.0
-            ),
-            (Ops::On, None) => {}
-        }
         if outcome.other + outcome.errors > 0 {
             println!(
                 "  note: {} other answers, {} transport errors",
@@ -461,7 +436,88 @@ async fn main() -> anyhow::Result<()> {
             let series = text.lines().filter(|l| !l.starts_with('#')).count();
             println!("  /metrics: {series} series");
         }
-        failed |= outcome.expected == 0;
+        Ok((rate, p99, outcome.expected > 0))
+    }
+}
+
+/// The median of `values` (sorted in place); 0 when there are none.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * (sorted.len() - 1) as f64).round() as usize;
+    sorted[rank.min(sorted.len() - 1)].as_secs_f64() * 1000.0
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = Args::parse();
+    println!(
+        "contact-fn loopback load: {} concurrent clients, at most {} per scenario",
+        args.concurrency,
+        humantime::format_duration(args.time_limit)
+    );
+    println!(
+        "{:<32} {:>4} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
+        "scenario", "ops", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
+    );
+    let (webhook_url, webhook_posts) = webhook_receiver().await?;
+    let mut scenarios = vec![
+        (Scenario::Valid, Store::Files),
+        (Scenario::Invalid, Store::Files),
+        (Scenario::RateLimited, Store::Files),
+    ];
+    if !args.no_postgres {
+        scenarios.push((Scenario::Valid, Store::Postgres));
+    }
+    let mut cluster = None;
+    let mut failed = false;
+    let rounds = args.rounds.max(1);
+    for (scenario, store) in scenarios {
+        let mut measured: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+        for round in 0..rounds {
+            let order = if round % 2 == 0 {
+                [Ops::Off, Ops::On]
+            } else {
+                [Ops::On, Ops::Off]
+            };
+            for ops in order {
+                let run = Run {
+                    args: &args,
+                    scenario,
+                    store,
+                    ops,
+                    webhook: (&webhook_url, &webhook_posts),
+                };
+                let (rate, p99, got) = run.once(&mut cluster).await?;
+                failed |= !got;
+                measured[usize::from(ops == Ops::On)].push((rate, p99));
+            }
+        }
+        let [off, on] = measured.map(|runs| {
+            let (mut rates, mut p99s): (Vec<f64>, Vec<f64>) = runs.into_iter().unzip();
+            (median(&mut rates), median(&mut p99s))
+        });
+        println!(
+            "  {}, median of {rounds} rounds: off {:.0}/s p99 {:.2} ms, on {:.0}/s p99 {:.2} ms: \
+             metrics and webhooks on: answers/s {:+.1}%, p99 {:+.1}% against off",
+            scenario.label(store),
+            off.0,
+            off.1,
+            on.0,
+            on.1,
+            (on.0 / off.0 - 1.0) * 100.0,
+            (on.1 / off.1 - 1.0) * 100.0
+        );
     }
     if failed {
         bail!("a scenario got none of its expected answers");

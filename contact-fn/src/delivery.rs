@@ -19,7 +19,7 @@ use tokio::task::JoinSet;
 use crate::config::Config;
 use crate::durable::{self, now_ms};
 use crate::outbox::Outbox;
-use crate::store::{DeliveryError, Record, Taken};
+use crate::store::{DeliveryError, Notifications, Record, Taken};
 use crate::{telemetry, webhook};
 
 /// Where messages go.
@@ -350,8 +350,8 @@ async fn deliver(
     } else {
         "email"
     };
-    let sent = match &record.webhook {
-        Some(_) => {
+    let sent = match (&record.webhook, record.notifications.take()) {
+        (Some(_), _) => {
             let started = Instant::now();
             let sent = webhooks.send(&record).await;
             telemetry::webhook(
@@ -360,7 +360,24 @@ async fn deliver(
             );
             sent
         }
-        None => mailer.send(&record).await,
+        (None, None) => mailer.send(&record).await,
+        // The webhooks are posted beside the email, so a slow receiver delays no email.
+        (None, Some(notifications)) => {
+            let (sent, failed) = tokio::join!(
+                mailer.send(&record),
+                notify(webhooks, &record.id, &notifications)
+            );
+            record.notifications = keep_apart(outbox, retry, &record, &notifications, failed).await;
+            sent
+        }
+    };
+    // Notifications that could not be stored apart stay on the email's record; so does the
+    // email, then, and it may be sent again (at least once, never lost).
+    let sent = match (sent, &record.notifications) {
+        (Ok(()), Some(_)) => Err(DeliveryError::Transient(
+            "sent, but its webhook notifications could not be stored apart".to_owned(),
+        )),
+        (sent, _) => sent,
     };
     match sent {
         Ok(()) => {
@@ -425,6 +442,86 @@ async fn deliver(
             }
         }
     }
+}
+
+/// Posts `notifications` of the message `id` to each URL in turn; the URLs that failed, with
+/// why.
+async fn notify(
+    webhooks: &webhook::Sender,
+    id: &str,
+    notifications: &Notifications,
+) -> Vec<(String, DeliveryError)> {
+    let mut failed = Vec::new();
+    for url in &notifications.urls {
+        let started = Instant::now();
+        let posted = webhooks.post(url, id, &notifications.body).await;
+        telemetry::webhook(
+            if posted.is_ok() { "ok" } else { "failed" },
+            started.elapsed(),
+        );
+        match posted {
+            Ok(()) => telemetry::delivery("webhook", "delivered", 1),
+            Err(error) => failed.push((url.clone(), error)),
+        }
+    }
+    failed
+}
+
+/// Stores each notification of `email` that `failed` as a record of its own: due again after
+/// the first back-off, or a dead letter when the receiver refused it for good. Returns the
+/// notifications that could not be stored, for the email's record to keep.
+async fn keep_apart(
+    outbox: &Outbox,
+    retry: RetryPolicy,
+    email: &Record,
+    notifications: &Notifications,
+    failed: Vec<(String, DeliveryError)>,
+) -> Option<Notifications> {
+    let mut unstored = Vec::new();
+    for (url, error) in failed {
+        let mut record = webhook::record(
+            &url,
+            &email.id,
+            email.kind,
+            &notifications.body,
+            email.created_ms,
+        );
+        record.attempts = 1;
+        record.last_error = Some(error.to_string());
+        let stored = match error {
+            DeliveryError::Transient(reason) => {
+                telemetry::delivery("webhook", "retry", 1);
+                let delay = retry.delay(1);
+                record.next_attempt_ms =
+                    now_ms().saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+                tracing::warn!(
+                    id = email.id,
+                    url,
+                    "webhook failed, next attempt in {}: {reason}",
+                    humantime::format_duration(delay)
+                );
+                outbox.enqueue(record).await.map_err(anyhow::Error::new)
+            }
+            DeliveryError::Permanent(reason) => {
+                telemetry::delivery("webhook", "dead", 1);
+                tracing::error!(
+                    id = email.id,
+                    url,
+                    dead_letters = %outbox.dead_letters(),
+                    "the webhook refused the notification for good; moved to the dead letters: {reason}"
+                );
+                outbox.bury(record).await
+            }
+        };
+        if let Err(error) = stored {
+            tracing::error!(id = email.id, url, "{error:#}");
+            unstored.push(url);
+        }
+    }
+    (!unstored.is_empty()).then(|| Notifications {
+        urls: unstored,
+        body: notifications.body.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::idempotency::{self, IdempotencyStore};
 use crate::newsletter::{self, Optin};
 use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
-use crate::store::{Record, Seen};
+use crate::store::{Notifications, Record, Seen};
 use crate::submission::Submission;
 use crate::{spam, telemetry, webhook};
 
@@ -71,15 +71,12 @@ pub(crate) async fn store(
         vec![spam::Reason::NoProofOfWork]
     };
     let flags = spam::content_signals(&submission, before);
-    let record = record(intake.composer, &id, &submission, request_id, &flags)
+    let mut record = record(intake.composer, &id, &submission, request_id, &flags)
         .map_err(IntakeError::Internal)?;
-    let notifications = notifications(intake, &id, &submission, &flags);
+    // The notifications travel with the email: one write stores both.
+    record.notifications = notifications(intake, &id, &submission, &flags);
     match remembered {
-        // One commit for the message and its notifications, where the store has transactions.
-        None => {
-            let records = std::iter::once(record).chain(notifications).collect();
-            intake.outbox.enqueue_together(records).await?;
-        }
+        None => intake.outbox.enqueue(record).await?,
         Some(fingerprint) => {
             let stored = intake
                 .idempotency
@@ -87,7 +84,7 @@ pub(crate) async fn store(
                 .await;
             // Another replica may have stored the same key in the meantime.
             match stored? {
-                Seen::New => store_notifications(intake, &id, notifications).await,
+                Seen::New => {}
                 Seen::Same => {
                     tracing::info!(id, "repeated submission answered from its Idempotency-Key");
                     return Ok(id);
@@ -132,32 +129,18 @@ pub(crate) async fn store(
     Ok(id)
 }
 
-/// The notifications of message `id`, one per webhook; none (logged) if they cannot be made.
+/// The webhook notifications of message `id`; none (logged) if they cannot be made.
 fn notifications(
     intake: Intake<'_>,
     id: &str,
     submission: &Submission,
     flags: &[spam::Reason],
-) -> Vec<Record> {
+) -> Option<Notifications> {
     let (urls, format) = intake.webhooks;
-    webhook::records(urls, format, id, submission, flags, now_ms()).unwrap_or_else(|error| {
+    webhook::notifications(urls, format, id, submission, flags, now_ms()).unwrap_or_else(|error| {
         tracing::error!(id, "no webhook notification: {error:#}");
-        Vec::new()
+        None
     })
-}
-
-/// Stores the notifications of message `id` after it (the keyed path, whose message is
-/// stored with its key); a failure is logged and does not fail the stored submission.
-async fn store_notifications(intake: Intake<'_>, id: &str, records: Vec<Record>) {
-    for record in records {
-        if let Err(error) = intake.outbox.enqueue(record).await {
-            tracing::error!(
-                id,
-                "a webhook notification was not stored: {:#}",
-                anyhow!(error)
-            );
-        }
-    }
 }
 
 /// The outbox record of a new message: the composed email and its envelope, due now.

@@ -62,7 +62,7 @@ pub use store::postgres::PgSubscriberStore;
 pub use store::subscribers;
 pub use store::subscribers::SubscriberStore;
 pub use store::{AutoReplyStore, auto_reply_key};
-pub use store::{Depth, EnqueueError, Record, Seen, Taken, WebhookTarget};
+pub use store::{Depth, EnqueueError, Notifications, Record, Seen, Taken, WebhookTarget};
 
 /// The request headers a browser may send cross-origin: those of the site's own fetch and
 /// of supabase-js `functions.invoke`.

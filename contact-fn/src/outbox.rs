@@ -71,14 +71,6 @@ impl Outbox {
         Ok(())
     }
 
-    /// Stores a message with its webhook notifications (PostgreSQL: in one transaction) and
-    /// wakes the delivery worker.
-    pub async fn enqueue_together(&self, records: Vec<Record>) -> Result<(), EnqueueError> {
-        self.store.enqueue_together(records).await?;
-        self.wake.notify_one();
-        Ok(())
-    }
-
     /// Stores a message with its Idempotency-Key in one transaction, when the store can
     /// ([`OutboxStore::enqueue_keyed`]); `None` when it cannot.
     pub(crate) async fn enqueue_keyed(

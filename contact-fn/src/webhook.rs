@@ -1,14 +1,16 @@
 //! Notifies webhooks of every accepted message, through the outbox.
 //!
-//! Each accepted message becomes one outbox record per `--webhook-url`, beside its email: the
-//! request body is rendered when the message is accepted, and delivery has the outbox's
-//! retries, back-off and dead letters of its own, so a receiver that is down loses nothing and
-//! delays no email. Requests are signed per the Standard Webhooks specification: `webhook-id`
+//! The request body is rendered when a message is accepted and travels in its email's outbox
+//! record (one write per message, however many receivers). When the email is taken for
+//! delivery each `--webhook-url` is posted beside it; one that fails becomes a record of its
+//! own, with the outbox's retries, back-off and dead letters, so a receiver that is down loses
+//! nothing and delays no email. Requests are signed per the Standard Webhooks specification: `webhook-id`
 //! (the message id, the same on every retry and for every URL, for receivers to de-duplicate
 //! on), `webhook-timestamp` (of the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of
 //! id.timestamp.body>`, keyed with the secret given as `whsec_<base64>`. `--webhook-format
 //! slack` posts a Slack incoming-webhook message instead of the JSON event.
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
@@ -16,10 +18,12 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use ring::hmac;
 use serde_json::json;
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 use uuid::Uuid;
 
 use crate::spam;
-use crate::store::{DeliveryError, Record, WebhookTarget};
+use crate::store::{DeliveryError, Notifications, Record, WebhookTarget};
 use crate::submission::{FormKind, Submission};
 
 /// Prefix of a Standard Webhooks secret; the rest is the key in base64.
@@ -67,23 +71,27 @@ pub fn signature(key: &hmac::Key, id: &str, timestamp: u64, body: &[u8]) -> Stri
     format!("v1,{}", BASE64.encode(hmac::sign(key, &signed).as_ref()))
 }
 
-/// The outbox records notifying each of `urls` of the message `id`.
-pub fn records(
+/// The notifications of the message `id` to each of `urls`, carried by its email's record;
+/// `None` without URLs.
+pub fn notifications(
     urls: &[String],
     format: Format,
     id: &str,
     submission: &Submission,
     flags: &[spam::Reason],
     now_ms: u64,
-) -> anyhow::Result<Vec<Record>> {
+) -> anyhow::Result<Option<Notifications>> {
     if urls.is_empty() {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let body = match format {
         Format::Standard => standard_body(id, submission, flags, now_ms)?,
         Format::Slack => slack_body(id, submission, flags),
     };
-    Ok(for_each_url(urls, id, submission.kind(), &body, now_ms))
+    Ok(Some(Notifications {
+        urls: urls.to_vec(),
+        body,
+    }))
 }
 
 /// The outbox records notifying each of `urls` that `address` confirmed its subscription
@@ -106,28 +114,31 @@ pub fn subscription_records(
             "text": format!("New newsletter subscriber: {} (from the {source} form)", escape(address)),
         }),
     };
-    for_each_url(urls, id, FormKind::Newsletter, &body.to_string(), now_ms)
+    let body = body.to_string();
+    urls.iter()
+        .map(|url| record(url, id, FormKind::Newsletter, &body, now_ms))
+        .collect()
 }
 
-/// One record per URL carrying `body` as event `id`, the same however often it is stored.
-fn for_each_url(urls: &[String], id: &str, kind: FormKind, body: &str, now_ms: u64) -> Vec<Record> {
-    urls.iter()
-        .map(|url| Record {
-            id: Uuid::new_v5(&Uuid::NAMESPACE_URL, format!("{url}#{id}").as_bytes()).to_string(),
-            kind,
-            created_ms: now_ms,
-            attempts: 0,
-            next_attempt_ms: now_ms,
-            last_error: None,
-            envelope_from: String::new(),
-            envelope_to: Vec::new(),
-            message: body.to_owned(),
-            webhook: Some(WebhookTarget {
-                url: url.clone(),
-                event_id: id.to_owned(),
-            }),
-        })
-        .collect()
+/// The record of a notification to `url` carrying `body` as event `id`, due at `now_ms`: its
+/// own id is the same however often it is made, so storing it twice stores it once.
+pub fn record(url: &str, id: &str, kind: FormKind, body: &str, now_ms: u64) -> Record {
+    Record {
+        id: Uuid::new_v5(&Uuid::NAMESPACE_URL, format!("{url}#{id}").as_bytes()).to_string(),
+        kind,
+        created_ms: now_ms,
+        attempts: 0,
+        next_attempt_ms: now_ms,
+        last_error: None,
+        envelope_from: String::new(),
+        envelope_to: Vec::new(),
+        message: body.to_owned(),
+        webhook: Some(WebhookTarget {
+            url: url.to_owned(),
+            event_id: id.to_owned(),
+        }),
+        notifications: None,
+    }
 }
 
 fn rfc3339(now_ms: u64) -> String {
@@ -212,11 +223,11 @@ impl std::fmt::Debug for Sender {
 impl Sender {
     /// A sender signing with `key` (none: unsigned, for Slack), each request within `timeout`.
     pub fn new(key: Option<&[u8]>, timeout: Duration) -> Self {
-        let agent = ureq::Agent::config_builder()
+        let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .timeout_global(Some(timeout))
-            .build()
-            .into();
+            .build();
+        let agent = ureq::Agent::with_parts(config, DefaultConnector::default(), LiteralFirst);
         Self {
             agent,
             key: key.map(|key| hmac::Key::new(hmac::HMAC_SHA256, key)),
@@ -226,22 +237,29 @@ impl Sender {
     /// Posts `record`'s body to its URL. A 2xx answer delivers it; 410 Gone and other
     /// client errors (except 408 and 429) refuse it for good; anything else is retried.
     pub async fn send(&self, record: &Record) -> Result<(), DeliveryError> {
-        let Some(target) = record.webhook.clone() else {
+        let Some(target) = &record.webhook else {
             return Err(DeliveryError::Permanent("not a webhook".to_owned()));
         };
+        self.post(&target.url, &target.event_id, &record.message)
+            .await
+    }
+
+    /// Posts `body` to `url` as event `event_id`, answered as [`Sender::send`] says.
+    pub async fn post(&self, url: &str, event_id: &str, body: &str) -> Result<(), DeliveryError> {
         let timestamp = crate::durable::now_ms() / 1000;
-        let body = record.message.clone().into_bytes();
+        let body = body.as_bytes().to_vec();
         let signature = self
             .key
             .as_ref()
-            .map(|key| signature(key, &target.event_id, timestamp, &body));
+            .map(|key| signature(key, event_id, timestamp, &body));
+        let (url, event_id) = (url.to_owned(), event_id.to_owned());
         let agent = self.agent.clone();
         let answered = tokio::task::spawn_blocking(move || {
             let post = || {
                 let mut request = agent
-                    .post(&target.url)
+                    .post(&url)
                     .header("content-type", "application/json")
-                    .header(ID_HEADER, &target.event_id)
+                    .header(ID_HEADER, &event_id)
                     .header(TIMESTAMP_HEADER, &timestamp.to_string());
                 if let Some(signature) = &signature {
                     request = request.header(SIGNATURE_HEADER, signature);
@@ -278,6 +296,47 @@ impl Sender {
     }
 }
 
+/// ureq's resolver, but an IP address in the URL is taken as it is. ureq looks up every
+/// request's host (pooled connection or not) and, under a timeout, does so on a thread of its
+/// own: a thread started and ended per notification, for a lookup that has nothing to find.
+#[derive(Debug)]
+struct LiteralFirst;
+
+impl Resolver for LiteralFirst {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let literal = literal_address(uri);
+        match literal {
+            Some(address) => {
+                let mut addresses = self.empty();
+                addresses.push(address);
+                Ok(addresses)
+            }
+            None => DefaultResolver::default().resolve(uri, config, timeout),
+        }
+    }
+}
+
+/// The address of a URL whose host is an IP address (`[...]` for IPv6), with its port or the
+/// scheme's; `None` for a host name.
+fn literal_address(uri: &ureq::http::Uri) -> Option<SocketAddr> {
+    let authority = uri.authority()?;
+    let ip = authority
+        .host()
+        .trim_start_matches('[')
+        .trim_end_matches(']');
+    let port = authority.port_u16().or(match uri.scheme_str() {
+        Some("https") => Some(443),
+        Some("http") => Some(80),
+        _ => None,
+    })?;
+    Some(SocketAddr::new(ip.parse().ok()?, port))
+}
+
 /// Whether `error` is the peer closing the connection: what a reused connection meets when
 /// the receiver closed it while it sat in the pool.
 fn hung_up(error: &ureq::Error) -> bool {
@@ -294,6 +353,21 @@ fn hung_up(error: &ureq::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ip_address_in_the_url_is_its_own_resolution_and_a_name_is_looked_up() {
+        let address = |url: &str| {
+            literal_address(&url.parse().expect("a URI")).map(|address| address.to_string())
+        };
+        assert_eq!(
+            address("http://127.0.0.1:9000/hook").as_deref(),
+            Some("127.0.0.1:9000")
+        );
+        assert_eq!(address("https://[::1]/hook").as_deref(), Some("[::1]:443"));
+        assert_eq!(address("http://10.0.0.7/x").as_deref(), Some("10.0.0.7:80"));
+        assert_eq!(address("https://hooks.example.com/x"), None);
+        assert_eq!(address("http://localhost:9000/x"), None);
+    }
 
     /// The example of the Standard Webhooks specification's reference libraries.
     #[test]

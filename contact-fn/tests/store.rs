@@ -96,6 +96,7 @@ fn record(id: &str, due: u64) -> Record {
         ],
         message: format!("Message-ID: <{id}@example.com>\r\nSubject: test\r\n\r\nÜber alles\r\n"),
         webhook: None,
+        notifications: None,
     }
 }
 
@@ -118,6 +119,7 @@ suite![
     a_buried_message_becomes_a_dead_letter_with_its_reason,
     the_same_id_is_stored_once,
     the_quota_refuses_what_does_not_fit,
+    a_quota_far_from_full_is_still_exact_at_its_edge,
     waiting_messages_survive_a_restart,
     idempotency_records_tell_a_retry_from_a_different_submission,
     idempotency_records_expire,
@@ -126,6 +128,7 @@ suite![
     the_subscribers_pass_the_subscriber_store_suite,
     the_subscribers_are_bounded_and_known_addresses_still_work,
     a_webhook_notification_keeps_its_target_through_retry_and_burial,
+    an_email_keeps_its_notifications_until_a_retry_stores_them_gone,
     the_depth_counts_waiting_messages_the_oldest_and_dead_letters,
     an_address_gets_one_auto_reply_a_day_on_every_replica,
 ];
@@ -149,6 +152,32 @@ async fn a_webhook_notification_keeps_its_target_through_retry_and_burial(kind: 
     let taken = store.take(now()).await.unwrap();
     store.outbox().bury(taken.clone()).await.unwrap();
     assert_eq!(store.outbox().dead_letter("w1").await.unwrap(), Some(taken));
+}
+
+async fn an_email_keeps_its_notifications_until_a_retry_stores_them_gone(kind: Kind) {
+    let store = Fixture::open(kind, &[]).await;
+    let mut email = record("n1", now());
+    email.notifications = Some(contact_fn::Notifications {
+        urls: vec![
+            "http://127.0.0.1:9/hook".to_owned(),
+            "https://hooks.example.com/x".to_owned(),
+        ],
+        body: r#"{"type":"message.accepted","data":{"id":"n1"}}"#.to_owned(),
+    });
+    store.outbox().enqueue(email.clone()).await.unwrap();
+    let store = store.reopen().await;
+    let mut taken = store.take(now()).await.unwrap();
+    assert_eq!(taken, email, "the notifications are stored with the email");
+    // Posted (or split off) at the first attempt: the retry stores the email without them.
+    taken.notifications = None;
+    taken.attempts = 1;
+    taken.next_attempt_ms = now();
+    store.outbox().retry_later(taken.clone()).await.unwrap();
+    let mut again = store.take(now()).await.unwrap();
+    assert_eq!(again, taken);
+    again.notifications = email.notifications.clone();
+    store.outbox().bury(again.clone()).await.unwrap();
+    assert_eq!(store.outbox().dead_letter("n1").await.unwrap(), Some(again));
 }
 
 async fn the_depth_counts_waiting_messages_the_oldest_and_dead_letters(kind: Kind) {
@@ -336,6 +365,29 @@ async fn the_quota_refuses_what_does_not_fit(kind: Kind) {
         matches!(refused, Err(EnqueueError::Full { .. })),
         "{refused:?}"
     );
+}
+
+/// PostgreSQL inserts without counting the outbox while it is far from full: the quota still
+/// refuses the first message over it, and a delivery makes room at once.
+async fn a_quota_far_from_full_is_still_exact_at_its_edge(kind: Kind) {
+    let store = Fixture::open(kind, &["--outbox-max-messages", "30"]).await;
+    for n in 0..30 {
+        store
+            .outbox()
+            .enqueue(record(&format!("m{n}"), now()))
+            .await
+            .unwrap();
+    }
+    let refused = store.outbox().enqueue(record("over", now())).await;
+    assert!(
+        matches!(refused, Err(EnqueueError::Full { count: 30, .. })),
+        "{refused:?}"
+    );
+    let taken = store.take(now()).await.unwrap();
+    store.outbox().delivered(&taken.id).await.unwrap();
+    store.outbox().enqueue(record("room", now())).await.unwrap();
+    assert!(store.outbox().contains("room").await.unwrap());
+    assert_eq!(store.outbox().len().await.unwrap(), 30);
 }
 
 async fn waiting_messages_survive_a_restart(kind: Kind) {

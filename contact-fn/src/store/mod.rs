@@ -47,6 +47,11 @@ pub struct Record {
     /// Where a webhook notification goes; `None` for an email.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook: Option<WebhookTarget>,
+    /// The webhooks to notify of a new email: posted when the email is taken for delivery,
+    /// beside it, and stored as records of their own only when they fail (so a message costs
+    /// one write however many receivers there are). `None` once they were posted or split off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notifications: Option<Notifications>,
 }
 
 impl Record {
@@ -71,8 +76,19 @@ impl Record {
             message: String::from_utf8(message)
                 .map_err(|_| anyhow::anyhow!("the formatted email is not UTF-8"))?,
             webhook: None,
+            notifications: None,
         })
     }
+}
+
+/// The webhook notifications an email carries until it is taken for delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Notifications {
+    /// The URLs posted to, each with the email's id as its `webhook-id`.
+    pub urls: Vec<String>,
+    /// The request body, the same for every URL.
+    pub body: String,
 }
 
 /// The receiver of a webhook notification.
@@ -168,9 +184,6 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     fn contains<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>>;
     /// Stores a new message durably; one whose id already waits is not written again.
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>>;
-    /// Stores a message with its webhook notifications: where the backend has transactions, in
-    /// one (a single commit); else one after the other, the message first.
-    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>>;
     /// Stores a message and remembers its Idempotency-Key in one transaction, when the backend
     /// can (a key already remembered stores nothing and says whether the submission is the
     /// same); `None` when it cannot, and then the caller stores one after the other.

@@ -157,69 +157,40 @@ impl FileOutbox {
 
     /// Stores a new message durably. A message whose id is already waiting is not written again.
     pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
-        self.enqueue_together(vec![record]).await
-    }
-
-    /// Stores new messages durably, with one fsync of the folder for them all; those whose id
-    /// is already waiting are not written again.
-    pub async fn enqueue_together(&self, records: Vec<Record>) -> Result<(), EnqueueError> {
-        let mut files = Vec::with_capacity(records.len());
-        for record in &records {
-            let bytes = serde_json::to_vec(record)
-                .context("serialising the message")
-                .map_err(EnqueueError::Io)?;
-            files.push((record, file_name(&record.id), bytes));
-        }
+        let bytes = serde_json::to_vec(&record)
+            .context("serialising the message")
+            .map_err(EnqueueError::Io)?;
         {
             let mut index = self.lock();
-            files.retain(|(record, _, _)| !index.sizes.contains_key(&record.id));
+            if index.sizes.contains_key(&record.id) {
+                return Ok(());
+            }
             let count = index.sizes.len() as u64;
-            let size: u64 = files.iter().map(|(_, _, bytes)| bytes.len() as u64).sum();
-            if count + files.len() as u64 > self.max_messages || index.bytes + size > self.max_bytes
-            {
+            if count + 1 > self.max_messages || index.bytes + bytes.len() as u64 > self.max_bytes {
                 return Err(EnqueueError::Full {
                     count,
                     bytes: index.bytes,
                 });
             }
             // Reserve the space before the slow write so concurrent writers respect the quota.
-            for (record, _, bytes) in &files {
-                index.set_size(&record.id, bytes.len() as u64);
-                index
-                    .created_ms
-                    .insert(record.id.clone(), record.created_ms);
-            }
+            index.set_size(&record.id, bytes.len() as u64);
+            index
+                .created_ms
+                .insert(record.id.clone(), record.created_ms);
         }
-        if files.is_empty() {
-            return Ok(());
-        }
-        let due: Vec<(u64, String)> = files
-            .iter()
-            .map(|(record, _, _)| (record.next_attempt_ms, record.id.clone()))
-            .collect();
-        let named: Vec<(String, Vec<u8>)> = files
-            .into_iter()
-            .map(|(_, name, bytes)| (name, bytes))
-            .collect();
-        let dir = self.paths.outbox.clone();
-        let written = blocking("writing the message files", move || {
-            let files: Vec<(&str, &[u8])> = named
-                .iter()
-                .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
-                .collect();
-            durable::write_all(&dir, &files)
+        let (dir, name) = (self.paths.outbox.clone(), file_name(&record.id));
+        let written = blocking("writing the message file", move || {
+            durable::write(&dir, &name, &bytes)
         })
         .await;
         let mut index = self.lock();
         match written {
             Ok(()) => {
-                index.due.extend(due);
+                index.due.insert((record.next_attempt_ms, record.id));
                 Ok(())
             }
             Err(error) => {
-                for (_, id) in &due {
-                    index.forget(id);
-                }
+                index.forget(&record.id);
                 Err(EnqueueError::Io(error))
             }
         }
@@ -351,9 +322,6 @@ impl OutboxStore for FileOutbox {
     }
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
         Box::pin(FileOutbox::enqueue(self, record))
-    }
-    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
-        Box::pin(FileOutbox::enqueue_together(self, records))
     }
     fn enqueue_keyed<'a>(
         &'a self,

@@ -31,7 +31,8 @@ const MIGRATIONS: &[(&str, &str)] = embedded![
     "0002_subscriber_times",
     "0003_webhooks",
     "0004_challenges",
-    "0005_auto_replies"
+    "0005_auto_replies",
+    "0006_notifications",
 ];
 
 mod auto_replies;
@@ -156,6 +157,7 @@ impl Database {
             db: self.clone(),
             max_messages,
             max_bytes,
+            usage: std::sync::Mutex::default(),
         }
     }
 

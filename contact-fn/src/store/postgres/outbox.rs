@@ -1,6 +1,6 @@
 //! The outbox and dead letters in PostgreSQL: a row per message, taken under a lease.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
 use serde_json::Value;
@@ -10,7 +10,8 @@ use sqlx::postgres::{PgConnection, PgPool, PgRow};
 use super::{Database, from_db, to_db};
 use crate::durable::now_ms;
 use crate::store::{
-    BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, WebhookTarget, revived,
+    BoxFuture, Depth, EnqueueError, Notifications, OutboxStore, Record, Seen, Taken, WebhookTarget,
+    revived,
 };
 
 /// The record's kind as its text in the table: what serde writes, so a new kind needs no
@@ -22,9 +23,22 @@ fn kind_text(record: &Record) -> anyhow::Result<String> {
     }
 }
 
-const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id";
+const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id, notify_urls, notify_body";
 
-/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$11`.
+/// How many [`COLUMNS`] there are: the first parameter after a record's is `$N+1`.
+fn column_count() -> usize {
+    COLUMNS.split(',').count()
+}
+
+/// `$1, $2, ...`: a record's values, as [`bind_record`] binds them.
+fn record_values() -> String {
+    (1..=column_count())
+        .map(|n| format!("${n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Binds the record's fields, in the order of [`COLUMNS`], as `$1` to `$N`.
 fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQuery<'q> {
     query
         .bind(&record.id)
@@ -38,6 +52,8 @@ fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQu
         .bind(&record.message)
         .bind(record.webhook.as_ref().map(|w| &w.url))
         .bind(record.webhook.as_ref().map(|w| &w.event_id))
+        .bind(record.notifications.as_ref().map(|n| &n.urls))
+        .bind(record.notifications.as_ref().map(|n| &n.body))
 }
 
 type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
@@ -59,6 +75,10 @@ fn record_of(row: &PgRow) -> anyhow::Result<Record> {
             (Some(url), Some(event_id)) => Some(WebhookTarget { url, event_id }),
             _ => None,
         },
+        notifications: match (row.try_get("notify_urls")?, row.try_get("notify_body")?) {
+            (Some(urls), Some(body)) => Some(Notifications { urls, body }),
+            _ => None,
+        },
     })
 }
 
@@ -68,7 +88,21 @@ pub struct PgOutbox {
     pub(super) db: Database,
     pub(super) max_messages: u64,
     pub(super) max_bytes: u64,
+    /// The outbox's usage as this replica last read it, for the quota.
+    pub(super) usage: std::sync::Mutex<Usage>,
 }
+
+/// The outbox's usage as a replica last read it, plus what it stored since (what was delivered
+/// since is not taken off: the estimate errs on the full side).
+#[derive(Debug, Default)]
+pub(super) struct Usage {
+    read_at: Option<Instant>,
+    messages: u64,
+    bytes: u64,
+}
+
+/// How long a replica trusts the usage it read.
+const USAGE_FRESH: Duration = Duration::from_secs(1);
 
 impl PgOutbox {
     fn pool(&self) -> &PgPool {
@@ -162,29 +196,54 @@ impl PgOutbox {
     }
 
     /// Inserts a message on `conn` unless the quota is used up; one already there is kept.
+    ///
+    /// Counting the outbox reads every row, which under a backlog (a mail server down for an
+    /// hour) would make each insert slower than the last. So a replica counts at most once a
+    /// second, adds what it stores meanwhile, and inserts without counting while that estimate
+    /// stays a tenth of the quota away from it; closer, each insert counts (in the statement
+    /// that inserts). What other replicas store within that second may overshoot the quota by
+    /// as much, as concurrent inserts could before.
     async fn insert(&self, conn: &mut PgConnection, record: &Record) -> Result<(), EnqueueError> {
         let kind = kind_text(record).map_err(EnqueueError::Io)?;
         let size = record.message.len() as u64;
-        let inserted = bind_record(
-            sqlx::query(
+        if self.far_from_quota(conn, size).await? {
+            let sql = format!(
+                "INSERT INTO outbox ({COLUMNS}) VALUES ({}) ON CONFLICT (id) DO NOTHING",
+                record_values()
+            );
+            let inserted = bind_record(sqlx::query(&sql), record, kind)
+                .execute(&mut *conn)
+                .await
+                .context("inserting the message")
+                .map_err(EnqueueError::Io)?;
+            if inserted.rows_affected() == 1 {
+                let mut usage = self.lock_usage();
+                usage.messages += 1;
+                usage.bytes += size;
+            }
+            return Ok(());
+        }
+        let n = column_count();
+        let sql = format!(
             "WITH usage AS (SELECT count(*) AS n, coalesce(sum(octet_length(message)), 0) AS bytes
                             FROM outbox)
-             INSERT INTO outbox (id, kind, created_ms, attempts, next_attempt_ms, last_error,
-                                 envelope_from, envelope_to, message, webhook_url, webhook_id)
-             SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM usage
-             WHERE usage.n < $12 AND usage.bytes + $13 <= $14
+             INSERT INTO outbox ({COLUMNS})
+             SELECT {} FROM usage
+             WHERE usage.n < ${} AND usage.bytes + ${} <= ${}
              ON CONFLICT (id) DO NOTHING",
-        ),
-            record,
-            kind,
-        )
-        .bind(to_db(self.max_messages))
-        .bind(to_db(size))
-        .bind(to_db(self.max_bytes))
-        .execute(&mut *conn)
-        .await
-        .context("inserting the message")
-        .map_err(EnqueueError::Io)?;
+            record_values(),
+            n + 1,
+            n + 2,
+            n + 3
+        );
+        let inserted = bind_record(sqlx::query(&sql), record, kind)
+            .bind(to_db(self.max_messages))
+            .bind(to_db(size))
+            .bind(to_db(self.max_bytes))
+            .execute(&mut *conn)
+            .await
+            .context("inserting the message")
+            .map_err(EnqueueError::Io)?;
         if inserted.rows_affected() == 1 {
             return Ok(());
         }
@@ -217,6 +276,48 @@ impl PgOutbox {
                 bytes: from_db(bytes),
             })
         }
+    }
+
+    fn lock_usage(&self) -> std::sync::MutexGuard<'_, Usage> {
+        // Only an estimate: a panic while it was held cannot make it matter.
+        self.usage.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the outbox, as last counted (within [`USAGE_FRESH`]) plus what this replica
+    /// stored since, leaves a tenth of the quota free besides a message of `size` bytes.
+    async fn far_from_quota(
+        &self,
+        conn: &mut PgConnection,
+        size: u64,
+    ) -> Result<bool, EnqueueError> {
+        let known = {
+            let usage = self.lock_usage();
+            usage
+                .read_at
+                .filter(|at| at.elapsed() < USAGE_FRESH)
+                .map(|_| (usage.messages, usage.bytes))
+        };
+        let (messages, bytes) = match known {
+            Some(known) => known,
+            None => {
+                let (messages, bytes): (i64, i64) = sqlx::query_as(
+                    "SELECT count(*), coalesce(sum(octet_length(message)), 0)::bigint FROM outbox",
+                )
+                .fetch_one(&mut *conn)
+                .await
+                .context("reading the outbox usage")
+                .map_err(EnqueueError::Io)?;
+                let (messages, bytes) = (from_db(messages), from_db(bytes));
+                *self.lock_usage() = Usage {
+                    read_at: Some(Instant::now()),
+                    messages,
+                    bytes,
+                };
+                (messages, bytes)
+            }
+        };
+        Ok(messages + 1 + self.max_messages / 10 <= self.max_messages
+            && bytes + size + self.max_bytes / 10 <= self.max_bytes)
     }
 
     /// Claims the most overdue message nobody else holds, for the lease time.
@@ -282,6 +383,7 @@ impl PgOutbox {
     pub async fn retry_later(&self, record: Record) -> anyhow::Result<()> {
         let updated = sqlx::query(
             "UPDATE outbox SET attempts = $2, next_attempt_ms = $3, last_error = $4,
+                               notify_urls = $6, notify_body = $7,
                                claimed_by = NULL, lease_until = NULL
              WHERE id = $1 AND claimed_by = $5",
         )
@@ -290,6 +392,8 @@ impl PgOutbox {
         .bind(to_db(record.next_attempt_ms))
         .bind(&record.last_error)
         .bind(&self.db.replica)
+        .bind(record.notifications.as_ref().map(|n| &n.urls))
+        .bind(record.notifications.as_ref().map(|n| &n.body))
         .execute(self.pool())
         .await
         .context("updating the message")?;
@@ -320,9 +424,11 @@ impl PgOutbox {
         let sql = format!(
             "WITH gone AS (DELETE FROM outbox WHERE id = $1)
              INSERT INTO dead_letters ({COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+             VALUES ({})
              ON CONFLICT (id) DO UPDATE SET attempts = EXCLUDED.attempts,
-                 last_error = EXCLUDED.last_error, buried_at = now()"
+                 last_error = EXCLUDED.last_error, notify_urls = EXCLUDED.notify_urls,
+                 notify_body = EXCLUDED.notify_body, buried_at = now()",
+            record_values()
         );
         bind_record(sqlx::query(&sql), &record, kind)
             .execute(self.pool())
@@ -374,16 +480,6 @@ impl OutboxStore for PgOutbox {
     }
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>> {
         Box::pin(PgOutbox::enqueue(self, record))
-    }
-    fn enqueue_together(&self, records: Vec<Record>) -> BoxFuture<'_, Result<(), EnqueueError>> {
-        Box::pin(async move {
-            let io = |e: sqlx::Error| EnqueueError::Io(anyhow::Error::new(e));
-            let mut tx = self.pool().begin().await.map_err(io)?;
-            for record in &records {
-                self.insert(&mut tx, record).await?;
-            }
-            tx.commit().await.map_err(io)
-        })
     }
     fn enqueue_keyed<'a>(
         &'a self,
@@ -456,8 +552,8 @@ impl OutboxStore for PgOutbox {
             let record = revived(record_of(&row)?, now_ms);
             let kind = kind_text(&record)?;
             let sql = format!(
-                "INSERT INTO outbox ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                 ON CONFLICT (id) DO NOTHING"
+                "INSERT INTO outbox ({COLUMNS}) VALUES ({}) ON CONFLICT (id) DO NOTHING",
+                record_values()
             );
             bind_record(sqlx::query(&sql), &record, kind)
                 .execute(&mut *tx)
