@@ -194,6 +194,14 @@ impl RetryPolicy {
         }
     }
 
+    /// When to try again after `failures` failed attempts, the last at `now_ms`: the wait, and
+    /// the time it ends in ms since the Unix epoch.
+    pub fn next_attempt(&self, failures: u32, now_ms: u64) -> (Duration, u64) {
+        let delay = self.delay(failures);
+        let at = now_ms.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+        (delay, at)
+    }
+
     /// Wait after `failures` failed attempts (at least one): doubling from `initial`, capped.
     pub fn delay(&self, failures: u32) -> Duration {
         let doublings = failures.saturating_sub(1).min(31);
@@ -351,15 +359,7 @@ async fn deliver(
         "email"
     };
     let sent = match (&record.webhook, record.notifications.take()) {
-        (Some(_), _) => {
-            let started = Instant::now();
-            let sent = webhooks.send(&record).await;
-            telemetry::webhook(
-                if sent.is_ok() { "ok" } else { "failed" },
-                started.elapsed(),
-            );
-            sent
-        }
+        (Some(_), _) => timed(webhooks.send(&record)).await,
         (None, None) => mailer.send(&record).await,
         // The webhooks are posted beside the email, so a slow receiver delays no email.
         (None, Some(notifications)) => {
@@ -428,9 +428,8 @@ async fn deliver(
                 return;
             }
             telemetry::delivery(channel, "retry", attempt);
-            let delay = retry.delay(record.attempts);
-            record.next_attempt_ms =
-                now.saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+            let delay;
+            (delay, record.next_attempt_ms) = retry.next_attempt(record.attempts, now);
             tracing::warn!(
                 id,
                 attempts = record.attempts,
@@ -444,6 +443,19 @@ async fn deliver(
     }
 }
 
+/// Awaits a webhook post, recording how long it took.
+async fn timed(
+    post: impl std::future::Future<Output = Result<(), DeliveryError>>,
+) -> Result<(), DeliveryError> {
+    let started = Instant::now();
+    let posted = post.await;
+    telemetry::webhook(
+        if posted.is_ok() { "ok" } else { "failed" },
+        started.elapsed(),
+    );
+    posted
+}
+
 /// Posts `notifications` of the message `id` to each URL in turn; the URLs that failed, with
 /// why.
 async fn notify(
@@ -453,13 +465,7 @@ async fn notify(
 ) -> Vec<(String, DeliveryError)> {
     let mut failed = Vec::new();
     for url in &notifications.urls {
-        let started = Instant::now();
-        let posted = webhooks.post(url, id, &notifications.body).await;
-        telemetry::webhook(
-            if posted.is_ok() { "ok" } else { "failed" },
-            started.elapsed(),
-        );
-        match posted {
+        match timed(webhooks.post(url, id, &notifications.body)).await {
             Ok(()) => telemetry::delivery("webhook", "delivered", 1),
             Err(error) => failed.push((url.clone(), error)),
         }
@@ -491,9 +497,8 @@ async fn keep_apart(
         let stored = match error {
             DeliveryError::Transient(reason) => {
                 telemetry::delivery("webhook", "retry", 1);
-                let delay = retry.delay(1);
-                record.next_attempt_ms =
-                    now_ms().saturating_add(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX));
+                let delay;
+                (delay, record.next_attempt_ms) = retry.next_attempt(1, now_ms());
                 tracing::warn!(
                     id = email.id,
                     url,

@@ -4,11 +4,11 @@
 //! record (one write per message, however many receivers). When the email is taken for
 //! delivery each `--webhook-url` is posted beside it; one that fails becomes a record of its
 //! own, with the outbox's retries, back-off and dead letters, so a receiver that is down loses
-//! nothing and delays no email. Requests are signed per the Standard Webhooks specification: `webhook-id`
-//! (the message id, the same on every retry and for every URL, for receivers to de-duplicate
-//! on), `webhook-timestamp` (of the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256 of
-//! id.timestamp.body>`, keyed with the secret given as `whsec_<base64>`. `--webhook-format
-//! slack` posts a Slack incoming-webhook message instead of the JSON event.
+//! nothing and delays no email. Requests are signed per the Standard Webhooks specification:
+//! `webhook-id` (the message id, the same on every retry and for every URL, for receivers to
+//! de-duplicate on), `webhook-timestamp` (of the attempt) and `webhook-signature: v1,<base64
+//! HMAC-SHA256 of id.timestamp.body>`, keyed with the secret given as `whsec_<base64>`.
+//! `--webhook-format slack` posts a Slack incoming-webhook message instead of the JSON event.
 
 use std::net::SocketAddr;
 use std::time::Duration;

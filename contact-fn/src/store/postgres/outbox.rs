@@ -101,6 +101,9 @@ pub(super) struct Usage {
     bytes: u64,
 }
 
+/// The outbox's usage, as the quota counts it: messages `n`, and `bytes` of their emails.
+const USAGE: &str = "count(*) AS n, coalesce(sum(octet_length(message)), 0)::bigint AS bytes";
+
 /// How long a replica trusts the usage it read.
 const USAGE_FRESH: Duration = Duration::from_secs(1);
 
@@ -225,8 +228,7 @@ impl PgOutbox {
         }
         let n = column_count();
         let sql = format!(
-            "WITH usage AS (SELECT count(*) AS n, coalesce(sum(octet_length(message)), 0) AS bytes
-                            FROM outbox)
+            "WITH usage AS (SELECT {USAGE} FROM outbox)
              INSERT INTO outbox ({COLUMNS})
              SELECT {} FROM usage
              WHERE usage.n < ${} AND usage.bytes + ${} <= ${}
@@ -248,11 +250,9 @@ impl PgOutbox {
             return Ok(());
         }
         // Nothing inserted: either the message was already there, or the outbox is full.
-        let row = sqlx::query(
-            "SELECT EXISTS (SELECT 1 FROM outbox WHERE id = $1) AS present, count(*) AS n,
-                    coalesce(sum(octet_length(message)), 0)::bigint AS bytes
-             FROM outbox",
-        )
+        let row = sqlx::query(&format!(
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE id = $1) AS present, {USAGE} FROM outbox"
+        ))
         .bind(&record.id)
         .fetch_one(&mut *conn)
         .await
@@ -300,13 +300,12 @@ impl PgOutbox {
         let (messages, bytes) = match known {
             Some(known) => known,
             None => {
-                let (messages, bytes): (i64, i64) = sqlx::query_as(
-                    "SELECT count(*), coalesce(sum(octet_length(message)), 0)::bigint FROM outbox",
-                )
-                .fetch_one(&mut *conn)
-                .await
-                .context("reading the outbox usage")
-                .map_err(EnqueueError::Io)?;
+                let (messages, bytes): (i64, i64) =
+                    sqlx::query_as(&format!("SELECT {USAGE} FROM outbox"))
+                        .fetch_one(&mut *conn)
+                        .await
+                        .context("reading the outbox usage")
+                        .map_err(EnqueueError::Io)?;
                 let (messages, bytes) = (from_db(messages), from_db(bytes));
                 *self.lock_usage() = Usage {
                     read_at: Some(Instant::now()),
