@@ -272,4 +272,24 @@ mod tests {
         assert_eq!(versions, sorted);
         assert_eq!(latest_version(), *versions.last().expect("one migration"));
     }
+
+    /// A file added to `migrations/` but not to [`MIGRATIONS`] would never be applied.
+    #[test]
+    fn every_file_in_the_migrations_folder_is_embedded() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations");
+        let mut files: Vec<String> = std::fs::read_dir(&folder)
+            .expect("the migrations folder")
+            .map(|entry| {
+                entry
+                    .expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter_map(|name| name.strip_suffix(".sql").map(str::to_owned))
+            .collect();
+        files.sort();
+        let embedded: Vec<&str> = MIGRATIONS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(files, embedded);
+    }
 }
