@@ -129,7 +129,7 @@ impl AppState {
         let worker = Worker::new(
             outbox.clone(),
             mailer.clone(),
-            webhook::Sender::new(webhook_key.as_deref(), config.webhook_timeout),
+            webhook::Sender::new(webhook_key.as_deref(), config.webhook_timeout)?,
             RetryPolicy::from_config(&config),
             config.smtp_concurrency as usize,
             config.shutdown_grace,

@@ -10,16 +10,21 @@
 //! HMAC-SHA256 of id.timestamp.body>`, keyed with the secret given as `whsec_<base64>`.
 //! `--webhook-format slack` posts a Slack incoming-webhook message instead of the JSON event.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use http_body_util::{BodyExt as _, Full};
+use hyper::body::Bytes;
+use hyper::header::CONTENT_TYPE;
+use hyper::{Request, Uri};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
 use ring::hmac;
 use serde_json::json;
-use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 use uuid::Uuid;
 
 use crate::spam;
@@ -208,10 +213,14 @@ fn escape(text: &str) -> String {
 }
 
 /// Posts webhook records: signs each attempt and tells a refusal from a passing failure.
+///
+/// hyper's pooled client, on the service's own runtime: a post is a write and a read on a
+/// kept-alive connection, with no thread to hand it to and back.
 #[derive(Clone)]
 pub struct Sender {
-    agent: ureq::Agent,
+    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
     key: Option<hmac::Key>,
+    timeout: Duration,
 }
 
 impl std::fmt::Debug for Sender {
@@ -222,16 +231,26 @@ impl std::fmt::Debug for Sender {
 
 impl Sender {
     /// A sender signing with `key` (none: unsigned, for Slack), each request within `timeout`.
-    pub fn new(key: Option<&[u8]>, timeout: Duration) -> Self {
-        let config = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(timeout))
-            .build();
-        let agent = ureq::Agent::with_parts(config, DefaultConnector::default(), LiteralFirst);
-        Self {
-            agent,
+    pub fn new(key: Option<&[u8]>, timeout: Duration) -> anyhow::Result<Self> {
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        http.set_connect_timeout(Some(timeout));
+        let https = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
+            .context("setting up TLS for webhooks")?
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(http);
+        let client = Client::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .pool_idle_timeout(IDLE)
+            .build(https);
+        Ok(Self {
+            client,
             key: key.map(|key| hmac::Key::new(hmac::HMAC_SHA256, key)),
-        }
+            timeout,
+        })
     }
 
     /// Posts `record`'s body to its URL. A 2xx answer delivers it; 410 Gone and other
@@ -246,38 +265,55 @@ impl Sender {
 
     /// Posts `body` to `url` as event `event_id`, answered as [`Sender::send`] says.
     pub async fn post(&self, url: &str, event_id: &str, body: &str) -> Result<(), DeliveryError> {
+        let uri: Uri = url
+            .parse()
+            .map_err(|e| DeliveryError::Permanent(format!("the webhook URL {url}: {e}")))?;
         let timestamp = crate::durable::now_ms() / 1000;
-        let body = body.as_bytes().to_vec();
+        let body = Bytes::copy_from_slice(body.as_bytes());
         let signature = self
             .key
             .as_ref()
             .map(|key| signature(key, event_id, timestamp, &body));
-        let (url, event_id) = (url.to_owned(), event_id.to_owned());
-        let agent = self.agent.clone();
-        let answered = tokio::task::spawn_blocking(move || {
-            let post = || {
-                let mut request = agent
-                    .post(&url)
-                    .header("content-type", "application/json")
-                    .header(ID_HEADER, &event_id)
-                    .header(TIMESTAMP_HEADER, &timestamp.to_string());
-                if let Some(signature) = &signature {
-                    request = request.header(SIGNATURE_HEADER, signature);
-                }
-                request
-                    .send(&body[..])
-                    .map(|response| response.status().as_u16())
-            };
+        let request = || {
+            let mut request = Request::post(uri.clone())
+                .header(CONTENT_TYPE, "application/json")
+                .header(ID_HEADER, event_id)
+                .header(TIMESTAMP_HEADER, timestamp);
+            if let Some(signature) = &signature {
+                request = request.header(SIGNATURE_HEADER, signature);
+            }
+            request.body(Full::new(body.clone()))
+        };
+        let post = async {
+            let first = request().map_err(|e| e.to_string())?;
             // A pooled connection the receiver closed while it sat idle fails before any
             // answer; the pool drops it, and the same event goes again on a new connection
             // (receivers de-duplicate on its id) instead of waiting for the back-off.
-            match post() {
-                Err(error) if hung_up(&error) => post(),
+            let response = match self.client.request(first).await {
+                Err(error) if hung_up(&error) => {
+                    let again = request().map_err(|e| e.to_string())?;
+                    self.client.request(again).await
+                }
                 answered => answered,
             }
-        })
-        .await
-        .map_err(|e| DeliveryError::Transient(e.to_string()))?;
+            .map_err(|e| describe(&e))?;
+            let status = response.status().as_u16();
+            // Read the answer to its end, so the connection goes back to the pool.
+            response
+                .into_body()
+                .collect()
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>(status)
+        };
+        let answered = tokio::time::timeout(self.timeout, post)
+            .await
+            .unwrap_or_else(|_| {
+                Err(format!(
+                    "no answer within {}",
+                    humantime::format_duration(self.timeout)
+                ))
+            });
         match answered {
             Ok(200..=299) => Ok(()),
             Ok(status @ (408 | 429)) => Err(DeliveryError::Transient(format!(
@@ -296,78 +332,48 @@ impl Sender {
     }
 }
 
-/// ureq's resolver, but an IP address in the URL is taken as it is. ureq looks up every
-/// request's host (pooled connection or not) and, under a timeout, does so on a thread of its
-/// own: a thread started and ended per notification, for a lookup that has nothing to find.
-#[derive(Debug)]
-struct LiteralFirst;
+/// How long a connection to a receiver may sit unused in the pool.
+const IDLE: Duration = Duration::from_secs(30);
 
-impl Resolver for LiteralFirst {
-    fn resolve(
-        &self,
-        uri: &ureq::http::Uri,
-        config: &ureq::config::Config,
-        timeout: NextTimeout,
-    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        let literal = literal_address(uri);
-        match literal {
-            Some(address) => {
-                let mut addresses = self.empty();
-                addresses.push(address);
-                Ok(addresses)
-            }
-            None => DefaultResolver::default().resolve(uri, config, timeout),
+/// Whether `error` is the peer closing the connection before it answered: what a reused
+/// connection meets when the receiver closed it while it sat in the pool.
+fn hung_up(error: &hyper_util::client::legacy::Error) -> bool {
+    use std::error::Error as _;
+    let mut source = error.source();
+    while let Some(cause) = source {
+        if let Some(hyper) = cause.downcast_ref::<hyper::Error>() {
+            return hyper.is_incomplete_message() || hyper.is_canceled() || hyper.is_closed();
         }
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind;
+            return matches!(
+                io.kind(),
+                ErrorKind::UnexpectedEof
+                    | ErrorKind::BrokenPipe
+                    | ErrorKind::ConnectionReset
+                    | ErrorKind::ConnectionAborted
+            );
+        }
+        source = cause.source();
     }
+    false
 }
 
-/// The address of a URL whose host is an IP address (`[...]` for IPv6), with its port or the
-/// scheme's; `None` for a host name.
-fn literal_address(uri: &ureq::http::Uri) -> Option<SocketAddr> {
-    let authority = uri.authority()?;
-    let ip = authority
-        .host()
-        .trim_start_matches('[')
-        .trim_end_matches(']');
-    let port = authority.port_u16().or(match uri.scheme_str() {
-        Some("https") => Some(443),
-        Some("http") => Some(80),
-        _ => None,
-    })?;
-    Some(SocketAddr::new(ip.parse().ok()?, port))
-}
-
-/// Whether `error` is the peer closing the connection: what a reused connection meets when
-/// the receiver closed it while it sat in the pool.
-fn hung_up(error: &ureq::Error) -> bool {
-    use std::io::ErrorKind;
-    matches!(error, ureq::Error::Io(e) if matches!(
-        e.kind(),
-        ErrorKind::UnexpectedEof
-            | ErrorKind::BrokenPipe
-            | ErrorKind::ConnectionReset
-            | ErrorKind::ConnectionAborted
-    ))
+/// An error and its causes on one line: the client's own says only "client error (Connect)".
+fn describe(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_ip_address_in_the_url_is_its_own_resolution_and_a_name_is_looked_up() {
-        let address = |url: &str| {
-            literal_address(&url.parse().expect("a URI")).map(|address| address.to_string())
-        };
-        assert_eq!(
-            address("http://127.0.0.1:9000/hook").as_deref(),
-            Some("127.0.0.1:9000")
-        );
-        assert_eq!(address("https://[::1]/hook").as_deref(), Some("[::1]:443"));
-        assert_eq!(address("http://10.0.0.7/x").as_deref(), Some("10.0.0.7:80"));
-        assert_eq!(address("https://hooks.example.com/x"), None);
-        assert_eq!(address("http://localhost:9000/x"), None);
-    }
 
     /// The example of the Standard Webhooks specification's reference libraries.
     #[test]
