@@ -503,12 +503,11 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
     }
     let store = cache.files();
     let sources = search::sources(content);
-    let mut parts: Vec<Vec<u8>> = vec![SEARCH_FORMAT.into()];
-    for source in &sources {
-        parts.push(serde_json::to_vec(&source.doc)?);
-        parts.push(source.body.as_bytes().to_vec());
-    }
-    let key = cache::hash_hex(&parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
+    let memo = SearchMemo(cache);
+    let runs = search::Runs::new(&sources, &memo)?;
+    let mut parts: Vec<&[u8]> = vec![SEARCH_FORMAT.as_bytes()];
+    parts.extend(runs.keys().iter().map(String::as_bytes));
+    let key = cache::hash_hex(&parts);
     let recalled: Option<Index> = cache
         .recall(&key)
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
@@ -516,7 +515,7 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
     let index = match recalled {
         Some(index) => index,
         None => {
-            let built = search::build(&sources, search::SHARD_MAX_BYTES)?;
+            let built = runs.build(search::SHARD_MAX_BYTES, &memo)?;
             let files = built
                 .files
                 .par_iter()
@@ -534,6 +533,7 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
             index
         }
     };
+    drop(runs);
     drop(sources);
     content.search_index_path = index.entry;
     Ok(index
@@ -547,7 +547,22 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
 }
 
 /// Changes whenever the search index is built differently from the same articles.
-const SEARCH_FORMAT: &str = "sitegen-search-1";
+const SEARCH_FORMAT: &str = "sitegen-search-2";
+
+/// The search index's runs of articles, remembered in the cache between builds.
+struct SearchMemo<'c>(&'c Cache);
+
+impl search::Memo for SearchMemo<'_> {
+    fn key(&self, parts: &[&[u8]]) -> String {
+        cache::hash_hex(parts)
+    }
+    fn recall(&self, key: &str) -> Option<Vec<u8>> {
+        self.0.recall(key)
+    }
+    fn remember(&self, key: &str, value: &[u8]) -> anyhow::Result<()> {
+        self.0.remember(key, value)
+    }
+}
 
 /// The site-wide files, each stored (and compressed) once per version.
 fn write_site_files(

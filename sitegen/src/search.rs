@@ -29,6 +29,10 @@
 //! with ([`Content::search_index_path`]). The browser matches the last typed word as a prefix
 //! once it has [`MIN_PREFIX`] characters: one character would need every shard of its letter.
 //!
+//! The words are indexed in [`RUN`]s of consecutive articles, in parallel; `sitegen build`
+//! remembers each run's postings in its cache ([`Memo`]), so a rebuild after one article
+//! changed indexes that article's run again and recalls the others.
+//!
 //! Postings are `[doc, weight]` pairs flattened into one array in the order of the articles,
 //! each doc number given as the difference to the one before: a common word's postings become
 //! a run of small repeating numbers that compress to almost nothing. Articles are numbered
@@ -227,42 +231,198 @@ pub fn attach(content: &mut Content) -> Result<Files> {
     Ok(files)
 }
 
-/// Word -> postings (`(doc, weight)`, by doc) of `sources`.
-///
-/// The articles are indexed in runs of consecutive ones, each run on its own (in parallel),
-/// and the runs' lists are joined in article order, so every list comes out sorted by doc. A
-/// run holds each of its words once, however many of its articles have it: indexing article by
-/// article and merging after held every article's every word at once, 300 MB at 5,000 articles.
-fn postings(sources: &[Source<'_>]) -> BTreeMap<String, Vec<(u32, u32)>> {
-    let run = sources
-        .len()
-        .div_ceil(rayon::current_num_threads() * 4)
-        .max(1);
-    let runs: Vec<HashMap<String, Vec<(u32, u32)>>> = sources
-        .par_chunks(run)
-        .enumerate()
-        .map(|(r, sources)| {
-            let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-            let mut weights = Weights::default();
-            for (doc, source) in (u32::try_from(r * run).unwrap_or(u32::MAX)..).zip(sources) {
-                weights.add(&source.doc.title, TITLE_WEIGHT, 1);
-                weights.add(&source.doc.excerpt, META_WEIGHT, 1);
-                weights.add(&source.doc.author, META_WEIGHT, 1);
-                weights.add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
-                for (word, weight) in weights.total.drain() {
-                    index.entry(word).or_default().push((doc, weight));
+/// Articles per run: the index is built in runs of consecutive articles (in parallel), and a
+/// build remembers each run's postings, so a change to one article indexes its run again and
+/// recalls the others. Small enough that a run is quick to index, large enough that a run holds
+/// each of its common words once.
+pub const RUN: usize = 256;
+
+/// What the index keeps between builds: each run's postings, under a key of what the run is
+/// made of. [`NoMemo`] keeps nothing.
+pub trait Memo: Sync {
+    /// A key for a value made from `parts` (a content hash).
+    fn key(&self, parts: &[&[u8]]) -> String;
+    /// What [`Memo::remember`] kept under `key`.
+    fn recall(&self, key: &str) -> Option<Vec<u8>>;
+    /// Keeps `value` under `key`.
+    fn remember(&self, key: &str, value: &[u8]) -> Result<()>;
+}
+
+/// A [`Memo`] that keeps nothing: every run is indexed.
+#[derive(Debug, Clone, Copy)]
+pub struct NoMemo;
+
+impl Memo for NoMemo {
+    fn key(&self, _: &[&[u8]]) -> String {
+        String::new()
+    }
+    fn recall(&self, _: &str) -> Option<Vec<u8>> {
+        None
+    }
+    fn remember(&self, _: &str, _: &[u8]) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// The articles to index, in runs of [`RUN`], each with its key in a [`Memo`].
+#[derive(Debug)]
+pub struct Runs<'s, 'a> {
+    sources: &'s [Source<'a>],
+    keys: Vec<String>,
+}
+
+impl<'s, 'a> Runs<'s, 'a> {
+    /// The runs of `sources` (oldest first), keyed by `memo`: a run's key covers the index's
+    /// format, the number of its first article and what is indexed of each of its articles.
+    pub fn new(sources: &'s [Source<'a>], memo: &dyn Memo) -> Result<Self> {
+        let keys = sources
+            .par_chunks(RUN)
+            .enumerate()
+            .map(|(r, run)| {
+                let mut docs = Vec::with_capacity(run.len());
+                for source in run {
+                    docs.push(serde_json::to_vec(&source.doc)?);
                 }
-            }
-            index
-        })
-        .collect();
+                let first = (r * RUN).to_le_bytes();
+                let mut parts: Vec<&[u8]> = vec![RUN_FORMAT.as_bytes(), &first];
+                for (doc, source) in docs.iter().zip(run) {
+                    parts.extend([doc.as_slice(), source.body.as_bytes()]);
+                }
+                Ok(memo.key(&parts))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self { sources, keys })
+    }
+
+    /// Each run's key, in order: together they name everything the index is built from.
+    pub fn keys(&self) -> &[String] {
+        &self.keys
+    }
+
+    /// Word -> postings (`(doc, weight)`, by doc): each run recalled from `memo` or indexed
+    /// (and remembered), then joined in article order, so every list comes out sorted by doc.
+    fn postings(&self, memo: &dyn Memo) -> Result<BTreeMap<String, Vec<(u32, u32)>>> {
+        let runs: Vec<Vec<u8>> = self
+            .sources
+            .par_chunks(RUN)
+            .zip(&self.keys)
+            .map(|(run, key)| {
+                // What a damaged cache holds is indexed again, as if it were not there.
+                let recalled = memo
+                    .recall(key)
+                    .filter(|bytes| decode_run(bytes, |_, _| {}).is_ok());
+                (run, key, recalled)
+            })
+            .map(|(run, key, recalled)| match recalled {
+                Some(bytes) => Ok(bytes),
+                None => {
+                    let bytes = encode_run(&index_run(run));
+                    memo.remember(key, &bytes)?;
+                    Ok(bytes)
+                }
+            })
+            .collect::<Result<_>>()?;
+        let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        for (r, bytes) in runs.iter().enumerate() {
+            let first = u32::try_from(r * RUN).unwrap_or(u32::MAX);
+            decode_run(bytes, |word, postings| match index.get_mut(word) {
+                Some(list) => list.extend(postings.map(|(doc, w)| (first + doc, w))),
+                None => {
+                    let list = postings.map(|(doc, w)| (first + doc, w)).collect();
+                    index.insert(word.to_owned(), list);
+                }
+            })
+            .context("reading a remembered run of the search index")?;
+        }
+        Ok(index.into_iter().collect())
+    }
+
+    /// Builds the index files, splitting shards over `max_bytes`; runs come from `memo` when
+    /// it has them.
+    pub fn build(&self, max_bytes: usize, memo: &dyn Memo) -> Result<Files> {
+        let words = self
+            .postings(memo)?
+            .into_iter()
+            .map(|(word, postings)| (word, encode(&postings)))
+            .collect();
+        files(self.sources, words, max_bytes)
+    }
+}
+
+/// Changes whenever a run is indexed or stored differently.
+const RUN_FORMAT: &str = "sitegen-search-run-1";
+
+/// Word -> postings of one run, numbered from its first article, each list by doc.
+///
+/// The run holds each of its words once, however many of its articles have it: indexing
+/// article by article and merging after held every article's every word at once, 300 MB at
+/// 5,000 articles.
+fn index_run(sources: &[Source<'_>]) -> HashMap<String, Vec<(u32, u32)>> {
     let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-    for run in runs {
-        for (word, postings) in run {
-            index.entry(word).or_default().extend(postings);
+    let mut weights = Weights::default();
+    for (doc, source) in (0..).zip(sources) {
+        weights.add(&source.doc.title, TITLE_WEIGHT, 1);
+        weights.add(&source.doc.excerpt, META_WEIGHT, 1);
+        weights.add(&source.doc.author, META_WEIGHT, 1);
+        weights.add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
+        for (word, weight) in weights.total.drain() {
+            index.entry(word).or_default().push((doc, weight));
         }
     }
-    index.into_iter().collect()
+    index
+}
+
+/// A run's postings as bytes: per word its length, its UTF-8, its number of postings and
+/// each `(doc, weight)`, every number a little-endian `u32`.
+fn encode_run(index: &HashMap<String, Vec<(u32, u32)>>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let number = |out: &mut Vec<u8>, n: usize| {
+        out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+    };
+    for (word, postings) in index {
+        number(&mut out, word.len());
+        out.extend_from_slice(word.as_bytes());
+        number(&mut out, postings.len());
+        for &(doc, weight) in postings {
+            out.extend_from_slice(&doc.to_le_bytes());
+            out.extend_from_slice(&weight.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Hands each word of [`encode_run`]'s `bytes` to `each` with its postings.
+fn decode_run(
+    mut bytes: &[u8],
+    mut each: impl FnMut(&str, &mut dyn Iterator<Item = (u32, u32)>),
+) -> Result<()> {
+    fn take<'b>(bytes: &mut &'b [u8], n: usize) -> Result<&'b [u8]> {
+        ensure!(bytes.len() >= n, "it ends early");
+        let (head, rest) = bytes.split_at(n);
+        *bytes = rest;
+        Ok(head)
+    }
+    fn number(bytes: &mut &[u8]) -> Result<u32> {
+        let four = take(bytes, 4)?;
+        Ok(u32::from_le_bytes([four[0], four[1], four[2], four[3]]))
+    }
+    while !bytes.is_empty() {
+        let len = number(&mut bytes)? as usize;
+        let word = std::str::from_utf8(take(&mut bytes, len)?)?;
+        let count = number(&mut bytes)? as usize;
+        let pairs = take(
+            &mut bytes,
+            count.checked_mul(8).context("too many postings")?,
+        )?;
+        let mut postings = pairs.chunks_exact(8).map(|pair| {
+            let n = |at: usize| {
+                u32::from_le_bytes([pair[at], pair[at + 1], pair[at + 2], pair[at + 3]])
+            };
+            (n(0), n(4))
+        });
+        each(word, &mut postings);
+    }
+    Ok(())
 }
 
 /// One article's weight per word, with the maps kept from article to article: a word is
@@ -301,6 +461,11 @@ fn encode(postings: &[(u32, u32)]) -> Vec<u32> {
     out
 }
 
+/// The decimal digits of `n`.
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
 /// The shortest prefix of `word` that sorts after `before`.
 fn separator<'w>(before: &str, word: &'w str) -> &'w str {
     word.char_indices()
@@ -317,10 +482,7 @@ fn shard(words: Vec<(String, Vec<u32>)>, max_bytes: usize) -> Result<Vec<(String
     for (word, postings) in words {
         // `"word":[1,2,3],` and the braces: the JSON's exact length.
         let bytes = serde_json::to_string(&word)?.len()
-            + postings
-                .iter()
-                .map(|n| n.to_string().len() + 1)
-                .sum::<usize>()
+            + postings.iter().map(|&n| digits(n) + 1).sum::<usize>()
             + postings.is_empty() as usize
             + 3;
         match runs.last_mut() {
@@ -334,27 +496,35 @@ fn shard(words: Vec<(String, Vec<u32>)>, max_bytes: usize) -> Result<Vec<(String
             }
         }
     }
-    let mut shards = Vec::with_capacity(runs.len());
-    let mut last = String::new();
-    for run in runs {
-        let key = match run.first() {
-            Some((first, _)) if !shards.is_empty() => separator(&last, first).to_owned(),
+    let mut keys = Vec::with_capacity(runs.len());
+    let mut last: Option<&str> = None;
+    for run in &runs {
+        keys.push(match (last, run.first()) {
+            (Some(last), Some((first, _))) => separator(last, first).to_owned(),
             _ => String::new(),
-        };
-        last = run.last().map(|(w, _)| w.clone()).unwrap_or_default();
-        let json = serde_json::to_vec(&run.into_iter().collect::<Shard>())
-            .context("serialising a search shard")?;
-        shards.push((key, json));
+        });
+        last = run.last().map(|(w, _)| w.as_str());
     }
-    Ok(shards)
+    let json: Vec<Vec<u8>> = runs
+        .into_par_iter()
+        .map(|run| serde_json::to_vec(&run.into_iter().collect::<Shard>()))
+        .collect::<Result<_, _>>()
+        .context("serialising a search shard")?;
+    Ok(keys.into_iter().zip(json).collect())
 }
 
-/// Builds the index files of `sources` (oldest first), splitting shards over `max_bytes`.
+/// Builds the index files of `sources` (oldest first), splitting shards over `max_bytes`,
+/// remembering nothing.
 pub fn build(sources: &[Source<'_>], max_bytes: usize) -> Result<Files> {
-    let words = postings(sources)
-        .into_iter()
-        .map(|(word, postings)| (word, encode(&postings)))
-        .collect();
+    Runs::new(sources, &NoMemo)?.build(max_bytes, &NoMemo)
+}
+
+/// The files of the index of `sources` with `words` (sorted, with their encoded postings).
+fn files(
+    sources: &[Source<'_>],
+    words: Vec<(String, Vec<u32>)>,
+    max_bytes: usize,
+) -> Result<Files> {
     let mut files = BTreeMap::new();
     let mut shards = Vec::new();
     for (key, json) in shard(words, max_bytes)? {
@@ -561,6 +731,89 @@ mod tests {
         let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
         // Title 20 plus the body's seven repeats capped at 5; then one body mention.
         assert_eq!(find(&files, "kafka"), [(0, vec![0, 25, 2, 1])]);
+    }
+
+    /// A memo in memory that counts the runs it was asked for and did not have.
+    #[derive(Default)]
+    struct Counting {
+        kept: std::sync::Mutex<HashMap<String, Vec<u8>>>,
+        misses: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Memo for Counting {
+        fn key(&self, parts: &[&[u8]]) -> String {
+            let mut all = Vec::new();
+            for part in parts {
+                all.extend_from_slice(&part.len().to_le_bytes());
+                all.extend_from_slice(part);
+            }
+            format!("{}-{}", hash(&[&all]), all.len())
+        }
+        fn recall(&self, key: &str) -> Option<Vec<u8>> {
+            let found = self.kept.lock().ok()?.get(key).cloned();
+            if found.is_none() {
+                self.misses
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            found
+        }
+        fn remember(&self, key: &str, value: &[u8]) -> Result<()> {
+            if let Ok(mut kept) = self.kept.lock() {
+                kept.insert(key.to_owned(), value.to_vec());
+            }
+            Ok(())
+        }
+    }
+
+    impl Counting {
+        /// Builds with this memo: the files, and how many runs were indexed.
+        fn build(&self, sources: &[Source<'_>]) -> (Files, usize) {
+            let before = self.misses.load(std::sync::atomic::Ordering::Relaxed);
+            let files = Runs::new(sources, self)
+                .and_then(|runs| runs.build(2_000, self))
+                .expect("builds");
+            let after = self.misses.load(std::sync::atomic::Ordering::Relaxed);
+            (files, after - before)
+        }
+    }
+
+    #[test]
+    fn a_changed_article_indexes_its_run_again_and_the_index_equals_a_fresh_one() {
+        let bodies = many_words(RUN * 3 + 5);
+        let mut sources = sources_of(&bodies, "Kafka");
+        let memo = Counting::default();
+        let (first, indexed) = memo.build(&sources);
+        assert_eq!(indexed, 4, "every run, the first time");
+        assert_eq!(first, build(&sources, 2_000).expect("builds"));
+        assert_eq!(memo.build(&sources), (first.clone(), 0));
+
+        let edited = format!("{} zookeeper", bodies[RUN + 1]);
+        sources[RUN + 1].body = &edited;
+        let (second, indexed) = memo.build(&sources);
+        assert_eq!(indexed, 1, "the edited article's run only");
+        assert_eq!(second, build(&sources, 2_000).expect("builds"));
+        assert_eq!(find(&second, "zookeeper")[0].1, [RUN as u32 + 1, 1]);
+
+        // One article fewer at the start renumbers every run after it.
+        sources.remove(0);
+        let (third, indexed) = memo.build(&sources);
+        assert_eq!(indexed, 4);
+        assert_eq!(third, build(&sources, 2_000).expect("builds"));
+    }
+
+    #[test]
+    fn a_damaged_run_in_the_memo_is_indexed_again() {
+        let bodies = many_words(RUN + 3);
+        let sources = sources_of(&bodies, "Kafka");
+        let memo = Counting::default();
+        let (first, _) = memo.build(&sources);
+        if let Ok(mut kept) = memo.kept.lock() {
+            for bytes in kept.values_mut() {
+                bytes.truncate(bytes.len() - 3);
+            }
+        }
+        let runs = Runs::new(&sources, &memo).expect("keys");
+        assert_eq!(runs.build(2_000, &memo).expect("builds"), first);
     }
 
     #[test]
