@@ -15,8 +15,8 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
-use http_body_util::{BodyExt as _, Full};
-use hyper::body::Bytes;
+use http_body_util::{BodyExt as _, Full, Limited};
+use hyper::body::{Body as _, Bytes};
 use hyper::header::CONTENT_TYPE;
 use hyper::{Request, Uri};
 use hyper_rustls::HttpsConnector;
@@ -297,14 +297,7 @@ impl Sender {
                 answered => answered,
             }
             .map_err(|e| describe(&e))?;
-            let status = response.status().as_u16();
-            // Read the answer to its end, so the connection goes back to the pool.
-            response
-                .into_body()
-                .collect()
-                .await
-                .map_err(|e| e.to_string())?;
-            Ok::<_, String>(status)
+            Ok::<_, String>((response.status().as_u16(), response.into_body()))
         };
         let answered = tokio::time::timeout(self.timeout, post)
             .await
@@ -313,6 +306,18 @@ impl Sender {
                     "no answer within {}",
                     humantime::format_duration(self.timeout)
                 ))
+            })
+            .map(|(status, body)| {
+                // The status is the answer. The body is read to its end (a bounded amount,
+                // within the time limit, in the background) only so that the connection goes
+                // back to the pool; one that is larger or slower is dropped with it.
+                if !body.is_end_stream() {
+                    tokio::spawn(tokio::time::timeout(
+                        self.timeout,
+                        Limited::new(body, ANSWER_BYTES).collect(),
+                    ));
+                }
+                status
             });
         match answered {
             Ok(200..=299) => Ok(()),
@@ -331,6 +336,9 @@ impl Sender {
         }
     }
 }
+
+/// The most of a receiver's answer body that is read (and thrown away).
+const ANSWER_BYTES: usize = 64 * 1024;
 
 /// How long a connection to a receiver may sit unused in the pool.
 const IDLE: Duration = Duration::from_secs(30);
