@@ -149,10 +149,32 @@ async fn start_service(
     extra: &[&str],
     secret: Option<String>,
 ) -> Service {
+    start_service_with(smtp, dir, extra, |config| config.webhook_secret = secret).await
+}
+
+/// [`start_service`] with the configuration adjusted by `adjust`.
+async fn start_service_with(
+    smtp: &SmtpServer,
+    dir: &tempfile::TempDir,
+    extra: &[&str],
+    adjust: impl FnOnce(&mut contact_fn::Config),
+) -> Service {
     let url = smtp.url();
     let mut args = vec!["--smtp-url", url.as_str()];
     args.extend_from_slice(extra);
-    Service::start_with(dir.path(), &args, |config| config.webhook_secret = secret).await
+    Service::start_with(dir.path(), &args, adjust).await
+}
+
+/// Sends the usual contact message, which must be accepted; its answer.
+async fn accepted(service: &Service) -> Value {
+    let (status, answer) = post_json(
+        &reqwest::Client::new(),
+        &service.url(FormKind::Contact.path()),
+        &support::contact_body(),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    answer
 }
 
 #[tokio::test]
@@ -308,13 +330,7 @@ async fn a_receiver_that_is_gone_makes_a_dead_letter_and_the_email_still_goes() 
     let dir = tempfile::tempdir().unwrap();
     let url = receiver.url();
     let service = start_service(&smtp, &dir, &["--webhook-url", &url], Some(secret())).await;
-    let (status, answer) = post_json(
-        &reqwest::Client::new(),
-        &service.url(FormKind::Contact.path()),
-        &support::contact_body(),
-    )
-    .await;
-    assert_eq!(status, 200, "{answer}");
+    let answer = accepted(&service).await;
     smtp.wait_for(1).await;
     let dead = dir.path().join("dead");
     eventually("the notification's dead letter", || {
@@ -369,42 +385,62 @@ async fn a_confirmed_subscription_is_posted_when_the_webhooks_are_to_hear_of_the
 /// A receiver that answers only the first request of each connection and hangs up on the next
 /// one unanswered, without `Connection: close`: what a pooled connection meets when the
 /// receiver (or a proxy before it) closed it while it sat idle. Counts the answered posts.
-async fn receiver_closing_idle_connections() -> (String, Arc<Mutex<usize>>) {
-    use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
+/// Reads one request, its head and its body (by its `content-length`), from `stream`.
+async fn read_request(stream: &mut tokio::io::BufReader<tokio::net::TcpStream>) {
+    use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _};
 
+    let (mut line, mut length) = (String::new(), 0);
+    loop {
+        line.clear();
+        if stream.read_line(&mut line).await.unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    stream.read_exact(&mut body).await.unwrap();
+}
+
+/// A receiver on a raw TCP socket: reads each request, counts it, then hands the connection
+/// to `answer`.
+async fn raw_receiver<F, A>(answer: F) -> (String, Arc<Mutex<usize>>)
+where
+    F: Fn(tokio::io::BufReader<tokio::net::TcpStream>) -> A + Clone + Send + 'static,
+    A: Future<Output = ()> + Send + 'static,
+{
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/hook", listener.local_addr().unwrap());
-    let answered = Arc::new(Mutex::new(0));
-    let counted = answered.clone();
+    let posts = Arc::new(Mutex::new(0));
+    let counted = posts.clone();
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            let counted = counted.clone();
+            let (counted, answer) = (counted.clone(), answer.clone());
             tokio::spawn(async move {
-                let mut stream = BufReader::new(stream);
-                let (mut line, mut length) = (String::new(), 0);
-                loop {
-                    line.clear();
-                    if stream.read_line(&mut line).await.unwrap_or(0) == 0 || line == "\r\n" {
-                        break;
-                    }
-                    if let Some((name, value)) = line.split_once(':')
-                        && name.eq_ignore_ascii_case("content-length")
-                    {
-                        length = value.trim().parse().unwrap();
-                    }
-                }
-                let mut body = vec![0; length];
-                stream.read_exact(&mut body).await.unwrap();
+                let mut stream = tokio::io::BufReader::new(stream);
+                read_request(&mut stream).await;
                 *counted.lock().unwrap() += 1;
-                let reply = b"HTTP/1.1 204 No Content\r\n\r\n";
-                stream.get_mut().write_all(reply).await.unwrap();
-                // The next request on this connection is read, then the connection dropped.
-                line.clear();
-                let _ = stream.read_line(&mut line).await;
+                answer(stream).await;
             });
         }
     });
-    (url, answered)
+    (url, posts)
+}
+
+/// A receiver that answers only the first request of each connection.
+async fn receiver_closing_idle_connections() -> (String, Arc<Mutex<usize>>) {
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+
+    raw_receiver(|mut stream| async move {
+        let reply = b"HTTP/1.1 204 No Content\r\n\r\n";
+        stream.get_mut().write_all(reply).await.unwrap();
+        // The next request on this connection is read, then the connection dropped.
+        let _ = stream.read_line(&mut String::new()).await;
+    })
+    .await
 }
 
 #[tokio::test]
@@ -412,33 +448,62 @@ async fn a_connection_the_receiver_closed_while_idle_costs_no_retry_delay() {
     let (url, answered) = receiver_closing_idle_connections().await;
     let smtp = SmtpServer::start(Mode::Accept);
     let dir = tempfile::tempdir().unwrap();
-    let smtp_url = smtp.url();
-    let flags = [
-        "--smtp-url",
-        smtp_url.as_str(),
-        "--webhook-url",
-        url.as_str(),
-    ];
     // A failed attempt would wait an hour: every post must go through on its first.
-    let service = Service::start_with(dir.path(), &flags, |config| {
+    let service = start_service_with(&smtp, &dir, &["--webhook-url", &url], |config| {
         config.webhook_secret = Some(secret());
         config.retry_initial = std::time::Duration::from_secs(3600);
         config.retry_max = std::time::Duration::from_secs(7200);
     })
     .await;
-    let client = reqwest::Client::new();
     for i in 1..=3 {
-        let (status, answer) = post_json(
-            &client,
-            &service.url(FormKind::Contact.path()),
-            &support::contact_body(),
-        )
-        .await;
-        assert_eq!(status, 200, "{answer}");
+        accepted(&service).await;
         eventually(&format!("notification {i}"), || {
             *answered.lock().unwrap() == i
         })
         .await;
     }
+    service.stop().await;
+}
+
+/// A receiver that answers every post `200 OK` and then streams its body without end.
+async fn receiver_with_an_endless_answer() -> (String, Arc<Mutex<usize>>) {
+    use tokio::io::AsyncWriteExt as _;
+
+    raw_receiver(|mut stream| async move {
+        let stream = stream.get_mut();
+        let head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+        if stream.write_all(head).await.is_err() {
+            return;
+        }
+        let chunk = format!("{:x}\r\n{}\r\n", 16 * 1024, "x".repeat(16 * 1024));
+        while stream.write_all(chunk.as_bytes()).await.is_ok() {}
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_receiver_that_answers_ok_with_an_endless_body_has_taken_the_event() {
+    let (url, posts) = receiver_with_an_endless_answer().await;
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    // A post counted as failed would go again within a second.
+    let retry = std::time::Duration::from_millis(200);
+    let service = start_service_with(&smtp, &dir, &["--webhook-url", &url], |config| {
+        config.webhook_secret = Some(secret());
+        config.webhook_timeout = std::time::Duration::from_millis(500);
+        config.retry_initial = retry;
+        config.retry_max = retry;
+    })
+    .await;
+    for _ in 0..2 {
+        accepted(&service).await;
+    }
+    eventually("both notifications", || *posts.lock().unwrap() >= 2).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(
+        *posts.lock().unwrap(),
+        2,
+        "the 200 was the answer: nothing is posted again"
+    );
     service.stop().await;
 }
