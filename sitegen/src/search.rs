@@ -311,15 +311,12 @@ impl<'s, 'a> Runs<'s, 'a> {
                 let recalled = memo
                     .recall(key)
                     .filter(|bytes| decode_run(bytes, |_, _| {}).is_ok());
-                (run, key, recalled)
-            })
-            .map(|(run, key, recalled)| match recalled {
-                Some(bytes) => Ok(bytes),
-                None => {
-                    let bytes = encode_run(&index_run(run));
-                    memo.remember(key, &bytes)?;
-                    Ok(bytes)
+                if let Some(bytes) = recalled {
+                    return Ok(bytes);
                 }
+                let bytes = encode_run(&index_run(run));
+                memo.remember(key, &bytes)?;
+                Ok(bytes)
             })
             .collect::<Result<_>>()?;
         let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
