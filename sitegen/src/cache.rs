@@ -20,7 +20,6 @@
 //! makes what it needs again. Output files are hard links to the files here (see
 //! [`crate::publish::publish_plan`]), so they must be replaced, never edited in place.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -220,30 +219,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The SHA-256 of `parts` (each length-prefixed, so `["ab", "c"]` and `["a", "bc"]` differ),
+/// The BLAKE3 hash of `parts` (each length-prefixed, so `["ab", "c"]` and `["a", "bc"]` differ),
 /// in hex.
 pub fn hash_hex(parts: &[&[u8]]) -> String {
-    let mut context = ring::digest::Context::new(&ring::digest::SHA256);
+    let mut hasher = blake3::Hasher::new();
     for part in parts {
-        context.update(&(part.len() as u64).to_le_bytes());
-        context.update(part);
+        hasher.update(&(part.len() as u64).to_le_bytes());
+        hasher.update(part);
     }
-    hex(context.finish())
-}
-
-fn hex(digest: ring::digest::Digest) -> String {
-    let mut hex = String::with_capacity(64);
-    for byte in digest.as_ref() {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
+    hasher.finalize().to_hex().to_string()
 }
 
 /// A writer that hashes what goes through it: a large file written and hashed in one pass,
 /// never whole in memory.
 pub struct HashingWriter<W> {
     inner: W,
-    context: ring::digest::Context,
+    hasher: blake3::Hasher,
 }
 
 impl<W: std::io::Write> HashingWriter<W> {
@@ -251,21 +242,21 @@ impl<W: std::io::Write> HashingWriter<W> {
     pub fn new(inner: W) -> Self {
         Self {
             inner,
-            context: ring::digest::Context::new(&ring::digest::SHA256),
+            hasher: blake3::Hasher::new(),
         }
     }
 
-    /// The writer back, flushed, and the hex SHA-256 of everything written.
+    /// The writer back, flushed, and the hex BLAKE3 hash of everything written.
     pub fn finish(mut self) -> std::io::Result<(W, String)> {
         self.inner.flush()?;
-        Ok((self.inner, hex(self.context.finish())))
+        Ok((self.inner, self.hasher.finalize().to_hex().to_string()))
     }
 }
 
 impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.context.update(&buf[..n]);
+        self.hasher.update(&buf[..n]);
         Ok(n)
     }
 

@@ -36,7 +36,7 @@ const FONTS: [&[u8]; 2] = [
     include_bytes!("../fonts/InterDisplay-Bold.otf"),
 ];
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
-const CARDS_VERSION: &str = "sitegen-cards-3 inter-4.0 resvg-0.45";
+const CARDS_VERSION: &str = "sitegen-cards-4 inter-4.0 resvg-0.45";
 /// Changes whenever the same share picture would be cropped or encoded differently.
 const SHARE_VERSION: &str = "sitegen-share-1";
 
@@ -95,27 +95,24 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
             }
             let svg = svg(&brand, text)?;
             let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
+            // The memo keeps the drawing's hash (which also names its file), not a file name:
+            // the same card may belong to a route of another name (an article renamed), and
+            // its file is named for the route.
             let recalled = cache
                 .recall(&key)
                 .and_then(|bytes| String::from_utf8(bytes).ok())
-                .and_then(|s| s.split_once(' ').map(|(a, b)| (a.to_owned(), b.to_owned())))
-                .filter(|(_, hash)| store.contains(hash));
-            // The memo keeps the drawing's hash, not a file name: the same card may belong to
-            // a route of another name (an article renamed), and its file is named for the route.
-            let file_of = |png_hash: &str| {
-                format!("{}/card-{name}.{}.png", crate::images::DIR, &png_hash[..12])
-            };
-            let (file, hash, drawn) = match recalled {
-                Some((png_hash, hash)) if png_hash.len() >= 12 => (file_of(&png_hash), hash, false),
-                _ => {
+                .filter(|hash| hash.len() >= 12 && store.contains(hash));
+            let (hash, drawn) = match recalled {
+                Some(hash) => (hash, false),
+                None => {
                     let png = base.draw(&brand, text)?;
-                    let png_hash = cache::hash_hex(&[&png]);
-                    let file = file_of(&png_hash);
-                    let stored = store.put(&file, &png)?;
-                    cache.remember(&key, format!("{png_hash} {}", stored.hash).as_bytes())?;
-                    (file, stored.hash, true)
+                    // A PNG gets no compressed variants: its store hash is its bytes' alone.
+                    let stored = store.put("card.png", &png)?;
+                    cache.remember(&key, stored.hash.as_bytes())?;
+                    (stored.hash, true)
                 }
             };
+            let file = format!("{}/card-{name}.{}.png", crate::images::DIR, &hash[..12]);
             let card = SocialCard {
                 src: format!("/{file}"),
                 mime: Format::Png.mime().to_owned(),
@@ -355,7 +352,37 @@ pub fn draw(svg: &str) -> Result<Vec<u8>> {
     let mut pixmap =
         tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
     paint(svg, &mut pixmap)?;
-    pixmap.encode_png().context("encoding the card")
+    encode(&pixmap)
+}
+
+/// The PNG of `pixmap`: RGB when it is opaque, as every card of the template is (a quarter
+/// fewer bytes to filter and deflate than RGBA), Paeth-filtered and deflated fast. A card
+/// takes 4 ms so, against 6.5 ms through tiny-skia's own encoder, and is 8% smaller.
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>> {
+    use image::ImageEncoder as _;
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let mut out = Vec::new();
+    let encoder = PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth);
+    let data = pixmap.data();
+    if data.chunks_exact(4).all(|pixel| pixel[3] == u8::MAX) {
+        let mut rgb = vec![0; data.len() / 4 * 3];
+        for (to, from) in rgb.chunks_exact_mut(3).zip(data.chunks_exact(4)) {
+            to.copy_from_slice(&from[..3]);
+        }
+        encoder.write_image(&rgb, width, height, image::ExtendedColorType::Rgb8)
+    } else {
+        // tiny-skia's pixels are premultiplied; PNG's are not.
+        let mut rgba = Vec::with_capacity(data.len());
+        for pixel in pixmap.pixels() {
+            let color = pixel.demultiply();
+            rgba.extend_from_slice(&[color.red(), color.green(), color.blue(), color.alpha()]);
+        }
+        encoder.write_image(&rgba, width, height, image::ExtendedColorType::Rgba8)
+    }
+    .context("encoding the card")?;
+    Ok(out)
 }
 
 /// Draws `svg` over what `pixmap` holds.
@@ -378,7 +405,7 @@ impl Base {
     fn draw(&self, brand: &str, text: &CardText) -> Result<Vec<u8>> {
         let mut pixmap = self.canvas(brand)?;
         paint(&layer(brand, text, Layer::Words)?, &mut pixmap)?;
-        pixmap.encode_png().context("encoding the card")
+        encode(&pixmap)
     }
 
     fn canvas(&self, brand: &str) -> Result<tiny_skia::Pixmap> {
@@ -405,6 +432,26 @@ impl Base {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_opaque_drawing_is_encoded_as_rgb_and_a_translucent_one_keeps_its_alpha() {
+        let mut pixmap = tiny_skia::Pixmap::new(4, 2).expect("a pixmap");
+        pixmap.fill(tiny_skia::Color::from_rgba8(200, 100, 50, 255));
+        let opaque = image::load_from_memory(&encode(&pixmap).expect("encoded")).expect("a PNG");
+        assert_eq!(opaque.color(), image::ColorType::Rgb8);
+        assert_eq!(opaque.to_rgb8().get_pixel(3, 1).0, [200, 100, 50]);
+
+        pixmap.fill(tiny_skia::Color::from_rgba8(200, 100, 50, 128));
+        let translucent =
+            image::load_from_memory(&encode(&pixmap).expect("encoded")).expect("a PNG");
+        assert_eq!(translucent.color(), image::ColorType::Rgba8);
+        let [r, g, b, a] = translucent.to_rgba8().get_pixel(0, 0).0;
+        assert_eq!(a, 128);
+        // Premultiplied and back loses at most one step of each channel.
+        for (got, want) in [(r, 200), (g, 100), (b, 50)] {
+            assert!(got.abs_diff(want) <= 1, "{got} for {want}");
+        }
+    }
 
     #[test]
     fn titles_wrap_between_words_and_end_in_an_ellipsis() {
