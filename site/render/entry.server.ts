@@ -20,15 +20,17 @@ export function inputsHash(path: string): string {
   const data = withBodyDigests(() => dataAtPath(path))
   return createHash('sha256')
     .update(JSON.stringify([path, data, picturesIn(data)]))
-    .update(frameJson())
+    .update(frameDigest())
     .digest('hex')
 }
 
-// The frame is the same for every page of a content: serialised once per content.
-let frame: { content: object; json: string } | undefined
+// The frame is the same for every page of a content: serialised and hashed once per content.
+let frame: { content: object; digest: string } | undefined
 
-function frameJson(): string {
+function frameDigest(): string {
   const content = frameContent()
-  if (frame?.content !== content.settings) frame = { content: content.settings, json: JSON.stringify(content) }
-  return frame.json
+  if (frame?.content !== content.settings) {
+    frame = { content: content.settings, digest: createHash('sha256').update(JSON.stringify(content)).digest('hex') }
+  }
+  return frame.digest
 }

@@ -270,7 +270,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         article.text = String::new();
     }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
-    let rendered = steps.run(Stage::Render, || {
+    let mut rendered = steps.run(Stage::Render, || {
         render_pages(options, &cache, &bundle, &mut content)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
@@ -279,7 +279,8 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     })?;
     let plan = Plan::new(&cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
-    let scan = steps.run(Stage::Verify, || verify(&plan, &rendered, &routes))?;
+    let pages = std::mem::take(&mut rendered.pages);
+    let scan = steps.run(Stage::Verify, || verify(&plan, pages, &routes))?;
     let published = steps.run(Stage::Publish, || {
         cache
             .output_record(&options.out_dir)
@@ -604,12 +605,11 @@ fn write_site_files(
     Ok(stored)
 }
 
-fn verify(plan: &Plan, rendered: &Rendered, routes: &[String]) -> Result<Scan, BuildError> {
+fn verify(plan: &Plan, pages: Vec<render::PageOut>, routes: &[String]) -> Result<Scan, BuildError> {
     let files = Files::from_names(plan.files.iter().map(|f| f.file.clone()));
-    let pages = rendered
-        .pages
-        .iter()
-        .map(|page| (page.file.clone(), page.scan.clone()))
+    let pages = pages
+        .into_iter()
+        .map(|page| (page.file, page.scan))
         .collect();
     let scan = Scan { files, pages };
     let check = check::check_scan(&scan, routes);

@@ -13,6 +13,7 @@
 //! photo cropped to 1200 x 630, as a JPEG (a PNG when it has transparency), remembered by the
 //! hash of the source's bytes.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use anyhow::{Context, Result, anyhow};
@@ -21,6 +22,7 @@ use rayon::prelude::*;
 use resvg::{tiny_skia, usvg};
 
 use crate::cache::{self, Cache, Stored};
+use crate::content::articles::Article;
 use crate::content::images::{ImageUse, SHARE_SIZE, ShareImage, SocialCard};
 use crate::content::{Content, ContentError, ContentErrors, RouteKind};
 use crate::images::{Format, Settings, Source};
@@ -73,6 +75,11 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
     let brand = content.settings.brand.name.clone();
     let base = Base::default();
     let store = cache.files();
+    let articles: HashMap<&str, &Article> = content
+        .articles
+        .iter()
+        .map(|a| (a.slug.as_str(), a))
+        .collect();
     let jobs: Vec<(String, String, CardText, Option<&ShareImage>)> = content
         .routes
         .iter()
@@ -82,7 +89,12 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
                 path => path.replace('/', "-"),
             };
             let share = route.share_image.as_ref();
-            (route.path.clone(), name, card_text(content, route), share)
+            (
+                route.path.clone(),
+                name,
+                card_text(content, &articles, route),
+                share,
+            )
         })
         .collect();
     let made = jobs
@@ -219,10 +231,14 @@ fn share_file(name: &str, file_hash: &str, format: Format) -> String {
     )
 }
 
-/// What the card of `route` says.
-fn card_text(content: &Content, route: &crate::content::RouteInfo) -> CardText {
+/// What the card of `route` says; `articles` are the content's, by slug.
+fn card_text(
+    content: &Content,
+    articles: &HashMap<&str, &Article>,
+    route: &crate::content::RouteInfo,
+) -> CardText {
     if let RouteKind::Article { slug } = &route.kind
-        && let Some(article) = content.articles.iter().find(|a| &a.slug == slug)
+        && let Some(article) = articles.get(slug.as_str())
     {
         let category = content
             .services

@@ -5,7 +5,7 @@
 //!
 //! URLs resolve the way the CDN and `sitegen serve` answer them (see [`crate::output_dir`]).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
@@ -107,37 +107,47 @@ pub fn check_scan(scan: &Scan, routes: &[String]) -> CheckReport {
             });
         }
     }
-    // Pages in parallel; `pages` is ordered by file name, and so is the result.
+    // Pages in parallel; `pages` is ordered by file name, and so is the result. Each thread
+    // remembers what it found of the links every page repeats (the menu, the footer).
     let broken: Vec<Vec<BrokenLink>> = scan
         .pages
         .par_iter()
-        .map(|(name, page)| broken_links(scan, name, page))
+        .map_init(HashMap::new, |verdicts, (name, page)| {
+            broken_links(scan, name, page, verdicts)
+        })
         .collect();
     report.broken_links = broken.into_iter().flatten().collect();
     report
 }
 
-fn broken_links(scan: &Scan, name: &str, page: &Page) -> Vec<BrokenLink> {
+/// The broken links of the page `name`. `verdicts` holds whether each link starting with `/`
+/// (`/about#team`, `//host/`) seen on a page of the site's own origin resolves: such a link
+/// leads to the same place from every page of that origin.
+fn broken_links<'s>(
+    scan: &Scan,
+    name: &str,
+    page: &'s Page,
+    verdicts: &mut HashMap<&'s str, bool>,
+) -> Vec<BrokenLink> {
     let base = page_url(name, page.base_href.as_deref());
+    let same_for_every_page = base.origin() == page_url("", None).origin();
     let mut seen = HashSet::new();
     let mut broken = Vec::new();
     for target in &page.links {
         if !seen.insert(target) {
             continue;
         }
-        let ok = match resolve(&base, target) {
-            Resolved::Elsewhere => true,
-            Resolved::Invalid => false,
-            Resolved::Local { path, fragment } => match scan.files.find(&path) {
-                None => false,
-                Some(file) => match (fragment, scan.pages.get(&file)) {
-                    (None, _) => true,
-                    (Some(id), _) if id.is_empty() => false,
-                    (Some(id), Some(target_page)) => target_page.ids.contains(&id),
-                    // A fragment into a non-HTML file (a PDF page, say) is not ours to check.
-                    (Some(_), None) => true,
-                },
-            },
+        let trimmed = target.trim();
+        let memo = same_for_every_page && trimmed.starts_with('/');
+        let ok = match memo.then(|| verdicts.get(trimmed)).flatten() {
+            Some(&ok) => ok,
+            None => {
+                let ok = link_resolves(scan, &base, target);
+                if memo {
+                    verdicts.insert(trimmed, ok);
+                }
+                ok
+            }
         };
         if !ok {
             broken.push(BrokenLink {
@@ -149,6 +159,25 @@ fn broken_links(scan: &Scan, name: &str, page: &Page) -> Vec<BrokenLink> {
     broken
 }
 
+/// Whether `target`, as written in a page served at `base`, leads to a file of the output (and
+/// its fragment to an id of that page).
+fn link_resolves(scan: &Scan, base: &url::Url, target: &str) -> bool {
+    match resolve(base, target) {
+        Resolved::Elsewhere => true,
+        Resolved::Invalid => false,
+        Resolved::Local { path, fragment } => match scan.files.find(&path) {
+            None => false,
+            Some(file) => match (fragment, scan.pages.get(&file)) {
+                (None, _) => true,
+                (Some(id), _) if id.is_empty() => false,
+                (Some(id), Some(target_page)) => target_page.ids.contains(&id),
+                // A fragment into a non-HTML file (a PDF page, say) is not ours to check.
+                (Some(_), None) => true,
+            },
+        },
+    }
+}
+
 /// The routes `sitegen check` expects pages for: those of the content in `content_dir`, or
 /// none when there is no such directory (then only the links are checked).
 pub fn content_routes(content_dir: &Path, site_dir: &Path) -> Result<Vec<String>> {
@@ -157,4 +186,50 @@ pub fn content_routes(content_dir: &Path, site_dir: &Path) -> Result<Vec<String>
     }
     let content = Content::load(content_dir, &site_dir.join("public"))?;
     Ok(content.routes.into_iter().map(|r| r.path).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use crate::output_dir::Files;
+
+    #[test]
+    fn a_link_every_page_repeats_is_reported_on_every_page_it_breaks() {
+        let page = |links: &[&str], ids: &[&str]| Page {
+            links: links.iter().map(|l| (*l).to_owned()).collect(),
+            ids: ids.iter().map(|i| (*i).to_owned()).collect(),
+            ..Page::default()
+        };
+        // Enough pages that the threads' remembered verdicts are reused.
+        let mut pages: BTreeMap<String, Page> = (0..64)
+            .map(|n| {
+                let links = [
+                    "/about/",
+                    "/missing",
+                    "/about/#team",
+                    "/about/#nope",
+                    "//cdn/x",
+                ];
+                (format!("p{n}/index.html"), page(&links, &[]))
+            })
+            .collect();
+        pages.insert("about/index.html".into(), page(&[], &["team"]));
+        let files = Files::from_names(pages.keys().cloned());
+        let report = check_scan(&Scan { files, pages }, &[]);
+        let broken: Vec<String> = report.broken_links.iter().map(|l| l.to_string()).collect();
+        let expected: Vec<String> = (0..64)
+            .map(|n| format!("p{n}/index.html"))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .flat_map(|page| {
+                [
+                    format!("{page} -> /missing"),
+                    format!("{page} -> /about/#nope"),
+                ]
+            })
+            .collect();
+        assert_eq!(broken, expected);
+    }
 }

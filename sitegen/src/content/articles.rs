@@ -647,9 +647,17 @@ pub fn render_markdown(body: &str) -> Rendered {
             other => events.push(other),
         }
     }
-    out.words = out.text.split_whitespace().count();
     pulldown_cmark::html::push_html(&mut out.html, events.into_iter());
-    out.text = out.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The words, counted and joined by single spaces in one pass.
+    let mut text = String::with_capacity(out.text.len());
+    for word in out.text.split_whitespace() {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(word);
+        out.words += 1;
+    }
+    out.text = text;
     out
 }
 
