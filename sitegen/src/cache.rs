@@ -153,7 +153,23 @@ impl Store {
     /// Stores `bytes`, published as `name` (whose extension says whether it gets `.br` and
     /// `.gz` variants), compressing them unless the same bytes are stored already.
     pub fn put(&self, name: &str, bytes: &[u8]) -> Result<Stored> {
+        self.put_as(name, bytes, hash_hex(&[bytes]))
+    }
+
+    /// Stores `bytes` as [`Store::put`] does, published under the name `name` makes of their
+    /// hash (a content-hashed name, with [`name_hash`] in it): the name and the stored file.
+    pub fn put_named(
+        &self,
+        bytes: &[u8],
+        name: impl FnOnce(&str) -> String,
+    ) -> Result<(String, Stored)> {
         let hash = hash_hex(&[bytes]);
+        let name = name(&hash);
+        let stored = self.put_as(&name, bytes, hash)?;
+        Ok((name, stored))
+    }
+
+    fn put_as(&self, name: &str, bytes: &[u8], hash: String) -> Result<Stored> {
         let path = self.path(&hash);
         let compressible = compress::is_compressible(name, bytes.len() as u64);
         if !path.is_file() {
@@ -219,6 +235,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// How many hex digits of a file's hash its content-hashed published name holds.
+const NAME_HASH_DIGITS: usize = 12;
+
+/// The part of the store hash `hash` that a content-hashed file name holds
+/// (`card-about.1a2b3c4d5e6f.png`).
+pub fn name_hash(hash: &str) -> &str {
+    hash.get(..NAME_HASH_DIGITS).unwrap_or(hash)
+}
+
 /// The BLAKE3 hash of `parts` (each length-prefixed, so `["ab", "c"]` and `["a", "bc"]` differ),
 /// in hex.
 pub fn hash_hex(parts: &[&[u8]]) -> String {
@@ -274,6 +299,21 @@ impl<W> std::fmt::Debug for HashingWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_named_by_its_hash_is_stored_as_any_other() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let store = Store {
+            dir: dir.path().join("files"),
+        };
+        let bytes = b"a drawing";
+        let (name, stored) =
+            store.put_named(bytes, |hash| format!("img/card.{}.png", name_hash(hash)))?;
+        assert_eq!(name, format!("img/card.{}.png", &stored.hash[..12]));
+        assert_eq!(stored, store.put("img/other.png", bytes)?);
+        assert_eq!(std::fs::read(store.path(&stored.hash))?, bytes);
+        Ok(())
+    }
 
     #[test]
     fn a_stored_file_is_compressed_once_and_kept_with_its_variants() -> Result<()> {

@@ -40,7 +40,7 @@ const FONTS: [&[u8]; 2] = [
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
 const CARDS_VERSION: &str = "sitegen-cards-4 inter-4.0 resvg-0.45";
 /// Changes whenever the same share picture would be cropped or encoded differently.
-const SHARE_VERSION: &str = "sitegen-share-1";
+const SHARE_VERSION: &str = "sitegen-share-2";
 
 /// The longest title line, in characters of the title's size, and the most lines shown.
 const LINE_CHARS: usize = 30;
@@ -110,21 +110,23 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
             // The memo keeps the drawing's hash (which also names its file), not a file name:
             // the same card may belong to a route of another name (an article renamed), and
             // its file is named for the route.
+            let file_of = |hash: &str| {
+                let hash = cache::name_hash(hash);
+                format!("{}/card-{name}.{hash}.png", crate::images::DIR)
+            };
             let recalled = cache
                 .recall(&key)
                 .and_then(|bytes| String::from_utf8(bytes).ok())
-                .filter(|hash| hash.len() >= 12 && store.contains(hash));
-            let (hash, drawn) = match recalled {
-                Some(hash) => (hash, false),
+                .filter(|hash| store.contains(hash));
+            let (file, hash, drawn) = match recalled {
+                Some(hash) => (file_of(&hash), hash, false),
                 None => {
                     let png = base.draw(&brand, text)?;
-                    // A PNG gets no compressed variants: its store hash is its bytes' alone.
-                    let stored = store.put("card.png", &png)?;
+                    let (file, stored) = store.put_named(&png, file_of)?;
                     cache.remember(&key, stored.hash.as_bytes())?;
-                    (stored.hash, true)
+                    (file, stored.hash, true)
                 }
             };
-            let file = format!("{}/card-{name}.{}.png", crate::images::DIR, &hash[..12]);
             let card = SocialCard {
                 src: format!("/{file}"),
                 mime: Format::Png.mime().to_owned(),
@@ -173,23 +175,23 @@ fn share_picture(
         &bytes,
     ]);
     let store = cache.files();
-    // The memo holds the format's extension, the file's hash and its store hash.
+    // The memo holds the format's extension and the store hash, which also names the file.
     let recalled = cache
         .recall(&key)
         .and_then(|memo| String::from_utf8(memo).ok())
         .and_then(|memo| {
-            let mut parts = memo.split(' ').map(str::to_owned);
-            Some((parts.next()?, parts.next()?, parts.next()?))
+            let (ext, hash) = memo.split_once(' ')?;
+            Some((ext.to_owned(), hash.to_owned()))
         })
-        .filter(|(_, file_hash, hash)| file_hash.len() >= 12 && store.contains(hash));
-    let (format, file_hash, hash, made) = match recalled {
-        Some((ext, file_hash, hash)) => {
+        .filter(|(_, hash)| store.contains(hash));
+    let (format, file, hash, made) = match recalled {
+        Some((ext, hash)) => {
             let format = if ext == Format::Png.extension() {
                 Format::Png
             } else {
                 Format::Jpeg
             };
-            (format, file_hash, hash, false)
+            (format, share_file(name, &hash, format), hash, false)
         }
         None => {
             let decoded = Source::decode(&bytes).map_err(|err| {
@@ -202,15 +204,13 @@ fn share_picture(
             })?;
             let format = Format::fallback(decoded.has_alpha);
             let picture = crate::images::encode(&decoded.cover(WIDTH, HEIGHT)?, format, &settings)?;
-            let file_hash = cache::hash_hex(&[&picture]);
-            let file = share_file(name, &file_hash, format);
-            let stored = store.put(&file, &picture)?;
-            let memo = format!("{} {file_hash} {}", format.extension(), stored.hash);
+            let (file, stored) =
+                store.put_named(&picture, |hash| share_file(name, hash, format))?;
+            let memo = format!("{} {}", format.extension(), stored.hash);
             cache.remember(&key, memo.as_bytes())?;
-            (format, file_hash, stored.hash, true)
+            (format, file, stored.hash, true)
         }
     };
-    let file = share_file(name, &file_hash, format);
     let card = SocialCard {
         src: format!("/{file}"),
         mime: format.mime().to_owned(),
@@ -221,12 +221,12 @@ fn share_picture(
     Ok((card, file, hash, made))
 }
 
-/// The published name of the share picture of the route named `name`.
-fn share_file(name: &str, file_hash: &str, format: Format) -> String {
+/// The published name of the share picture of the route named `name`, hashed `hash`.
+fn share_file(name: &str, hash: &str, format: Format) -> String {
+    let hash = cache::name_hash(hash);
     format!(
-        "{}/card-{name}.{}.{}",
+        "{}/card-{name}.{hash}.{}",
         crate::images::DIR,
-        &file_hash[..12],
         format.extension()
     )
 }

@@ -241,9 +241,10 @@ fn encode_one(cache: &Cache, job: &Job<'_>, settings: &Settings) -> Result<Encod
         .flat_map(|(w, image)| formats.par_iter().map(move |f| (*w, image, *f)))
         .map(|(w, image, format)| {
             let bytes = encode::encode(image, format, settings)?;
-            let hash = cache::hash_hex(&[&bytes]);
-            let name = format!("{DIR}/{stem}-{w}.{}.{}", &hash[..12], format.extension());
-            let stored = store.put(&name, &bytes)?;
+            let (name, stored) = store.put_named(&bytes, |hash| {
+                let hash = cache::name_hash(hash);
+                format!("{DIR}/{stem}-{w}.{hash}.{}", format.extension())
+            })?;
             Ok((format, w, name, stored.hash, bytes.len() as u64))
         })
         .collect::<Result<Vec<_>>>()?;
