@@ -34,9 +34,20 @@ function paramsOf(route: RouteInfo): Record<string, string | number> {
   return 'params' in route ? route.params : {}
 }
 
-/** A key naming a route by its kind and parameters, whatever the parameters' order. */
+/**
+ * A key naming a route by its kind and parameters, whatever the parameters' order. Every link
+ * to a page computes one (a few per card), so it is built by hand rather than as JSON of sorted
+ * entries; NUL, which no kind, name or slug holds, separates the parts, and `#` marks a number.
+ */
 function routeKey(kind: PageKind, params: Record<string, string | number>): string {
-  return JSON.stringify([kind, Object.entries(params).sort(([a], [b]) => (a < b ? -1 : 1))])
+  const names = Object.keys(params)
+  if (names.length > 1) names.sort()
+  let key: string = kind
+  for (const name of names) {
+    const value = params[name]
+    key += typeof value === 'number' ? `\0${name}\0#${value}` : `\0${name}\0${value}`
+  }
+  return key
 }
 
 // The routes indexed once per content, by kind and parameters and by path: a site of thousands
