@@ -62,7 +62,7 @@ pub struct BuildOptions {
     pub cache_dir: Option<PathBuf>,
     /// Ignore the cache: build everything in a fresh one, removed afterwards.
     pub no_cache: bool,
-    /// How many render workers.
+    /// How many render workers at most.
     pub jobs: usize,
     /// How long one page may take to render.
     pub page_timeout: Duration,

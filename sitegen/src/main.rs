@@ -41,7 +41,8 @@ enum Cmd {
         /// Ignore the build cache: bundle and render everything afresh.
         #[arg(long)]
         no_cache: bool,
-        /// How many render workers [default: one per core].
+        /// How many render workers at most; fewer start when there are few pages to render
+        /// [default: one per core].
         #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
         /// Seconds one page may take to render before its worker is stopped.

@@ -38,6 +38,16 @@ const WORKER_SCRIPT: &str = "render/worker.mjs";
 /// worker that dies on one names a short list.
 const HASH_BATCH: usize = 64;
 
+/// The pool starts with one worker per this many routes (and at most `--jobs`): one worker
+/// hashes a thousand pages in about the time another takes to start (0.2 s). Two Node
+/// processes starting at once on two cores each start more slowly, so a site of a few dozen
+/// pages, which a rebuild hashes in 15 ms and renders two of, is rendered sooner by one.
+const ROUTES_PER_STARTING_WORKER: usize = 1000;
+/// Once the pages to render are known, the pool grows to one worker per this many of them (and
+/// at most `--jobs`): a worker renders about this many pages in the time a new one takes to
+/// start and render its first, cold page.
+const PAGES_PER_WORKER: usize = 16;
+
 /// Changes whenever what a cached rendering means changes.
 const RENDER_FORMAT: &str = "sitegen-render-1";
 
@@ -174,14 +184,12 @@ pub fn render(
         });
     }
 
-    let mut pool = Pool::start(
-        site_dir,
-        bundle,
-        options.jobs.clamp(1, jobs.len().max(1)),
-        options.page_timeout,
+    let most = options.jobs.clamp(1, jobs.len().max(1));
+    let mut pool = Pool::start(site_dir, bundle, options.page_timeout)?;
+    pool.grow(
+        workers_for(jobs.len(), ROUTES_PER_STARTING_WORKER, most),
+        &content.path,
     )?;
-    let workers = pool.workers.len();
-    pool.load_content(&content.path)?;
     let hashes = pool.input_hashes(jobs)?;
     let keys: Vec<String> = hashes
         .iter()
@@ -203,6 +211,11 @@ pub fn render(
         })
         .collect();
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
+    pool.grow(
+        workers_for(todo.len(), PAGES_PER_WORKER, most),
+        &content.path,
+    )?;
+    let workers = pool.workers.len();
 
     // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
     let fresh = pool.render_each(jobs, &todo, |i, html| {
@@ -232,6 +245,11 @@ pub fn render(
         rendered: todo.len(),
         workers,
     })
+}
+
+/// One worker per `per` of `count` things to do, at least one and at most `most`.
+fn workers_for(count: usize, per: usize, most: usize) -> usize {
+    count.div_ceil(per).clamp(1, most.max(1))
 }
 
 const SCAN_SUFFIX: &str = ".scan";
@@ -288,16 +306,15 @@ fn recall_site(
 /// The render workers, each with the bundle loaded.
 struct Pool {
     workers: Vec<Worker>,
+    /// The worker script and the bundle it loads, for workers started as the pool grows.
+    script: PathBuf,
+    bundle_dir: PathBuf,
     timeout: Duration,
 }
 
 impl Pool {
-    fn start(
-        site_dir: &Path,
-        bundle: &Bundle,
-        jobs: usize,
-        timeout: Duration,
-    ) -> Result<Self, RenderError> {
+    /// A pool of no workers yet, after checking that Node and the worker script are there.
+    fn start(site_dir: &Path, bundle: &Bundle, timeout: Duration) -> Result<Self, RenderError> {
         bundle::node_version().map_err(|err| RenderError::Toolchain(err.to_string()))?;
         let script = bundle::absolute(&worker_script(site_dir))?;
         if !script.is_file() {
@@ -306,19 +323,31 @@ impl Pool {
                 script.display()
             )));
         }
-        let workers = (0..jobs)
-            .map(|_| Worker::spawn(&script, &bundle.dir))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(Self { workers, timeout })
+        Ok(Self {
+            workers: Vec::new(),
+            script,
+            bundle_dir: bundle.dir.clone(),
+            timeout,
+        })
     }
 
-    /// Hands every worker the content.
-    fn load_content(&mut self, file: &Path) -> Result<(), RenderError> {
+    /// Starts workers until there are `count` (at least one), and hands each new one the
+    /// content.
+    fn grow(&mut self, count: usize, content: &Path) -> Result<(), RenderError> {
+        let had = self.workers.len();
+        while self.workers.len() < count.max(1) {
+            self.workers
+                .push(Worker::spawn(&self.script, &self.bundle_dir)?);
+        }
+        self.load_content(had, content)
+    }
+
+    /// Hands the workers from number `from` on the content.
+    fn load_content(&mut self, from: usize, file: &Path) -> Result<(), RenderError> {
         let file = bundle::absolute(file)?;
         let timeout = self.timeout;
         std::thread::scope(|scope| {
-            let handles: Vec<_> = self
-                .workers
+            let handles: Vec<_> = self.workers[from..]
                 .iter_mut()
                 .map(|worker| {
                     scope.spawn(|| worker.call(&Request::Content { file: &file }, timeout))
@@ -613,4 +642,23 @@ fn truncate(text: &str) -> &str {
 /// Where the worker script of `site_dir` is.
 pub fn worker_script(site_dir: &Path) -> PathBuf {
     site_dir.join(WORKER_SCRIPT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_site_starts_one_worker_and_grows_only_for_many_pages() {
+        // The site's 63 pages start one worker, 5,479 start every allowed one.
+        assert_eq!(workers_for(63, ROUTES_PER_STARTING_WORKER, 2), 1);
+        assert_eq!(workers_for(5_479, ROUTES_PER_STARTING_WORKER, 2), 2);
+        assert_eq!(workers_for(5_479, ROUTES_PER_STARTING_WORKER, 16), 6);
+        // A rebuild rendering two pages keeps the one; a cold build of the site takes both.
+        assert_eq!(workers_for(2, PAGES_PER_WORKER, 2), 1);
+        assert_eq!(workers_for(63, PAGES_PER_WORKER, 2), 2);
+        // Nothing to render, or `--jobs 1`: one.
+        assert_eq!(workers_for(0, PAGES_PER_WORKER, 2), 1);
+        assert_eq!(workers_for(5_479, PAGES_PER_WORKER, 1), 1);
+    }
 }
