@@ -32,17 +32,17 @@ export default defineConfig(({ command }) => ({
   // sitegen builds a copy of the site whose node_modules is a link to this one's: module ids
   // stay below the root, so the bundle's file names do not depend on where the copy is.
   resolve: { preserveSymlinks: true },
-  ssr:
-    command === 'build'
-      ? // Every render worker of a build starts by importing the server bundle. With its packages
-        // external, Node resolves and compiles Vike's, React's and lucide-react's hundreds of
-        // modules one file at a time: 0.2 s before the first page, about half of a content-only
-        // rebuild of the site. Bundled, they are a few chunks, imported in a few milliseconds.
-        // The content icons (lib/icons.server.ts) stay external, imported one by one on demand.
-        { noExternal: true, external: ['lucide-react/dynamicIconImports'] }
-      : // The dev server loads packages from node_modules as they are, except lucide-react: as an
-        // external package it would load its whole barrel of some 1,600 icons.
-        { noExternal: ['lucide-react'], external: ['lucide-react/dynamicIconImports'] },
+  ssr: {
+    // Every render worker of a build starts by importing the server bundle. With its packages
+    // external, Node resolves and compiles Vike's, React's and lucide-react's hundreds of modules
+    // one file at a time: 0.2 s before the first page, about half of a content-only rebuild of
+    // the site. Bundled, they are a few chunks, imported in a few milliseconds. The dev server
+    // loads packages from node_modules as they are, except lucide-react: as an external package
+    // it would load its whole barrel of some 1,600 icons.
+    noExternal: command === 'build' ? true : ['lucide-react'],
+    // The content icons (lib/icons.server.ts), imported one by one on demand.
+    external: ['lucide-react/dynamicIconImports'],
+  },
   // The render workers import the server entry themselves: no record of it is written into
   // node_modules.
   vitePluginServerEntry: { disableAutoImport: true },

@@ -184,12 +184,9 @@ pub fn render(
         });
     }
 
-    let most = options.jobs.clamp(1, jobs.len().max(1));
-    let mut pool = Pool::start(site_dir, bundle, options.page_timeout)?;
-    pool.grow(
-        workers_for(jobs.len(), ROUTES_PER_STARTING_WORKER, most),
-        &content.path,
-    )?;
+    let most = options.jobs;
+    let mut pool = Pool::start(site_dir, bundle, &content.path, options.page_timeout)?;
+    pool.grow(workers_for(jobs.len(), ROUTES_PER_STARTING_WORKER, most))?;
     let hashes = pool.input_hashes(jobs)?;
     let keys: Vec<String> = hashes
         .iter()
@@ -211,10 +208,7 @@ pub fn render(
         })
         .collect();
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
-    pool.grow(
-        workers_for(todo.len(), PAGES_PER_WORKER, most),
-        &content.path,
-    )?;
+    pool.grow(workers_for(todo.len(), PAGES_PER_WORKER, most))?;
     let workers = pool.workers.len();
 
     // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
@@ -306,15 +300,22 @@ fn recall_site(
 /// The render workers, each with the bundle loaded.
 struct Pool {
     workers: Vec<Worker>,
-    /// The worker script and the bundle it loads, for workers started as the pool grows.
+    /// The worker script, the bundle it loads and the content it renders, for the workers
+    /// started as the pool grows.
     script: PathBuf,
     bundle_dir: PathBuf,
+    content: PathBuf,
     timeout: Duration,
 }
 
 impl Pool {
     /// A pool of no workers yet, after checking that Node and the worker script are there.
-    fn start(site_dir: &Path, bundle: &Bundle, timeout: Duration) -> Result<Self, RenderError> {
+    fn start(
+        site_dir: &Path,
+        bundle: &Bundle,
+        content: &Path,
+        timeout: Duration,
+    ) -> Result<Self, RenderError> {
         bundle::node_version().map_err(|err| RenderError::Toolchain(err.to_string()))?;
         let script = bundle::absolute(&worker_script(site_dir))?;
         if !script.is_file() {
@@ -327,31 +328,29 @@ impl Pool {
             workers: Vec::new(),
             script,
             bundle_dir: bundle.dir.clone(),
+            content: bundle::absolute(content)?,
             timeout,
         })
     }
 
-    /// Starts workers until there are `count` (at least one), and hands each new one the
-    /// content.
-    fn grow(&mut self, count: usize, content: &Path) -> Result<(), RenderError> {
+    /// Starts workers until there are `count`, and hands each new one the content.
+    fn grow(&mut self, count: usize) -> Result<(), RenderError> {
         let had = self.workers.len();
-        while self.workers.len() < count.max(1) {
+        while self.workers.len() < count {
             self.workers
                 .push(Worker::spawn(&self.script, &self.bundle_dir)?);
         }
-        self.load_content(had, content)
+        self.load_content(had)
     }
 
     /// Hands the workers from number `from` on the content.
-    fn load_content(&mut self, from: usize, file: &Path) -> Result<(), RenderError> {
-        let file = bundle::absolute(file)?;
+    fn load_content(&mut self, from: usize) -> Result<(), RenderError> {
+        let file = &self.content;
         let timeout = self.timeout;
         std::thread::scope(|scope| {
             let handles: Vec<_> = self.workers[from..]
                 .iter_mut()
-                .map(|worker| {
-                    scope.spawn(|| worker.call(&Request::Content { file: &file }, timeout))
-                })
+                .map(|worker| scope.spawn(|| worker.call(&Request::Content { file }, timeout)))
                 .collect();
             for handle in handles {
                 let reply = handle
