@@ -270,7 +270,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         article.text = String::new();
     }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
-    let mut rendered = steps.run(Stage::Render, || {
+    let rendered = steps.run(Stage::Render, || {
         render_pages(options, &cache, &bundle, &mut content)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
@@ -279,8 +279,9 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     })?;
     let plan = Plan::new(&cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
-    let pages = std::mem::take(&mut rendered.pages);
-    let scan = steps.run(Stage::Verify, || verify(&plan, pages, &routes))?;
+    let checked = steps.run(Stage::Verify, || {
+        verify(&cache, &plan, &rendered.pages, &routes)
+    })?;
     let published = steps.run(Stage::Publish, || {
         cache
             .output_record(&options.out_dir)
@@ -289,7 +290,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     })?;
     let elapsed = steps.started.elapsed();
     let report = steps.run(Stage::Report, || {
-        report::summarize_scan(&options.out_dir, &scan, &plan.gzip, &routes, elapsed)
+        measure(&cache, &options.out_dir, &plan, checked, &routes, elapsed)
             .map_err(BuildError::during(Stage::Report))
     });
     let mut report = report?;
@@ -431,7 +432,29 @@ struct Plan {
     gzip: compress::GzipSizes,
 }
 
+/// Changes whenever the verification or the report reads an output differently.
+const CHECKED_FORMAT: &str = "sitegen-checked-1";
+
 impl Plan {
+    /// The key of what verifying and measuring this plan for `routes` finds: both read only
+    /// the files' names and bytes, which their ids name.
+    fn key(&self, routes: &[String]) -> String {
+        let mut files: Vec<(&str, &str)> = self
+            .files
+            .iter()
+            .map(|f| (f.file.as_str(), f.id.as_str()))
+            .collect();
+        files.sort_unstable();
+        let mut parts: Vec<&[u8]> = vec![CHECKED_FORMAT.as_bytes()];
+        for route in routes {
+            parts.extend([b"r".as_slice(), route.as_bytes()]);
+        }
+        for (file, id) in files {
+            parts.extend([b"f".as_slice(), file.as_bytes(), id.as_bytes()]);
+        }
+        cache::hash_hex(&parts)
+    }
+
     /// The browser's files from the bundle, the pages and the site files from the store, each
     /// with its compressed variants.
     fn new(
@@ -605,18 +628,56 @@ fn write_site_files(
     Ok(stored)
 }
 
-fn verify(plan: &Plan, pages: Vec<render::PageOut>, routes: &[String]) -> Result<Scan, BuildError> {
+/// An output verified by this build, or one with the very same files verified and measured
+/// by an earlier build, whose report holds as it was.
+enum Checked {
+    Now { scan: Scan, key: String },
+    Before(BuildReport),
+}
+
+fn verify(
+    cache: &Cache,
+    plan: &Plan,
+    pages: &[render::PageOut],
+    routes: &[String],
+) -> Result<Checked, BuildError> {
+    let key = plan.key(routes);
+    let before = cache
+        .recall(&key)
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok());
+    if let Some(report) = before {
+        return Ok(Checked::Before(report));
+    }
     let files = Files::from_names(plan.files.iter().map(|f| f.file.clone()));
-    let pages = pages
+    let pages = render::scans(cache, pages)
+        .map_err(BuildError::during(Stage::Verify))?
         .into_iter()
-        .map(|page| (page.file, page.scan))
         .collect();
     let scan = Scan { files, pages };
     let check = check::check_scan(&scan, routes);
     if check.is_ok() {
-        Ok(scan)
+        Ok(Checked::Now { scan, key })
     } else {
         Err(BuildError::Verify(check.to_string()))
+    }
+}
+
+/// What every route weighs, remembered for the next build of the same output.
+fn measure(
+    cache: &Cache,
+    out_dir: &Path,
+    plan: &Plan,
+    checked: Checked,
+    routes: &[String],
+    elapsed: Duration,
+) -> anyhow::Result<BuildReport> {
+    match checked {
+        Checked::Before(report) => Ok(BuildReport { elapsed, ..report }),
+        Checked::Now { scan, key } => {
+            let report = report::summarize_scan(out_dir, &scan, &plan.gzip, routes, elapsed)?;
+            cache.remember(&key, &serde_json::to_vec(&report)?)?;
+            Ok(report)
+        }
     }
 }
 

@@ -80,15 +80,14 @@ pub struct PageJob {
     pub status: u16,
 }
 
-/// A page in the output: its file, its bytes in the store, what the scan read of it.
+/// A page in the output: its file and its bytes in the store. What the scan read of it is
+/// stored beside it, read by [`scans`] only when the output is verified and measured.
 #[derive(Debug, Clone)]
 pub struct PageOut {
     /// The output file (`about/index.html`).
     pub file: String,
     /// Its bytes in the store.
     pub stored: Stored,
-    /// Its links, fragment targets, scripts and stylesheets.
-    pub scan: scan::Page,
 }
 
 /// What the render step did.
@@ -175,8 +174,8 @@ pub fn render(
     if let Some(pages) = recall_site(cache, &store, &site_key, jobs) {
         let pages = pages
             .par_iter()
-            .map(|(file, hash)| load_page(&store, file, hash))
-            .collect::<Result<Vec<_>>>()?;
+            .map(|(file, hash)| page_out(&store, file, hash))
+            .collect();
         return Ok(Rendered {
             pages,
             rendered: 0,
@@ -230,8 +229,8 @@ pub fn render(
         .collect();
     let pages = hashes
         .par_iter()
-        .map(|(file, hash)| load_page(&store, file, hash))
-        .collect::<Result<Vec<_>>>()?;
+        .map(|(file, hash)| page_out(&store, file, hash))
+        .collect();
     let listing = serde_json::to_vec(&hashes).context("listing the pages")?;
     cache.remember(&site_key, &listing)?;
     Ok(Rendered {
@@ -251,31 +250,42 @@ const SCAN_SUFFIX: &str = ".scan";
 /// Stores a rendered page with its variants and what the scan reads of it.
 fn store_page(store: &Store, file: &str, html: &[u8]) -> Result<PageOut> {
     let stored = store.put(file, html)?;
-    let scan = scan::Page::parse(&String::from_utf8_lossy(html));
     let side = store.side_file(&stored.hash, SCAN_SUFFIX);
     if !side.is_file() {
+        let scan = scan::Page::parse(&String::from_utf8_lossy(html));
         cache::write_atomic(&side, &serde_json::to_vec(&scan).context("saving a scan")?)?;
     }
     Ok(PageOut {
         file: file.to_owned(),
         stored,
-        scan,
     })
 }
 
-fn load_page(store: &Store, file: &str, hash: &str) -> Result<PageOut> {
-    let side = store.side_file(hash, SCAN_SUFFIX);
-    let bytes = std::fs::read(&side).with_context(|| format!("reading {}", side.display()))?;
-    let scan =
-        serde_json::from_slice(&bytes).with_context(|| format!("reading {}", side.display()))?;
-    Ok(PageOut {
+fn page_out(store: &Store, file: &str, hash: &str) -> PageOut {
+    PageOut {
         file: file.to_owned(),
         stored: Stored {
             hash: hash.to_owned(),
             gzip_len: store.gzip_len(hash),
         },
-        scan,
-    })
+    }
+}
+
+/// What the scan read of each of `pages` (every rendered page has it beside its bytes), by
+/// output file.
+pub fn scans(cache: &Cache, pages: &[PageOut]) -> Result<Vec<(String, scan::Page)>> {
+    let store = cache.files();
+    pages
+        .par_iter()
+        .map(|page| {
+            let side = store.side_file(&page.stored.hash, SCAN_SUFFIX);
+            let bytes =
+                std::fs::read(&side).with_context(|| format!("reading {}", side.display()))?;
+            let scan = serde_json::from_slice(&bytes)
+                .with_context(|| format!("reading {}", side.display()))?;
+            Ok((page.file.clone(), scan))
+        })
+        .collect()
 }
 
 /// The pages of a build of the same bundle and content, when every one is still stored.

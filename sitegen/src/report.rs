@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compress::{self, GzipSizes};
 use crate::output_dir::{Files, Resolved, page_url, resolve, route_file};
@@ -28,7 +28,7 @@ pub const FULL_TABLE_MAX_ROUTES: usize = 60;
 const HEAVIEST_SHOWN: usize = 10;
 
 /// Size of one file or a sum of files.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Size {
     /// Bytes as stored.
     pub bytes: u64,
@@ -44,7 +44,7 @@ impl std::ops::AddAssign for Size {
 }
 
 /// What one route weighs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageReport {
     /// The route (`/about`).
     pub route: String,
@@ -87,8 +87,9 @@ fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error
     s.serialize_f64(d.as_secs_f64() * 1e3)
 }
 
-/// The summary printed at the end of a build.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The summary printed at the end of a build. Read back (as a build of the same output
+/// remembers it), it has the sizes only: no times, no images.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BuildReport {
     /// One entry per route, in the order the routes were given.
     pub pages: Vec<PageReport>,
@@ -103,11 +104,13 @@ pub struct BuildReport {
     /// Every CSS file loaded only with on-demand chunks, each counted once.
     pub total_on_demand_css: Size,
     /// How long the build took.
-    #[serde(serialize_with = "as_millis")]
+    #[serde(serialize_with = "as_millis", skip_deserializing)]
     pub elapsed: Duration,
     /// How long each step took, in order; empty when not measured.
+    #[serde(skip_deserializing)]
     pub stages: Vec<StageTime>,
     /// What the images stage encoded and saved; none when the content names no raster picture.
+    #[serde(skip_deserializing)]
     pub images: Option<crate::images::ImagesReport>,
 }
 

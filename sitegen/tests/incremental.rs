@@ -298,6 +298,11 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
     let again = build(&project.options(&out, &cache))?;
     assert_eq!((again.bundled, again.rendered), (false, 0));
     assert_eq!(again.render_workers, 0, "the cache knows the whole site");
+    // The same files as the first build: its report, remembered, holds as it was.
+    assert_eq!(
+        (&again.report.pages, again.report.total_html),
+        (&first.report.pages, first.report.total_html)
+    );
 
     // The browser's files hold no content: the bundle is a function of the site alone.
     let content = &first.content;
@@ -326,6 +331,25 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
         (1..pages / 2).contains(&edited.rendered),
         "{} of {pages} pages rendered after one article's body changed",
         edited.rendered
+    );
+    // A page changed: the output is verified and measured again, not taken from the first.
+    let weighed = |built: &sitegen::build::Built| {
+        built
+            .report
+            .pages
+            .iter()
+            .map(|page| (page.route.clone(), page.html))
+            .collect::<Vec<_>>()
+    };
+    let changed: Vec<_> = weighed(&edited)
+        .into_iter()
+        .zip(weighed(&first))
+        .filter(|(now, before)| now != before)
+        .map(|(now, _)| now.0)
+        .collect();
+    assert!(
+        changed.iter().any(|route| route.starts_with("/insights/")),
+        "the edited article's size is measured again (changed: {changed:?})"
     );
     Ok(())
 }
