@@ -40,7 +40,8 @@
 //! as they were; the browser gives ties to the higher number, the newer article.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -299,18 +300,17 @@ impl<'s, 'a> Runs<'s, 'a> {
         &self.keys
     }
 
-    /// Word -> postings (`(doc, weight)`, by doc): each run recalled from `memo` or indexed
-    /// (and remembered), then joined in article order, so every list comes out sorted by doc.
-    fn postings(&self, memo: &dyn Memo) -> Result<BTreeMap<String, Vec<(u32, u32)>>> {
+    /// Every word, in order, with its postings delta-coded: each run recalled
+    /// from `memo` or indexed (and remembered), then the runs' sorted words merged, so each
+    /// word's postings join in article order.
+    fn postings(&self, memo: &dyn Memo) -> Result<Vec<(String, Vec<u32>)>> {
         let runs: Vec<Vec<u8>> = self
             .sources
             .par_chunks(RUN)
             .zip(&self.keys)
             .map(|(run, key)| {
                 // What a damaged cache holds is indexed again, as if it were not there.
-                let recalled = memo
-                    .recall(key)
-                    .filter(|bytes| decode_run(bytes, |_, _| {}).is_ok());
+                let recalled = memo.recall(key).filter(|bytes| decode_run(bytes).is_ok());
                 if let Some(bytes) = recalled {
                     return Ok(bytes);
                 }
@@ -319,35 +319,60 @@ impl<'s, 'a> Runs<'s, 'a> {
                 Ok(bytes)
             })
             .collect::<Result<_>>()?;
-        let mut index: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-        for (r, bytes) in runs.iter().enumerate() {
-            let first = u32::try_from(r * RUN).unwrap_or(u32::MAX);
-            decode_run(bytes, |word, postings| match index.get_mut(word) {
-                Some(list) => list.extend(postings.map(|(doc, w)| (first + doc, w))),
-                None => {
-                    let list = postings.map(|(doc, w)| (first + doc, w)).collect();
-                    index.insert(word.to_owned(), list);
-                }
-            })
-            .context("reading a remembered run of the search index")?;
-        }
-        Ok(index.into_iter().collect())
+        let runs = runs
+            .iter()
+            .map(|bytes| decode_run(bytes))
+            .collect::<Result<Vec<_>>>()
+            .context("reading a run of the search index")?;
+        Ok(merge(&runs))
     }
 
     /// Builds the index files, splitting shards over `max_bytes`; runs come from `memo` when
     /// it has them.
     pub fn build(&self, max_bytes: usize, memo: &dyn Memo) -> Result<Files> {
-        let words = self
-            .postings(memo)?
-            .into_iter()
-            .map(|(word, postings)| (word, encode(&postings)))
-            .collect();
-        files(self.sources, words, max_bytes)
+        files(self.sources, self.postings(memo)?, max_bytes)
     }
 }
 
 /// Changes whenever a run is indexed or stored differently.
-const RUN_FORMAT: &str = "sitegen-search-run-1";
+const RUN_FORMAT: &str = "sitegen-search-run-2";
+
+/// The words of `runs` (each run's words in order, its docs numbered from its first article,
+/// run `r` starting at article `r * RUN`), merged in order: each word once, its postings from
+/// every run that has it, delta-coded. A k-way merge of sorted lists: no word is hashed or
+/// sorted again, and each is copied once.
+fn merge(runs: &[Vec<RunWord<'_>>]) -> Vec<(String, Vec<u32>)> {
+    let mut next = vec![0; runs.len()];
+    // The smallest (word, run) first: a word's runs come out in article order.
+    let mut heads: BinaryHeap<Reverse<(&str, usize)>> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(r, words)| Some(Reverse((words.first()?.word, r))))
+        .collect();
+    let mut merged = Vec::new();
+    while let Some(&Reverse((word, _))) = heads.peek() {
+        let mut postings = Vec::new();
+        let mut previous = 0;
+        while let Some(&Reverse((head, r))) = heads.peek() {
+            if head != word {
+                break;
+            }
+            heads.pop();
+            let first = u32::try_from(r * RUN).unwrap_or(u32::MAX);
+            for (doc, weight) in runs[r][next[r]].postings() {
+                let doc = first + doc;
+                postings.extend([doc - previous, weight]);
+                previous = doc;
+            }
+            next[r] += 1;
+            if let Some(after) = runs[r].get(next[r]) {
+                heads.push(Reverse((after.word, r)));
+            }
+        }
+        merged.push((word.to_owned(), postings));
+    }
+    merged
+}
 
 /// Word -> postings of one run, numbered from its first article, each list by doc.
 ///
@@ -369,14 +394,16 @@ fn index_run(sources: &[Source<'_>]) -> HashMap<String, Vec<(u32, u32)>> {
     index
 }
 
-/// A run's postings as bytes: per word its length, its UTF-8, its number of postings and
-/// each `(doc, weight)`, every number a little-endian `u32`.
+/// A run's postings as bytes: per word, in order, its length, its UTF-8, its number of
+/// postings and each `(doc, weight)`, every number a little-endian `u32`.
 fn encode_run(index: &HashMap<String, Vec<(u32, u32)>>) -> Vec<u8> {
     let mut out = Vec::new();
     let number = |out: &mut Vec<u8>, n: usize| {
         out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
     };
-    for (word, postings) in index {
+    let mut words: Vec<_> = index.iter().collect();
+    words.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    for (word, postings) in words {
         number(&mut out, word.len());
         out.extend_from_slice(word.as_bytes());
         number(&mut out, postings.len());
@@ -388,11 +415,26 @@ fn encode_run(index: &HashMap<String, Vec<(u32, u32)>>) -> Vec<u8> {
     out
 }
 
-/// Hands each word of [`encode_run`]'s `bytes` to `each` with its postings.
-fn decode_run(
-    mut bytes: &[u8],
-    mut each: impl FnMut(&str, &mut dyn Iterator<Item = (u32, u32)>),
-) -> Result<()> {
+/// One word of a run as [`encode_run`] wrote it, read in place.
+struct RunWord<'b> {
+    word: &'b str,
+    /// Its `(doc, weight)` pairs, eight bytes each.
+    pairs: &'b [u8],
+}
+
+impl RunWord<'_> {
+    fn postings(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.pairs.chunks_exact(8).map(|pair| {
+            let n = |at: usize| {
+                u32::from_le_bytes([pair[at], pair[at + 1], pair[at + 2], pair[at + 3]])
+            };
+            (n(0), n(4))
+        })
+    }
+}
+
+/// The words of [`encode_run`]'s `bytes`, in order, or why the bytes are not a run.
+fn decode_run(mut bytes: &[u8]) -> Result<Vec<RunWord<'_>>> {
     fn take<'b>(bytes: &mut &'b [u8], n: usize) -> Result<&'b [u8]> {
         ensure!(bytes.len() >= n, "it ends early");
         let (head, rest) = bytes.split_at(n);
@@ -403,23 +445,23 @@ fn decode_run(
         let four = take(bytes, 4)?;
         Ok(u32::from_le_bytes([four[0], four[1], four[2], four[3]]))
     }
+    let mut words: Vec<RunWord<'_>> = Vec::new();
     while !bytes.is_empty() {
         let len = number(&mut bytes)? as usize;
         let word = std::str::from_utf8(take(&mut bytes, len)?)?;
+        // The merge relies on the order: a run out of order is damaged.
+        ensure!(
+            words.last().is_none_or(|last| last.word < word),
+            "its words are out of order"
+        );
         let count = number(&mut bytes)? as usize;
         let pairs = take(
             &mut bytes,
             count.checked_mul(8).context("too many postings")?,
         )?;
-        let mut postings = pairs.chunks_exact(8).map(|pair| {
-            let n = |at: usize| {
-                u32::from_le_bytes([pair[at], pair[at + 1], pair[at + 2], pair[at + 3]])
-            };
-            (n(0), n(4))
-        });
-        each(word, &mut postings);
+        words.push(RunWord { word, pairs });
     }
-    Ok(())
+    Ok(words)
 }
 
 /// One article's weight per word, with the maps kept from article to article: a word is
@@ -445,17 +487,6 @@ impl Weights {
             *self.total.entry(word).or_insert(0) += weight * n;
         }
     }
-}
-
-/// The flattened, delta-coded form of `postings`.
-fn encode(postings: &[(u32, u32)]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(postings.len() * 2);
-    let mut previous = 0;
-    for &(doc, weight) in postings {
-        out.extend([doc - previous, weight]);
-        previous = doc;
-    }
-    out
 }
 
 /// The decimal digits of `n`.
@@ -728,6 +759,23 @@ mod tests {
         let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
         // Title 20 plus the body's seven repeats capped at 5; then one body mention.
         assert_eq!(find(&files, "kafka"), [(0, vec![0, 25, 2, 1])]);
+    }
+
+    #[test]
+    fn a_word_s_postings_join_across_runs_in_article_order() {
+        let bodies: Vec<String> = (0..RUN * 2 + 1)
+            .map(|n| match n {
+                1 | 2 => "kafka".to_owned(),
+                n if n == RUN + 3 || n == RUN * 2 => "kafka kafka".to_owned(),
+                n => format!("filler{n}"),
+            })
+            .collect();
+        let files = build(&sources_of(&bodies, "Other"), SHARD_MAX_BYTES).expect("builds");
+        let run = RUN as u32;
+        assert_eq!(
+            find(&files, "kafka"),
+            [(0, vec![1, 1, 1, 1, run + 1, 2, run - 3, 2])]
+        );
     }
 
     /// A memo in memory that counts the runs it was asked for and did not have.
