@@ -9,8 +9,9 @@
 //! - `files/<ab>/<hash>`: a file of some output (a page, the feed, a search shard) by the hash
 //!   of its bytes, with its `.br` and `.gz` variants and, for a page, what [`crate::scan`]
 //!   read of it (`<hash>.scan`);
-//! - `memo/<ab>/<key>`: what a rendering produced, by the hash of its inputs (see
-//!   [`crate::render`]);
+//! - `memo/<ab>/<key>`: what a step produced, by the hash of its inputs: a page's rendering
+//!   ([`crate::render`]), a run of the search index ([`crate::search`]), the size report of an
+//!   output that passed verification;
 //! - `outputs/<hash of the path>`: what each output directory holds, so a rebuild touches only
 //!   the files that changed (see [`crate::publish::publish_plan`]);
 //! - `tmp/`: files of a build in progress.
