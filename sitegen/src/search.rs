@@ -300,9 +300,9 @@ impl<'s, 'a> Runs<'s, 'a> {
         &self.keys
     }
 
-    /// Every word, in order, with its postings delta-coded: each run recalled
-    /// from `memo` or indexed (and remembered), then the runs' sorted words merged, so each
-    /// word's postings join in article order.
+    /// Every word, in order, with its postings delta-coded: each run recalled from `memo` or
+    /// indexed (and remembered), then the runs' sorted words merged, so each word's postings
+    /// join in article order.
     fn postings(&self, memo: &dyn Memo) -> Result<Vec<(String, Vec<u32>)>> {
         let runs: Vec<Vec<u8>> = self
             .sources
