@@ -4,10 +4,10 @@
 //! dynamically, such as the form island). Large sites are summarised: the heaviest routes
 //! and the totals, the full table going to the JSON report.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -137,6 +137,7 @@ pub fn summarize_scan(
         known,
         sizes: Mutex::default(),
         imports: Mutex::default(),
+        loads: Mutex::default(),
     };
     let pages = routes
         .par_iter()
@@ -155,23 +156,18 @@ pub fn summarize_scan(
                     })
                     .collect()
             };
-            let (js, on_demand) = assets.closure(local(&page.scripts))?;
-            let css = local(&page.styles);
-            let (on_demand_js, on_demand_css): (BTreeSet<_>, BTreeSet<_>) = on_demand
-                .into_iter()
-                .filter(|f| !css.contains(f))
-                .partition(|f| !f.ends_with(".css"));
+            let loads = assets.loads(local(&page.scripts), local(&page.styles))?;
             let html = assets.size(&file)?;
             Ok((
                 PageReport {
                     route: route.clone(),
                     html,
-                    js: assets.sum(&js)?,
-                    css: assets.sum(&css)?,
-                    on_demand_js: assets.sum(&on_demand_js)?,
-                    on_demand_css: assets.sum(&on_demand_css)?,
+                    js: loads.sizes[0],
+                    css: loads.sizes[1],
+                    on_demand_js: loads.sizes[2],
+                    on_demand_css: loads.sizes[3],
                 },
-                [js, css, on_demand_js, on_demand_css],
+                loads,
             ))
         })
         .collect::<Result<Vec<_>>>()?;
@@ -179,10 +175,13 @@ pub fn summarize_scan(
     let mut all: [BTreeSet<String>; 4] = Default::default();
     let mut total_html = Size::default();
     let mut reports = Vec::with_capacity(pages.len());
-    for (report, sets) in pages {
+    let mut seen = HashSet::new();
+    for (report, loads) in pages {
         total_html += report.html;
-        for (all, set) in all.iter_mut().zip(sets) {
-            all.extend(set);
+        if seen.insert(Arc::as_ptr(&loads)) {
+            for (all, set) in all.iter_mut().zip(&loads.files) {
+                all.extend(set.iter().cloned());
+            }
         }
         reports.push(report);
     }
@@ -210,6 +209,17 @@ struct Assets<'a> {
     known: &'a GzipSizes,
     sizes: Mutex<HashMap<String, Size>>,
     imports: Mutex<HashMap<String, Imports>>,
+    /// What pages load, by the scripts and styles they name: most pages of a site name the
+    /// same few.
+    loads: Mutex<HashMap<[BTreeSet<String>; 2], Arc<Loads>>>,
+}
+
+/// What a page that names some scripts and styles loads: the scripts up front, the styles,
+/// and the scripts and styles on demand, with the size of each set.
+#[derive(Debug)]
+struct Loads {
+    files: [BTreeSet<String>; 4],
+    sizes: [Size; 4],
 }
 
 /// The emitted files a script refers to.
@@ -266,6 +276,32 @@ impl Assets<'_> {
             all.insert(file.to_owned(), imports.clone());
         }
         Ok(imports)
+    }
+
+    /// What a page naming `scripts` and `styles` loads.
+    fn loads(&self, scripts: BTreeSet<String>, styles: BTreeSet<String>) -> Result<Arc<Loads>> {
+        let named = [scripts, styles];
+        if let Some(loads) = self.loads.lock().ok().and_then(|l| l.get(&named).cloned()) {
+            return Ok(loads);
+        }
+        let (js, on_demand) = self.closure(named[0].clone())?;
+        let css = named[1].clone();
+        let (on_demand_js, on_demand_css): (BTreeSet<_>, BTreeSet<_>) = on_demand
+            .into_iter()
+            .filter(|f| !css.contains(f))
+            .partition(|f| !f.ends_with(".css"));
+        let files = [js, css, on_demand_js, on_demand_css];
+        let sizes = [
+            self.sum(&files[0])?,
+            self.sum(&files[1])?,
+            self.sum(&files[2])?,
+            self.sum(&files[3])?,
+        ];
+        let loads = Arc::new(Loads { files, sizes });
+        if let Ok(mut all) = self.loads.lock() {
+            all.insert(named, Arc::clone(&loads));
+        }
+        Ok(loads)
     }
 
     /// The scripts `initial` loads as the page opens (themselves and their static imports),
