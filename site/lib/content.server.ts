@@ -51,9 +51,11 @@ function routeKey(kind: PageKind, params: Record<string, string | number>): stri
 }
 
 // The routes indexed once per content, by kind and parameters and by path: a site of thousands
-// of pages looks up a route for every page and every link to one.
+// of pages looks up a route for every page and every link to one. The index is kept by the
+// routes and they are read on every lookup, for sitegen's render worker notes what each page
+// reads of the content (render/reads.ts).
 interface RouteIndex {
-  content: SiteContent
+  routes: SiteContent['routes']
   byParams: Map<string, RouteInfo>
   byPath: Map<string, RouteInfo>
 }
@@ -61,10 +63,10 @@ interface RouteIndex {
 let indexed: RouteIndex | undefined
 
 function routeIndex(): RouteIndex {
-  const content = loadContent()
-  if (indexed?.content === content) return indexed
-  const index: RouteIndex = { content, byParams: new Map(), byPath: new Map() }
-  for (const route of content.routes as RouteInfo[]) {
+  const { routes } = loadContent()
+  if (indexed?.routes === routes) return indexed
+  const index: RouteIndex = { routes, byParams: new Map(), byPath: new Map() }
+  for (const route of routes as RouteInfo[]) {
     index.byParams.set(routeKey(route.kind, paramsOf(route)), route)
     index.byPath.set(route.path, route)
   }

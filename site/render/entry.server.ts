@@ -3,25 +3,36 @@
 // through here, so it shares one instance of each module with the pages it renders.
 import { createHash } from 'node:crypto'
 import { withBodyDigests } from '../lib/articles.server'
+import { setContent as setContentGlobal } from '../lib/contentGlobal'
 import { dataAtPath } from '../lib/pageData.server'
 import { picturesIn } from '../lib/pictures.server'
 import { frameContent } from '../lib/settings'
+import type { SiteContent } from '../schema/SiteContent'
+import { type ReadScheme, readsOf, tracked } from './reads'
 
 export { renderPage } from 'vike/server'
-export { setContent } from '../lib/contentGlobal'
+
+/** Makes `content` what the pages render, noting what each page's inputs read of it by `scheme`. */
+export function setContent(content: SiteContent, scheme: ReadScheme): void {
+  setContentGlobal(tracked(content, scheme))
+}
 
 /**
  * A hash of everything the page at `path` renders besides the bundle: its path, its `+data` (an
  * article's body by its digest), the encoded photos it names and the frame's content
  * (lib/settings.ts). Two builds with the same bundle and the same hash render the same HTML, so
- * sitegen renders a page again only when this changes.
+ * sitegen renders a page again only when this changes. With it, what the hash read of the
+ * content (render/reads.ts): sitegen hashes the page again only when one of those changes.
  */
-export function inputsHash(path: string): string {
-  const data = withBodyDigests(() => dataAtPath(path))
-  return createHash('sha256')
-    .update(JSON.stringify([path, data, picturesIn(data)]))
-    .update(frameDigest())
-    .digest('hex')
+export function inputsHash(path: string): { hash: string; reads: string[] } {
+  const [hash, reads] = readsOf(() => {
+    const data = withBodyDigests(() => dataAtPath(path))
+    return createHash('sha256')
+      .update(JSON.stringify([path, data, picturesIn(data)]))
+      .update(frameDigest())
+      .digest('hex')
+  })
+  return { hash, reads }
 }
 
 // The frame is the same for every page of a content: serialised and hashed once per content.

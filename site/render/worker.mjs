@@ -2,8 +2,10 @@
 // loading the built server bundle once, and streams requests to them, one JSON object per line on
 // stdin, answered in order, one JSON object per line on stdout:
 //
-//   {"op":"content","file":F}  -> {"ok":true}          the content to render (sitegen's JSON)
-//   {"op":"hash","paths":[P]}  -> {"hashes":[H]}       what each page renders (entry.server.ts)
+//   {"op":"content","file":F, -> {"ok":true}          the content to render (sitegen's JSON),
+//    "scheme":S}                                       and how its reads are named (reads.ts)
+//   {"op":"hash","paths":[P]}  -> {"hashes":[H],       what each page renders (entry.server.ts),
+//                                  "reads":[[K]]}      and what that read of the content (reads.ts)
 //                                                       or {"error":E,"path":P} naming the page
 //   {"op":"render","path":P}   -> {"status":S,"html":T} the page through Vike's renderPage
 //
@@ -57,21 +59,24 @@ function describe(error) {
 async function handle(request) {
   switch (request.op) {
     case 'content':
-      setContent(withBodiesAt(path.dirname(request.file), JSON.parse(readFileSync(request.file, 'utf8'))))
+      setContent(withBodiesAt(path.dirname(request.file), JSON.parse(readFileSync(request.file, 'utf8'))), request.scheme)
       live = 0
       collectWhenGrown()
       return { ok: true }
     case 'hash': {
       const hashes = []
+      const reads = []
       for (const path of request.paths) {
         try {
-          hashes.push(inputsHash(path))
+          const inputs = inputsHash(path)
+          hashes.push(inputs.hash)
+          reads.push(inputs.reads)
         } catch (error) {
           return { error: describe(error), path }
         }
       }
       collectWhenGrown()
-      return { hashes }
+      return { hashes, reads }
     }
     case 'render': {
       const pageContext = await renderPage({ urlOriginal: request.path })

@@ -235,6 +235,9 @@ pub struct Built {
     pub bundled: bool,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// For how many pages the workers hashed what they render: those for which something they
+    /// read of the content changed (the rest came from the cache).
+    pub hashed: usize,
     /// How many render workers were started: none when the cache knew the whole site.
     pub render_workers: usize,
     /// How many files the output directory took and lost.
@@ -301,6 +304,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         report,
         bundled: bundle.built,
         rendered: rendered.rendered,
+        hashed: rendered.hashed,
         render_workers: rendered.workers,
         published,
     })

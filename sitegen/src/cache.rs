@@ -11,7 +11,8 @@
 //!   read of it (`<hash>.scan`);
 //! - `memo/<ab>/<key>`: what a step produced, by the hash of its inputs: a page's rendering
 //!   ([`crate::render`]), a run of the search index ([`crate::search`]), the size report of an
-//!   output that passed verification;
+//!   output that passed verification; and, by bundle, what each page read of the content, which
+//!   a build checks against its content before trusting it;
 //! - `outputs/<hash of the path>`: what each output directory holds, so a rebuild touches only
 //!   the files that changed (see [`crate::publish::publish_plan`]);
 //! - `tmp/`: files of a build in progress.

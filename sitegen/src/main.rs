@@ -218,10 +218,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("{}", built.report);
                 let published = built.published;
                 println!(
-                    "Published {} pages and 404.html into {}: {} pages rendered, the rest \
-                     unchanged; bundle {}; {} files written, {} removed{}",
+                    "Published {} pages and 404.html into {}: {} pages hashed, {} rendered, \
+                     the rest unchanged; bundle {}; {} files written, {} removed{}",
                     built.content.routes.len(),
                     options.out_dir.display(),
+                    built.hashed,
                     built.rendered,
                     if built.bundled {
                         "built"

@@ -22,6 +22,8 @@ enum Edit {
     AddArticle { from: usize },
     /// A paragraph added to an article's body.
     ChangeArticle { which: usize },
+    /// An article's title changed: its card, on the lists and beside related articles, too.
+    RetitleArticle { which: usize },
     /// An article's file renamed: its page moves.
     RenameArticle { which: usize },
     /// An article deleted (when more than a few are left).
@@ -40,6 +42,7 @@ fn edits() -> impl Strategy<Value = Edit> {
     prop_oneof![
         (0..100usize).prop_map(|from| Edit::AddArticle { from }),
         (0..100usize).prop_map(|which| Edit::ChangeArticle { which }),
+        (0..100usize).prop_map(|which| Edit::RetitleArticle { which }),
         (0..100usize).prop_map(|which| Edit::RenameArticle { which }),
         (0..100usize).prop_map(|which| Edit::DeleteArticle { which }),
         Just(Edit::ChangeSiteYaml),
@@ -111,6 +114,17 @@ impl Project {
                 let path = pick(which);
                 let mut text = std::fs::read_to_string(&path)?;
                 text.push_str(&format!("\nA paragraph added by edit {n}.\n"));
+                std::fs::write(path, text)?;
+            }
+            Edit::RetitleArticle { which } => {
+                let path = pick(which);
+                let text: String = std::fs::read_to_string(&path)?
+                    .split_inclusive('\n')
+                    .map(|line| match line.starts_with("title: ") {
+                        true => format!("title: Retitled {n}\n"),
+                        false => line.to_owned(),
+                    })
+                    .collect();
                 std::fs::write(path, text)?;
             }
             Edit::RenameArticle { which } => {
@@ -286,6 +300,16 @@ fn incremental_builds_equal_clean_builds_after_random_edits() {
     }
 }
 
+/// A title shows on the article's cards, in the lists and beside its related articles: pages
+/// whose hash reads the article only through them, which the random sequences may not retitle.
+#[test]
+fn a_retitled_article_is_built_as_a_clean_build_would() -> anyhow::Result<()> {
+    check_sequence(&[
+        Edit::RetitleArticle { which: 0 },
+        Edit::RetitleArticle { which: 3 },
+    ])
+}
+
 #[test]
 fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow::Result<()> {
     let mut project = Project::new()?;
@@ -296,7 +320,7 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
     let pages = first.content.routes.len() + 1;
     assert_eq!(first.rendered, pages);
     let again = build(&project.options(&out, &cache))?;
-    assert_eq!((again.bundled, again.rendered), (false, 0));
+    assert_eq!((again.bundled, again.rendered, again.hashed), (false, 0, 0));
     assert_eq!(again.render_workers, 0, "the cache knows the whole site");
     // The same files as the first build: its report, remembered, holds as it was.
     assert_eq!(
@@ -331,6 +355,12 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
         (1..pages / 2).contains(&edited.rendered),
         "{} of {pages} pages rendered after one article's body changed",
         edited.rendered
+    );
+    // Nor are the others asked what they render: only the pages that read the article.
+    assert!(
+        (edited.rendered..pages / 2).contains(&edited.hashed),
+        "{} of {pages} pages hashed after one article's body changed",
+        edited.hashed
     );
     // A page changed: the output is verified and measured again, not taken from the first.
     let weighed = |built: &sitegen::build::Built| {

@@ -6,14 +6,19 @@
 //! its `+data`, the frame's content; see `site/render/entry.server.ts`). So a build first asks
 //! the workers for those hashes, a cheap pass without React, and renders only the pages whose
 //! `(bundle, hash)` the cache has not seen; the rest are linked from the cache with their
-//! compressed variants and what [`crate::scan`] read of them. A build of the same bundle and
-//! the same content skips the workers altogether.
+//! compressed variants and what [`crate::scan`] read of them. The hash pass itself asks only
+//! about the pages for which something they read of the content changed since the last build
+//! of the bundle ([`reads`]), and a build of the same bundle and the same content skips the
+//! workers altogether.
 //!
 //! Faults are named: a page that throws names its route and content file; a worker that dies or
 //! answers nothing within the page deadline fails the build naming the route it was given. No
 //! worker outlives sitegen: they exit when their stdin closes, are killed on drop, and on
 //! Ctrl-C or SIGTERM sitegen kills them before it exits ([`crate::interrupt`]).
 
+mod reads;
+
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -30,6 +35,7 @@ use crate::bundle::{self, Bundle};
 use crate::cache::{self, Cache, Store, Stored};
 use crate::interrupt;
 use crate::scan;
+use reads::{Digests, PageInputs, Records};
 
 /// The worker script, relative to the site.
 const WORKER_SCRIPT: &str = "render/worker.mjs";
@@ -97,6 +103,8 @@ pub struct Rendered {
     pub pages: Vec<PageOut>,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// For how many pages the workers hashed what they render (the rest came from the cache).
+    pub hashed: usize,
     /// How many render workers were started: none when the cache knew the whole site.
     pub workers: usize,
 }
@@ -179,21 +187,21 @@ pub fn render(
         return Ok(Rendered {
             pages,
             rendered: 0,
+            hashed: 0,
             workers: 0,
         });
     }
 
     let most = options.jobs;
-    let mut pool = Pool::start(site_dir, bundle, &content.path, options.page_timeout)?;
-    pool.grow(workers_for(jobs.len(), ROUTES_PER_STARTING_WORKER, most))?;
-    let hashes = pool.input_hashes(jobs)?;
-    let keys: Vec<String> = hashes
+    let mut pool = PoolSlot::new(site_dir, bundle, &content.path, options.page_timeout);
+    let (inputs, hashed) = page_inputs(jobs, content, bundle, cache, &mut pool, most)?;
+    let keys: Vec<String> = inputs
         .iter()
-        .map(|hash| {
+        .map(|inputs| {
             cache::hash_hex(&[
                 RENDER_FORMAT.as_bytes(),
                 bundle.hash.as_bytes(),
-                hash.as_bytes(),
+                inputs.hash.as_bytes(),
             ])
         })
         .collect();
@@ -207,15 +215,19 @@ pub fn render(
         })
         .collect();
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
-    pool.grow(workers_for(todo.len(), PAGES_PER_WORKER, most))?;
-    let workers = pool.workers.len();
-
-    // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
-    let fresh = pool.render_each(jobs, &todo, |i, html| {
-        let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
-        cache.remember(&keys[i], page.stored.hash.as_bytes())?;
-        Ok(page.stored.hash)
-    })?;
+    let fresh = if todo.is_empty() {
+        HashMap::new()
+    } else {
+        let pool = pool.get()?;
+        pool.grow(workers_for(todo.len(), PAGES_PER_WORKER, most))?;
+        // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
+        pool.render_each(jobs, &todo, |i, html| {
+            let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
+            cache.remember(&keys[i], page.stored.hash.as_bytes())?;
+            Ok(page.stored.hash)
+        })?
+    };
+    let workers = pool.started();
     drop(pool);
 
     let hashes: Vec<(String, String)> = jobs
@@ -236,8 +248,50 @@ pub fn render(
     Ok(Rendered {
         pages,
         rendered: todo.len(),
+        hashed,
         workers,
     })
+}
+
+/// What each page renders besides the bundle, in the order of `jobs`: from the records of
+/// the last build of this bundle where what the page read is unchanged ([`reads`]), from the
+/// workers for the rest; and for how many pages the workers were asked.
+fn page_inputs(
+    jobs: &[PageJob],
+    content: &ContentFile,
+    bundle: &Bundle,
+    cache: &Cache,
+    pool: &mut PoolSlot,
+    most: usize,
+) -> Result<(Vec<PageInputs>, usize), RenderError> {
+    let digests = Digests::of_file(&content.path, &content.hash)?;
+    let records_key = Records::key(&bundle.hash);
+    let paths: Vec<&str> = jobs.iter().map(|job| job.path.as_str()).collect();
+    let mut inputs = Records::recall(cache, &records_key).inputs(&paths, &digests);
+    let unknown: Vec<usize> = (0..jobs.len()).filter(|&i| inputs[i].is_none()).collect();
+    let hashed = unknown.len();
+    if hashed > 0 {
+        let pool = pool.get()?;
+        pool.grow(workers_for(unknown.len(), ROUTES_PER_STARTING_WORKER, most))?;
+        let asked: Vec<PageJob> = unknown.iter().map(|&i| jobs[i].clone()).collect();
+        for (i, found) in unknown.into_iter().zip(pool.input_hashes(&asked)?) {
+            inputs[i] = Some(found);
+        }
+    }
+    let inputs: Vec<PageInputs> = inputs.into_iter().flatten().collect();
+    if inputs.len() != jobs.len() {
+        return Err(RenderError::Files(anyhow::anyhow!(
+            "the render workers hashed {} of {} pages",
+            inputs.len(),
+            jobs.len()
+        )));
+    }
+    // Records that all held hold still.
+    if hashed > 0 {
+        let paths_and_inputs = paths.iter().copied().zip(&inputs);
+        Records::new(paths_and_inputs, &digests).remember(cache, &records_key)?;
+    }
+    Ok((inputs, hashed))
 }
 
 /// One worker per `per` of `count` things to do, at least one and at most `most`.
@@ -307,6 +361,41 @@ fn recall_site(
     complete.then_some(listing)
 }
 
+/// The pool, started when a page first needs a worker: a rebuild whose pages all read what
+/// they read before, and are all rendered already, starts none.
+struct PoolSlot<'a> {
+    pool: Option<Pool>,
+    site_dir: &'a Path,
+    bundle: &'a Bundle,
+    content: &'a Path,
+    timeout: Duration,
+}
+
+impl<'a> PoolSlot<'a> {
+    fn new(site_dir: &'a Path, bundle: &'a Bundle, content: &'a Path, timeout: Duration) -> Self {
+        Self {
+            pool: None,
+            site_dir,
+            bundle,
+            content,
+            timeout,
+        }
+    }
+
+    fn get(&mut self) -> Result<&mut Pool, RenderError> {
+        let pool = match self.pool.take() {
+            Some(pool) => pool,
+            None => Pool::start(self.site_dir, self.bundle, self.content, self.timeout)?,
+        };
+        Ok(self.pool.insert(pool))
+    }
+
+    /// How many workers were started.
+    fn started(&self) -> usize {
+        self.pool.as_ref().map_or(0, |pool| pool.workers.len())
+    }
+}
+
 /// The render workers, each with the bundle loaded.
 struct Pool {
     workers: Vec<Worker>,
@@ -360,7 +449,15 @@ impl Pool {
         std::thread::scope(|scope| {
             let handles: Vec<_> = self.workers[from..]
                 .iter_mut()
-                .map(|worker| scope.spawn(|| worker.call(&Request::Content { file }, timeout)))
+                .map(|worker| {
+                    scope.spawn(|| {
+                        let request = Request::Content {
+                            file,
+                            scheme: &reads::SCHEME,
+                        };
+                        worker.call(&request, timeout)
+                    })
+                })
                 .collect();
             for handle in handles {
                 let reply = handle
@@ -382,9 +479,9 @@ impl Pool {
     }
 
     /// What each page renders, hashed by the workers, in the order of `jobs`.
-    fn input_hashes(&mut self, jobs: &[PageJob]) -> Result<Vec<String>, RenderError> {
+    fn input_hashes(&mut self, jobs: &[PageJob]) -> Result<Vec<PageInputs>, RenderError> {
         let batches: Vec<&[PageJob]> = jobs.chunks(HASH_BATCH).collect();
-        let results: Vec<Mutex<Option<Vec<String>>>> =
+        let results: Vec<Mutex<Option<Vec<PageInputs>>>> =
             batches.iter().map(|_| Mutex::new(None)).collect();
         self.each_worker(batches.len(), |worker, timeout, b| {
             let batch = batches[b];
@@ -405,15 +502,22 @@ impl Pool {
                 return Err(page_error(job, message));
             }
             let hashes = reply.hashes.unwrap_or_default();
-            if hashes.len() != batch.len() {
+            let reads = reply.reads.unwrap_or_default();
+            if hashes.len() != batch.len() || reads.len() != batch.len() {
                 return Err(named(Fault::Protocol(format!(
-                    "{} hashes for {} pages",
+                    "{} hashes and {} lists of reads for {} pages",
                     hashes.len(),
+                    reads.len(),
                     batch.len()
                 ))));
             }
+            let inputs = hashes
+                .into_iter()
+                .zip(reads)
+                .map(|(hash, reads)| PageInputs { hash, reads })
+                .collect();
             if let Ok(mut slot) = results[b].lock() {
-                *slot = Some(hashes);
+                *slot = Some(inputs);
             }
             Ok(())
         })?;
@@ -430,8 +534,8 @@ impl Pool {
         jobs: &[PageJob],
         todo: &[usize],
         done: impl Fn(usize, String) -> Result<T> + Sync,
-    ) -> Result<std::collections::HashMap<usize, T>, RenderError> {
-        let results = Mutex::new(std::collections::HashMap::new());
+    ) -> Result<HashMap<usize, T>, RenderError> {
+        let results = Mutex::new(HashMap::new());
         self.each_worker(todo.len(), |worker, timeout, t| {
             let i = todo[t];
             let job = &jobs[i];
@@ -534,15 +638,24 @@ fn describe_batch(batch: &[PageJob]) -> String {
 #[derive(Debug, Serialize)]
 #[serde(tag = "op", rename_all = "lowercase")]
 enum Request<'a> {
-    Content { file: &'a Path },
-    Hash { paths: &'a [String] },
-    Render { path: &'a str },
+    Content {
+        file: &'a Path,
+        scheme: &'a reads::Scheme,
+    },
+    Hash {
+        paths: &'a [String],
+    },
+    Render {
+        path: &'a str,
+    },
 }
 
 /// A worker's answer: the fields of the request's kind, or `error`.
 #[derive(Debug, Default, Deserialize)]
 struct Reply {
     hashes: Option<Vec<String>>,
+    /// What each hashed page read of the content ([`reads`]).
+    reads: Option<Vec<Vec<String>>>,
     status: Option<u16>,
     html: Option<String>,
     error: Option<String>,
