@@ -267,7 +267,8 @@ fn page_inputs(
     let digests = Digests::of_file(&content.path, &content.hash)?;
     let records_key = Records::key(&bundle.hash);
     let paths: Vec<&str> = jobs.iter().map(|job| job.path.as_str()).collect();
-    let mut inputs = Records::recall(cache, &records_key).inputs(&paths, &digests);
+    let before = Records::recall(cache, &records_key);
+    let mut inputs = before.inputs(&paths, &digests);
     let unknown: Vec<usize> = (0..jobs.len()).filter(|&i| inputs[i].is_none()).collect();
     let hashed = unknown.len();
     if hashed > 0 {
@@ -289,7 +290,7 @@ fn page_inputs(
     // Records that all held hold still.
     if hashed > 0 {
         let paths_and_inputs = paths.iter().copied().zip(&inputs);
-        Records::new(paths_and_inputs, &digests).remember(cache, &records_key)?;
+        Records::new(paths_and_inputs, &digests, &before).remember(cache, &records_key)?;
     }
     Ok((inputs, hashed))
 }

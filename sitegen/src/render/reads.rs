@@ -32,7 +32,7 @@ use serde_json::value::RawValue;
 use crate::cache::{self, Cache};
 
 /// Changes whenever what a key names, or how a record is kept, changes.
-const FORMAT: &str = "sitegen-reads-1";
+const FORMAT: &str = "sitegen-reads-2";
 
 /// The key of a read of the whole content.
 const WHOLE: &str = "*";
@@ -207,17 +207,29 @@ pub struct PageInputs {
     pub reads: Vec<String>,
 }
 
-/// The pages' inputs as a build of one bundle found them.
+/// How many versions of a page's inputs are kept: the newest, and the ones before it that
+/// held for other contents. Going back to a content built before (the settings edited and
+/// put back, another branch checked out) then finds the pages as they were.
+const VERSIONS: usize = 3;
+
+/// The pages' inputs as the builds of one bundle found them.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Records {
-    /// Every key read, once; the pages name them by their place here.
+    /// Every key read, once; the versions name them by their place here.
     keys: Vec<String>,
     pages: Vec<Record>,
 }
 
+/// A page's inputs, newest first.
 #[derive(Debug, Serialize, Deserialize)]
 struct Record {
     path: String,
+    versions: Vec<Version>,
+}
+
+/// A page's inputs in one content: the hash, what it read, and the seal of what that held.
+#[derive(Debug, Serialize, Deserialize)]
+struct Version {
     hash: String,
     reads: Vec<u32>,
     seal: String,
@@ -237,55 +249,86 @@ impl Records {
             .unwrap_or_default()
     }
 
-    /// The inputs of each of `paths`, where its record's seal holds for `digests`.
-    pub fn inputs(&self, paths: &[&str], digests: &Digests) -> Vec<Option<PageInputs>> {
-        let by_path: HashMap<&str, &Record> = self
-            .pages
+    fn by_path(&self) -> HashMap<&str, &Record> {
+        self.pages
             .iter()
             .map(|record| (record.path.as_str(), record))
-            .collect();
+            .collect()
+    }
+
+    /// The keys `version` read; none if the records name a key they do not have.
+    fn reads(&self, version: &Version) -> Option<Vec<&str>> {
+        version
+            .reads
+            .iter()
+            .map(|&k| self.keys.get(k as usize).map(String::as_str))
+            .collect()
+    }
+
+    /// The inputs of each of `paths`, where a version of its record holds for `digests`.
+    pub fn inputs(&self, paths: &[&str], digests: &Digests) -> Vec<Option<PageInputs>> {
+        let by_path = self.by_path();
         paths
             .par_iter()
             .map(|path| {
-                let record = by_path.get(path)?;
-                let reads: Vec<&str> = record
-                    .reads
-                    .iter()
-                    .map(|&k| self.keys.get(k as usize).map(String::as_str))
-                    .collect::<Option<_>>()?;
-                (digests.seal(reads.iter().copied()) == record.seal).then(|| PageInputs {
-                    hash: record.hash.clone(),
-                    reads: reads.into_iter().map(str::to_owned).collect(),
+                by_path.get(path)?.versions.iter().find_map(|version| {
+                    let reads = self.reads(version)?;
+                    (digests.seal(reads.iter().copied()) == version.seal).then(|| PageInputs {
+                        hash: version.hash.clone(),
+                        reads: reads.into_iter().map(str::to_owned).collect(),
+                    })
                 })
             })
             .collect()
     }
 
-    /// The records of `pages`, each `(path, inputs)`, sealed with `digests`.
+    /// The records of `pages`, each `(path, inputs)` sealed with `digests`, followed by the
+    /// other versions of each page in `before`.
     pub fn new<'a>(
         pages: impl IntoIterator<Item = (&'a str, &'a PageInputs)>,
         digests: &Digests,
+        before: &Records,
     ) -> Self {
-        let mut places: HashMap<&str, u32> = HashMap::new();
-        let mut keys = Vec::new();
+        let earlier = before.by_path();
+        let mut places: HashMap<String, u32> = HashMap::new();
+        let mut keys: Vec<String> = Vec::new();
+        let mut place = |key: &str| -> u32 {
+            if let Some(&at) = places.get(key) {
+                return at;
+            }
+            keys.push(key.to_owned());
+            let at = (keys.len() - 1) as u32;
+            places.insert(key.to_owned(), at);
+            at
+        };
         let pages = pages
             .into_iter()
             .map(|(path, inputs)| {
-                let reads = inputs
-                    .reads
-                    .iter()
-                    .map(|key| {
-                        *places.entry(key).or_insert_with(|| {
-                            keys.push(key.clone());
-                            (keys.len() - 1) as u32
-                        })
-                    })
-                    .collect();
+                let seal = digests.seal(inputs.reads.iter().map(String::as_str));
+                let mut versions = vec![Version {
+                    hash: inputs.hash.clone(),
+                    reads: inputs.reads.iter().map(|key| place(key)).collect(),
+                    seal,
+                }];
+                for version in earlier.get(path).map_or(&[][..], |r| &r.versions) {
+                    if versions.len() == VERSIONS {
+                        break;
+                    }
+                    let Some(reads) = before.reads(version) else {
+                        continue;
+                    };
+                    if versions.iter().any(|v| v.seal == version.seal) {
+                        continue;
+                    }
+                    versions.push(Version {
+                        hash: version.hash.clone(),
+                        reads: reads.into_iter().map(&mut place).collect(),
+                        seal: version.seal.clone(),
+                    });
+                }
                 Record {
                     path: path.to_owned(),
-                    hash: inputs.hash.clone(),
-                    reads,
-                    seal: digests.seal(inputs.reads.iter().map(String::as_str)),
+                    versions,
                 }
             })
             .collect();
@@ -333,7 +376,7 @@ mod tests {
     /// Whether the page that read `reads` of `CONTENT` is known still for `after`.
     fn holds(reads: &[&str], after: &str) -> bool {
         let page = inputs(reads);
-        let records = Records::new([("/p", &page)], &digests(CONTENT));
+        let records = Records::new([("/p", &page)], &digests(CONTENT), &Records::default());
         records.inputs(&["/p"], &digests(after))[0].as_ref() == Some(&page)
     }
 
@@ -425,6 +468,42 @@ mod tests {
     }
 
     #[test]
+    fn a_page_is_known_again_when_its_content_comes_back() {
+        let settings = inputs(&["settings"]);
+        let edited = CONTENT.replace("Acme", "Acme Ltd");
+        let mut records = Records::new([("/p", &settings)], &digests(CONTENT), &Records::default());
+        let mut hash = 0;
+        let mut build = |json: &str, records: &Records| {
+            hash += 1;
+            let now = PageInputs {
+                hash: format!("h{hash}"),
+                reads: settings.reads.clone(),
+            };
+            Records::new([("/p", &now)], &digests(json), records)
+        };
+        records = build(&edited, &records);
+        assert_eq!(records.pages[0].versions.len(), 2);
+        // Put back: the first version holds again.
+        let known = |json: &str, records: &Records| {
+            records.inputs(&["/p"], &digests(json))[0]
+                .clone()
+                .map(|i| i.hash)
+        };
+        assert_eq!(known(CONTENT, &records).as_deref(), Some("h"));
+        assert_eq!(known(&edited, &records).as_deref(), Some("h1"));
+        // The same content again keeps one version of it, the newest first.
+        records = build(&edited, &records);
+        assert_eq!(records.pages[0].versions.len(), 2);
+        assert_eq!(known(&edited, &records).as_deref(), Some("h2"));
+        // At most VERSIONS are kept: the oldest goes.
+        for n in 0..VERSIONS {
+            records = build(&CONTENT.replace("Acme", &format!("Acme {n}")), &records);
+        }
+        assert_eq!(records.pages[0].versions.len(), VERSIONS);
+        assert_eq!(known(CONTENT, &records), None);
+    }
+
+    #[test]
     fn the_scheme_names_fields_the_content_has() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let mut content =
@@ -475,9 +554,13 @@ mod tests {
         );
         let digests = digests(CONTENT);
         let key = Records::key("bundle");
-        Records::new([("/", &home), ("/insights/a", &article)], &digests)
-            .remember(&cache, &key)
-            .expect("remembered");
+        Records::new(
+            [("/", &home), ("/insights/a", &article)],
+            &digests,
+            &Records::default(),
+        )
+        .remember(&cache, &key)
+        .expect("remembered");
         let recalled = Records::recall(&cache, &key);
         assert_eq!(
             recalled.inputs(&["/insights/a", "/", "/new"], &digests),
