@@ -12,9 +12,16 @@ import { type ReadScheme, readsOf, tracked } from './reads'
 
 export { renderPage } from 'vike/server'
 
-/** Makes `content` what the pages render, noting what each page's inputs read of it by `scheme`. */
-export function setContent(content: SiteContent, scheme: ReadScheme): void {
-  setContentGlobal(tracked(content, scheme))
+// Whether the content was set without a scheme of its reads: each page's inputs then read it all.
+let untracked = false
+
+/**
+ * Makes `content` what the pages render, noting what each page's inputs read of it by `scheme`.
+ * Without one (a test rendering a content of its own), every page reads the whole content.
+ */
+export function setContent(content: SiteContent, scheme?: ReadScheme): void {
+  untracked = !scheme
+  setContentGlobal(scheme ? tracked(content, scheme) : content)
 }
 
 /**
@@ -32,7 +39,7 @@ export function inputsHash(path: string): { hash: string; reads: string[] } {
       .update(frameDigest())
       .digest('hex')
   })
-  return { hash, reads }
+  return { hash, reads: untracked ? ['*'] : reads }
 }
 
 // The frame is the same for every page of a content: serialised and hashed once per content.
