@@ -373,6 +373,15 @@ mod tests {
         }
     }
 
+    /// What the page of the article `a` reads of `CONTENT`.
+    const ARTICLE_PAGE_READS: [&str; 5] = [
+        "articles",
+        "articles/a",
+        "cards//insights/a",
+        "routes",
+        "settings",
+    ];
+
     /// Whether the page that read `reads` of `CONTENT` is known still for `after`.
     fn holds(reads: &[&str], after: &str) -> bool {
         let page = inputs(reads);
@@ -382,13 +391,7 @@ mod tests {
 
     #[test]
     fn a_page_is_known_still_while_nothing_it_read_changed() {
-        let reads = [
-            "articles",
-            "articles/a",
-            "cards//insights/a",
-            "routes",
-            "settings",
-        ];
+        let reads = ARTICLE_PAGE_READS;
         assert!(holds(&reads, CONTENT));
         // Another article's words, and its body.
         assert!(holds(
@@ -407,13 +410,7 @@ mod tests {
 
     #[test]
     fn a_page_is_hashed_again_when_anything_it_read_changed() {
-        let reads = [
-            "articles",
-            "articles/a",
-            "cards//insights/a",
-            "routes",
-            "settings",
-        ];
+        let reads = ARTICLE_PAGE_READS;
         assert!(!holds(&reads, &CONTENT.replace("Acme", "Acme Ltd")));
         assert!(!holds(
             &reads,
