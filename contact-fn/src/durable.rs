@@ -6,10 +6,15 @@
 use std::fs::{self, File};
 use std::io::{self, Write as _};
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Prefix of temporary files; leftovers from a crash are removed at start-up.
 pub const TEMP_PREFIX: &str = ".tmp";
+
+/// Age from which a temporary file is a leftover. A younger one may belong to a write in
+/// progress in another process: the operator commands open the folders while the service
+/// runs, and removing its temporary file would fail that write.
+pub const LEFTOVER_AGE: Duration = Duration::from_secs(3600);
 
 /// Atomically replaces `dir/name` with `bytes`, durably.
 pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
@@ -49,12 +54,23 @@ pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
 
-/// Deletes temporary files a crash left behind in `dir`.
+/// Deletes the temporary files a crash left behind in `dir`: those older than
+/// [`LEFTOVER_AGE`]. A younger one is left for a later start, since it may still be written.
 pub fn remove_leftovers(dir: &Path) -> io::Result<()> {
+    let now = SystemTime::now();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
-        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
-            fs::remove_file(entry.path())?;
+        if !entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+            continue;
+        }
+        let modified = entry.metadata()?.modified()?;
+        if now.duration_since(modified).unwrap_or_default() < LEFTOVER_AGE {
+            continue;
+        }
+        match fs::remove_file(entry.path()) {
+            // Its write finished (renamed) or failed (removed) meanwhile.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            removed => removed?,
         }
     }
     Ok(())
@@ -98,15 +114,28 @@ mod tests {
     }
 
     #[test]
-    fn leftovers_are_removed_and_real_files_kept() {
+    fn old_leftovers_are_removed_and_real_files_and_writes_in_progress_kept() {
         let dir = tempfile::tempdir().expect("temp dir");
-        fs::write(dir.path().join(".tmpXYZ"), b"half").expect("write");
+        let old = File::create(dir.path().join(".tmpOLD")).expect("create");
+        let crashed = SystemTime::now() - LEFTOVER_AGE - Duration::from_secs(1);
+        old.set_modified(crashed).expect("age the leftover");
+        // What another process is writing right now.
+        let mut writing = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .tempfile_in(dir.path())
+            .expect("temporary file");
+        writing.write_all(b"half").expect("write");
         fs::write(dir.path().join("keep.json"), b"{}").expect("write");
         remove_leftovers(dir.path()).expect("clean");
-        let names: Vec<_> = fs::read_dir(dir.path())
+        let mut names: Vec<_> = fs::read_dir(dir.path())
             .expect("list")
-            .map(|e| e.expect("entry").file_name())
+            .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
             .collect();
-        assert_eq!(names, vec![std::ffi::OsString::from("keep.json")]);
+        names.sort();
+        let in_progress = writing.path().file_name().expect("name").to_string_lossy();
+        assert_eq!(names, [in_progress.as_ref(), "keep.json"]);
+        writing
+            .persist(dir.path().join("written.json"))
+            .expect("the write in progress still finishes");
     }
 }

@@ -454,6 +454,35 @@ async fn a_keyed_message_is_stored_once_with_its_key(kind: Kind) {
     assert_eq!(store.outbox().len().await.unwrap(), 1);
 }
 
+// --- only the file store -------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_message_whose_burial_failed_stays_scheduled_and_is_buried_on_a_later_attempt() {
+    let store = Fixture::open(Kind::Files, &[]).await;
+    store.outbox().enqueue(record("m1", now())).await.unwrap();
+    let mut taken = store.take(now()).await.unwrap();
+    taken.attempts = 1;
+    taken.last_error = Some("550 no such mailbox".to_owned());
+    // The dead letters' folder cannot take a file.
+    let dead = store._dir.path().join("dead");
+    std::fs::remove_dir_all(&dead).unwrap();
+    std::fs::write(&dead, b"in the way").unwrap();
+    assert!(store.outbox().bury(taken.clone()).await.is_err());
+
+    std::fs::remove_file(&dead).unwrap();
+    std::fs::create_dir(&dead).unwrap();
+    assert_eq!(
+        store.take(now()).await,
+        None,
+        "not at once: the disk may need a while"
+    );
+    let again = store.take(now() + 60_000).await.expect("scheduled again");
+    assert_eq!(again.attempts, 0, "as the outbox file still has it");
+    store.outbox().bury(taken.clone()).await.unwrap();
+    assert_eq!(store.outbox().dead_letter("m1").await.unwrap(), Some(taken));
+    assert!(store.outbox().is_empty().await.unwrap());
+}
+
 // --- only the shared database -------------------------------------------------------------
 
 /// Flags of a replica whose claims run out quickly.

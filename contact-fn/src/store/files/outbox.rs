@@ -10,8 +10,11 @@ use std::sync::{Mutex, MutexGuard};
 
 use anyhow::Context as _;
 
-use crate::durable;
+use crate::durable::{self, now_ms};
 use crate::store::{BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, revived};
+
+/// Wait before trying again a message whose move to the dead letters failed.
+const BURY_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Where the file store keeps its files.
 #[derive(Debug, Clone)]
@@ -277,7 +280,16 @@ impl FileOutbox {
             durable::remove(&paths.outbox, &file_name(&id))
         })
         .await;
-        self.lock().forget(&record.id);
+        let mut index = self.lock();
+        match moved {
+            Ok(()) => index.forget(&record.id),
+            // The message file is still in the outbox: it stays scheduled, so that the move is
+            // tried again after another attempt rather than at the next start.
+            Err(_) => {
+                let later = now_ms() + BURY_RETRY.as_millis() as u64;
+                index.due.insert((later, record.id));
+            }
+        }
         moved
     }
 
