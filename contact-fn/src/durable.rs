@@ -8,7 +8,8 @@ use std::io::{self, Write as _};
 use std::path::Path;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-/// Prefix of temporary files; leftovers from a crash are removed at start-up.
+/// Prefix of temporary files; leftovers from a crash are removed at start-up once they are
+/// older than [`LEFTOVER_AGE`].
 pub const TEMP_PREFIX: &str = ".tmp";
 
 /// Age from which a temporary file is a leftover. A younger one may belong to a write in
