@@ -306,7 +306,7 @@ impl<'s, 'a> Runs<'s, 'a> {
     /// Every word, in order, with its postings delta-coded: each run recalled from `memo` or
     /// indexed (and remembered), then the runs' sorted words merged, so each word's postings
     /// join in article order.
-    fn postings(&self, memo: &dyn Memo) -> Result<Vec<(String, Vec<u32>)>> {
+    fn postings(&self, memo: &dyn Memo) -> Result<Vec<WordPostings>> {
         let runs: Vec<Vec<u8>> = self
             .sources
             .par_chunks(RUN)
@@ -346,7 +346,7 @@ const RUN_FORMAT: &str = "sitegen-search-run-2";
 ///
 /// The words are cut into ranges at words sampled from the runs, and the ranges merged in
 /// parallel: a word's postings depend on that word alone, so the result is the same.
-fn merge(runs: &[Vec<RunWord<'_>>]) -> Vec<(String, Vec<u32>)> {
+fn merge(runs: &[Vec<RunWord<'_>>]) -> Vec<WordPostings> {
     let parts = rayon::current_num_threads() * MERGE_PARTS_PER_THREAD;
     let mut sample: Vec<&str> = runs
         .iter()
@@ -362,7 +362,7 @@ fn merge(runs: &[Vec<RunWord<'_>>]) -> Vec<(String, Vec<u32>)> {
     let lows = std::iter::once(None).chain(bounds.iter().copied());
     let highs = bounds.iter().copied().chain(std::iter::once(None));
     let ranges: Vec<(Option<&str>, Option<&str>)> = lows.zip(highs).collect();
-    let merged: Vec<Vec<(String, Vec<u32>)>> = ranges
+    let merged: Vec<Vec<WordPostings>> = ranges
         .into_par_iter()
         .map(|(low, high)| {
             let slices: Vec<(usize, &[RunWord<'_>])> = runs
@@ -389,7 +389,7 @@ const MERGE_SAMPLE_STEP: usize = 64;
 
 /// [`merge`] of the words of some runs, each `(r, words)` with `r` the run's number: a k-way
 /// merge of sorted lists, so no word is hashed or sorted again, and each is copied once.
-fn merge_slices(runs: &[(usize, &[RunWord<'_>])]) -> Vec<(String, Vec<u32>)> {
+fn merge_slices(runs: &[(usize, &[RunWord<'_>])]) -> Vec<WordPostings> {
     let mut next = vec![0; runs.len()];
     // The smallest (word, run) first: a word's runs come out in article order.
     let mut heads: BinaryHeap<Reverse<(&str, usize)>> = runs
@@ -558,7 +558,7 @@ fn separator<'w>(before: &str, word: &'w str) -> &'w str {
 
 /// Cuts the words (sorted, each with its encoded postings) into runs of at most `max_bytes`
 /// of JSON, each keyed as the module documentation says: `(key, shard JSON)`.
-fn shard(words: Vec<(String, Vec<u32>)>, max_bytes: usize) -> Result<Vec<(String, Vec<u8>)>> {
+fn shard(words: Vec<WordPostings>, max_bytes: usize) -> Result<Vec<(String, Vec<u8>)>> {
     // Each run of words with the exact length of its JSON.
     let mut runs: Vec<(Vec<WordPostings>, usize)> = Vec::new();
     for (word, postings) in words {
@@ -616,11 +616,7 @@ pub fn build(sources: &[Source<'_>], max_bytes: usize) -> Result<Files> {
 }
 
 /// The files of the index of `sources` with `words` (sorted, with their encoded postings).
-fn files(
-    sources: &[Source<'_>],
-    words: Vec<(String, Vec<u32>)>,
-    max_bytes: usize,
-) -> Result<Files> {
+fn files(sources: &[Source<'_>], words: Vec<WordPostings>, max_bytes: usize) -> Result<Files> {
     let mut files = BTreeMap::new();
     let mut shards = Vec::new();
     let named: Vec<(String, String, Vec<u8>)> = shard(words, max_bytes)?
@@ -831,7 +827,7 @@ mod tests {
         let map: Shard = serde_json::from_slice(json).expect("a shard parses");
         assert!(map.contains_key("数据") && map.contains_key("ünïcode"));
         assert_eq!(json, &serde_json::to_vec(&map).expect("serialises"));
-        let words: Vec<(String, Vec<u32>)> = map.into_iter().collect();
+        let words: Vec<WordPostings> = map.into_iter().collect();
         let sharded = shard(words, usize::MAX).expect("one shard");
         assert_eq!(&sharded[0].1, json);
         assert_eq!(
