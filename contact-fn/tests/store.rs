@@ -24,7 +24,7 @@ enum Kind {
 struct Fixture {
     state: AppState,
     args: Vec<String>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Fixture {
@@ -39,19 +39,15 @@ impl Fixture {
         }
         args.extend(extra.iter().map(|s| s.to_string()));
         let state = open_state(&args).await;
-        Self {
-            state,
-            args,
-            _dir: dir,
-        }
+        Self { state, args, dir }
     }
 
     /// Another process on the same store: the data folder after a restart, or a replica.
     async fn reopen(self) -> Self {
-        let Fixture { state, args, _dir } = self;
+        let Fixture { state, args, dir } = self;
         drop(state);
         let state = open_state(&args).await;
-        Self { state, args, _dir }
+        Self { state, args, dir }
     }
 
     fn outbox(&self) -> &contact_fn::Outbox {
@@ -464,7 +460,7 @@ async fn a_message_whose_burial_failed_stays_scheduled_and_is_buried_on_a_later_
     taken.attempts = 1;
     taken.last_error = Some("550 no such mailbox".to_owned());
     // The dead letters' folder cannot take a file.
-    let dead = store._dir.path().join("dead");
+    let dead = store.dir.path().join("dead");
     std::fs::remove_dir_all(&dead).unwrap();
     std::fs::write(&dead, b"in the way").unwrap();
     assert!(store.outbox().bury(taken.clone()).await.is_err());

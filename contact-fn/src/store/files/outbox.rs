@@ -280,16 +280,7 @@ impl FileOutbox {
             durable::remove(&paths.outbox, &file_name(&id))
         })
         .await;
-        let mut index = self.lock();
-        match moved {
-            Ok(()) => index.forget(&record.id),
-            // The message file is still in the outbox: it stays scheduled, so that the move is
-            // tried again after another attempt rather than at the next start.
-            Err(_) => {
-                let later = now_ms() + BURY_RETRY.as_millis() as u64;
-                index.due.insert((later, record.id));
-            }
-        }
+        self.after_move(&record.id, &moved);
         moved
     }
 
@@ -303,8 +294,21 @@ impl FileOutbox {
             })
             .await
         };
-        self.lock().forget(id);
+        self.after_move(id, &moved);
         moved
+    }
+
+    /// After a move of `id` to the dead letters: forgotten once moved; otherwise its file is
+    /// still in the outbox, and it stays scheduled, so that the move is tried again after
+    /// another attempt rather than at the next start.
+    fn after_move(&self, id: &str, moved: &anyhow::Result<()>) {
+        let mut index = self.lock();
+        if moved.is_ok() {
+            index.forget(id);
+        } else {
+            let later = now_ms() + BURY_RETRY.as_millis() as u64;
+            index.due.insert((later, id.to_owned()));
+        }
     }
 
     fn move_to_dead(&self, id: &str) -> anyhow::Result<()> {
