@@ -120,20 +120,25 @@ export function withBodyDigests<T>(f: () => T): T {
   }
 }
 
+/** What an article page shows of its body: the body as HTML and its table of contents. */
+export type ArticleBody = Pick<Article, 'html' | 'toc'>
+
 /**
- * The article's body as HTML. In a build the bodies are not in the content the render worker
- * parses but in a file beside it (`article_bodies`, see sitegen's build.rs), read here for the
- * page that shows one; `sitegen dev` and `sitegen export` keep them in `html`.
+ * The article's body as HTML, with its table of contents. In a build these are not in the content
+ * the render worker parses but in a file beside it (`article_bodies`, see sitegen's build.rs),
+ * read here for the page that shows them; `sitegen dev` and `sitegen export` keep them in the
+ * article. While a page's inputs are hashed, the body's digest stands for both.
  */
-export function articleHtml(article: Article): string {
+export function articleBody(article: Article): ArticleBody {
   const bodies = loadContent().article_bodies
-  if (!bodies) return article.html
+  if (!bodies) return { html: article.html, toc: article.toc }
   const index = articleIndex()
   const position = index.position.get(article) ?? -1
   const span = bodies.spans[position]
   if (!span) throw new Error(`The bodies file has no body for the article ${article.slug}`)
-  if (digestsForBodies) return `sitegen-body:${bodies.digests[position]}`
-  const [offset, length] = span
+  if (digestsForBodies) return { html: `sitegen-body:${bodies.digests[position]}`, toc: [] }
+  const [offset, tocLength, htmlLength] = span
+  const length = tocLength + htmlLength
   index.bodies ??= openSync(bodies.file, 'r')
   const buffer = Buffer.alloc(length)
   let read = 0
@@ -142,7 +147,10 @@ export function articleHtml(article: Article): string {
     if (n === 0) throw new Error(`${bodies.file} ends before the body of the article ${article.slug}`)
     read += n
   }
-  return buffer.toString('utf8')
+  return {
+    toc: JSON.parse(buffer.toString('utf8', 0, tocLength)) as Article['toc'],
+    html: buffer.toString('utf8', tocLength),
+  }
 }
 
 /** The article `slug`, if the content has it. */

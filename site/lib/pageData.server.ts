@@ -13,8 +13,8 @@ import type { PageDataBase } from './pageMeta'
 import { canonicalUrl } from './paths'
 import {
   allArticles,
+  articleBody,
   articleBySlug,
-  articleHtml,
   blogArticles,
   cardOf,
   categoryArticles,
@@ -109,8 +109,7 @@ const pageData = {
     const { pages, settings } = loadContent()
     const article = articleBySlug(params.slug)
     if (!article) throw new Error(`The content has no article ${params.slug}`)
-    const html = articleHtml(article)
-    const { toc } = article
+    const { html, toc } = articleBody(article)
     const card = cardOf(article)
     const url = canonicalUrl(settings.base_url, path)
     const social = loadContent().cards[path]

@@ -34,6 +34,7 @@ use crate::cache::{self, Cache, HashingWriter, Stored};
 use crate::cards::{self, Cards};
 use crate::check;
 use crate::compress::{self, Encoding};
+use crate::content::articles::TocEntry;
 use crate::content::{ArticleBodies, Content, ContentErrors, RouteInfo};
 use crate::feed;
 use crate::images::{self, Images};
@@ -347,13 +348,19 @@ fn render_pages(
     let work = cache
         .scratch("build-")
         .map_err(BuildError::during(Stage::Render))?;
-    // The bodies, four fifths of the JSON at thousands of articles, go to a file of their own
-    // that a worker reads a body from only for the page that shows it, instead of every worker
-    // parsing and holding them all; they are back in the model for the rest of the build.
-    let bodies: Vec<String> = content
+    // The bodies and their tables of contents, five sixths of the JSON at thousands of
+    // articles, go to a file of their own that a worker reads an article's from only for the
+    // page that shows it, instead of every worker parsing and holding them all; they are back
+    // in the model for the rest of the build.
+    let bodies: Vec<(Vec<TocEntry>, String)> = content
         .articles
         .iter_mut()
-        .map(|article| std::mem::take(&mut article.html))
+        .map(|article| {
+            (
+                std::mem::take(&mut article.toc),
+                std::mem::take(&mut article.html),
+            )
+        })
         .collect();
     let written = write_bodies(&work.path().join(BODIES_FILE), &bodies);
     let written = written.and_then(|spans| {
@@ -363,7 +370,8 @@ fn render_pages(
         write_content_json(content, &work.path().join("content.json"))
     });
     content.article_bodies = None;
-    for (article, html) in content.articles.iter_mut().zip(bodies) {
+    for (article, (toc, html)) in content.articles.iter_mut().zip(bodies) {
+        article.toc = toc;
         article.html = html;
     }
     let content_file = written.map_err(BuildError::during(Stage::Render))?;
@@ -381,28 +389,37 @@ fn render_pages(
     )?)
 }
 
-/// The articles' bodies file, beside the content JSON the workers read.
-const BODIES_FILE: &str = "bodies.html";
+/// The articles' bodies file, beside the content JSON the workers read: each article's table
+/// of contents as JSON, then its body as HTML.
+const BODIES_FILE: &str = "bodies";
 
-/// Writes `bodies` one after the other into `file`: where each is, and the hash of each.
-fn write_bodies(file: &Path, bodies: &[String]) -> anyhow::Result<ArticleBodies> {
+/// Writes each article's table of contents (as JSON) and body, one article after the other,
+/// into `file`: where each is, and the hash of each.
+fn write_bodies(file: &Path, bodies: &[(Vec<TocEntry>, String)]) -> anyhow::Result<ArticleBodies> {
+    let tocs = bodies
+        .iter()
+        .map(|(toc, _)| serde_json::to_vec(toc))
+        .collect::<Result<Vec<_>, _>>()
+        .context("serialising the tables of contents")?;
     let mut out = std::io::BufWriter::new(
         std::fs::File::create(file).with_context(|| format!("writing {}", file.display()))?,
     );
     let mut spans = Vec::with_capacity(bodies.len());
     let mut offset = 0;
-    for body in bodies {
-        out.write_all(body.as_bytes())
+    for (toc, (_, html)) in tocs.iter().zip(bodies) {
+        out.write_all(toc)
+            .and_then(|()| out.write_all(html.as_bytes()))
             .with_context(|| format!("writing {}", file.display()))?;
-        spans.push((offset, body.len() as u64));
-        offset += body.len() as u64;
+        spans.push((offset, toc.len() as u64, html.len() as u64));
+        offset += (toc.len() + html.len()) as u64;
     }
     out.into_inner()
         .map_err(|err| err.into_error())
         .with_context(|| format!("writing {}", file.display()))?;
-    let digests = bodies
+    let digests = tocs
         .par_iter()
-        .map(|body| cache::hash_hex(&[body.as_bytes()]))
+        .zip(bodies)
+        .map(|(toc, (_, html))| cache::hash_hex(&[toc, html.as_bytes()]))
         .collect();
     let name = file.file_name().unwrap_or_default().to_string_lossy();
     Ok(ArticleBodies {

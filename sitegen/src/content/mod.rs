@@ -70,19 +70,20 @@ pub struct Content {
     pub article_bodies: Option<ArticleBodies>,
 }
 
-/// The articles' bodies in a file of their own: each article's `html`, one after the other,
-/// so a render worker parses the rest of the content without them and reads a body only for
-/// the page that shows it.
+/// The articles' bodies in a file of their own: each article's `toc` (as JSON) and `html`, one
+/// article after the other, so a render worker parses the rest of the content without them and
+/// reads an article's only for the page that shows it.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
 pub struct ArticleBodies {
     /// The file, relative to the folder of the content JSON that names it.
     pub file: String,
-    /// Where each article's body is in the file, in the order of `articles`: its byte offset
-    /// and length.
-    #[ts(type = "Array<[number, number]>")]
-    pub spans: Vec<(u64, u64)>,
-    /// A hash of each body, in the same order: what the hash of a page's inputs reads in place
-    /// of the body, so that hashing every page reads no body (see `site/render/entry.server.ts`).
+    /// Where each article's are in the file, in the order of `articles`: the byte offset of its
+    /// `toc`, the length of its `toc` and the length of its `html`, which follows it.
+    #[ts(type = "Array<[number, number, number]>")]
+    pub spans: Vec<(u64, u64, u64)>,
+    /// A hash of each article's `toc` and `html`, in the same order: what the hash of a page's
+    /// inputs reads in place of them, so that hashing every page reads no body (see
+    /// `site/render/entry.server.ts`).
     pub digests: Vec<String>,
 }
 

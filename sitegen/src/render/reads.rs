@@ -359,7 +359,7 @@ mod tests {
             {"slug": "b", "category": "cloud", "title": "B", "html": ""}
         ],
         "cards": {"/insights/a": {"src": "/card-a.png"}},
-        "article_bodies": {"file": "bodies.html", "spans": [[0, 3], [3, 3]], "digests": ["da", "db"]}
+        "article_bodies": {"file": "bodies.html", "spans": [[0, 2, 1], [3, 2, 1]], "digests": ["da", "db"]}
     }"#;
 
     fn digests(json: &str) -> Digests {
@@ -508,7 +508,7 @@ mod tests {
                 .expect("the site's content");
         content.article_bodies = Some(crate::content::ArticleBodies {
             file: "bodies.html".into(),
-            spans: vec![(0, 0); content.articles.len()],
+            spans: vec![(0, 0, 0); content.articles.len()],
             digests: vec![String::new(); content.articles.len()],
         });
         let json = serde_json::to_value(&content).expect("JSON");
