@@ -9,6 +9,11 @@ use clap::{Parser, Subcommand};
 use sitegen::build::{BuildError, BuildOptions};
 use sitegen::content::Content;
 
+/// The stages allocate and free millions of small strings, vectors and maps (the Markdown, the
+/// search index, the records of the cache), which mimalloc serves faster than the system's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Turns the YAML under content/ into a CDN-ready static website.
 #[derive(Debug, Parser)]
 #[command(version, about)]
