@@ -11,8 +11,8 @@ export type ArticleBodies = {
  */
 file: string, 
 /**
- * Where each article's are in the file, in the order of `articles`: the byte offset of its
- * `toc`, the length of its `toc` and the length of its `html`, which follows it.
+ * Where each article's `toc` and `html` are in the file, in the order of `articles`: the
+ * byte offset of the `toc`, its length, and the length of the `html` that follows it.
  */
 spans: Array<[number, number, number]>, 
 /**

@@ -784,4 +784,48 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn the_bodies_file_holds_each_table_of_contents_then_its_body_and_a_digest_of_both() {
+        use super::{TocEntry, write_bodies};
+
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let file = dir.path().join("bodies");
+        let toc = vec![TocEntry {
+            id: "start".into(),
+            text: "Start \"here\"".into(),
+            level: 2,
+        }];
+        let bodies = vec![
+            (toc.clone(), "<h2 id=\"start\">Start</h2>".to_owned()),
+            (Vec::new(), "<p>Ünïcode</p>".to_owned()),
+        ];
+        let written = write_bodies(&file, &bodies).expect("written");
+        let bytes = std::fs::read(&file).expect("read back");
+        for ((offset, toc_len, html_len), (toc, html)) in written.spans.iter().zip(&bodies) {
+            let (offset, toc_len, html_len) =
+                (*offset as usize, *toc_len as usize, *html_len as usize);
+            let read: Vec<TocEntry> =
+                serde_json::from_slice(&bytes[offset..offset + toc_len]).expect("the toc's JSON");
+            assert_eq!(&read, toc);
+            assert_eq!(
+                &bytes[offset + toc_len..offset + toc_len + html_len],
+                html.as_bytes()
+            );
+        }
+        assert_eq!(written.spans.len(), 2);
+
+        // The digest changes with the table of contents alone, as with the body alone.
+        let retitled = vec![(Vec::new(), bodies[0].1.clone()), bodies[1].clone()];
+        let rewritten = vec![
+            (toc, "<h2 id=\"start\">Begin</h2>".to_owned()),
+            bodies[1].clone(),
+        ];
+        let other = dir.path().join("other");
+        let digests = |bodies| write_bodies(&other, bodies).expect("written").digests;
+        let (retitled, rewritten) = (digests(&retitled), digests(&rewritten));
+        assert_ne!(retitled[0], written.digests[0]);
+        assert_ne!(rewritten[0], written.digests[0]);
+        assert_eq!(retitled[1], written.digests[1]);
+    }
 }

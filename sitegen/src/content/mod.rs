@@ -77,8 +77,8 @@ pub struct Content {
 pub struct ArticleBodies {
     /// The file, relative to the folder of the content JSON that names it.
     pub file: String,
-    /// Where each article's are in the file, in the order of `articles`: the byte offset of its
-    /// `toc`, the length of its `toc` and the length of its `html`, which follows it.
+    /// Where each article's `toc` and `html` are in the file, in the order of `articles`: the
+    /// byte offset of the `toc`, its length, and the length of the `html` that follows it.
     #[ts(type = "Array<[number, number, number]>")]
     pub spans: Vec<(u64, u64, u64)>,
     /// A hash of each article's `toc` and `html`, in the same order: what the hash of a page's

@@ -359,7 +359,7 @@ mod tests {
             {"slug": "b", "category": "cloud", "title": "B", "html": ""}
         ],
         "cards": {"/insights/a": {"src": "/card-a.png"}},
-        "article_bodies": {"file": "bodies.html", "spans": [[0, 2, 1], [3, 2, 1]], "digests": ["da", "db"]}
+        "article_bodies": {"file": "bodies", "spans": [[0, 2, 1], [3, 2, 1]], "digests": ["da", "db"]}
     }"#;
 
     fn digests(json: &str) -> Digests {
@@ -507,7 +507,7 @@ mod tests {
             crate::content::Content::load(&root.join("content"), &root.join("site/public"))
                 .expect("the site's content");
         content.article_bodies = Some(crate::content::ArticleBodies {
-            file: "bodies.html".into(),
+            file: "bodies".into(),
             spans: vec![(0, 0, 0); content.articles.len()],
             digests: vec![String::new(); content.articles.len()],
         });
