@@ -258,6 +258,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     let bundle = steps.run(Stage::Bundle, || {
         Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
     })?;
+    let head_start = render::HeadStart::spawn(&options.site_dir, &bundle);
     let pictures = steps.run(Stage::Images, || {
         images::process(&cache, &mut content, &images::Settings::default())
             .map_err(BuildError::of_pictures(Stage::Images))
@@ -275,7 +276,7 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
     let rendered = steps.run(Stage::Render, || {
-        render_pages(options, &cache, &bundle, &mut content)
+        render_pages(options, &cache, &bundle, &mut content, head_start)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
         write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
@@ -344,6 +345,7 @@ fn render_pages(
     cache: &Cache,
     bundle: &Bundle,
     content: &mut Content,
+    head_start: render::HeadStart,
 ) -> Result<Rendered, BuildError> {
     let work = cache
         .scratch("build-")
@@ -386,6 +388,7 @@ fn render_pages(
         &options.site_dir,
         cache,
         &render_options,
+        head_start,
     )?)
 }
 

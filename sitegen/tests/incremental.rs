@@ -322,6 +322,8 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
     let again = build(&project.options(&out, &cache))?;
     assert_eq!((again.bundled, again.rendered, again.hashed), (false, 0, 0));
     assert_eq!(again.render_workers, 0, "the cache knows the whole site");
+    // The worker started ahead, as soon as the bundle was known, was stopped unused.
+    assert_eq!(common::workers_of(&project.site), Vec::<u32>::new());
     // The same files as the first build: its report, remembered, holds as it was.
     assert_eq!(
         (&again.report.pages, again.report.total_html),

@@ -6,7 +6,7 @@
 //! this copy) says so; the real `sitegen` binary builds it. Needs Node.js and the site's
 //! packages (`make deps`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -64,23 +64,6 @@ impl Faulty {
     }
 }
 
-/// The render workers of the site in `site` still running (by their command line).
-fn workers_of(site: &Path) -> Vec<u32> {
-    let script = sitegen::render::worker_script(site).display().to_string();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .map(|cmd| String::from_utf8_lossy(&cmd).contains(&script))
-                .unwrap_or(false)
-        })
-        .collect()
-}
-
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -117,7 +100,7 @@ fn a_page_that_throws_names_its_route_and_content_file() -> anyhow::Result<()> {
         before,
         "the previous output changed"
     );
-    assert_eq!(workers_of(&faulty.copy.site), Vec::<u32>::new());
+    assert_eq!(common::workers_of(&faulty.copy.site), Vec::<u32>::new());
     Ok(())
 }
 
@@ -153,7 +136,7 @@ fn a_worker_that_dies_or_hangs_fails_the_build_naming_the_route() -> anyhow::Res
             "{fault}: the previous output changed"
         );
         assert_eq!(
-            workers_of(&faulty.copy.site),
+            common::workers_of(&faulty.copy.site),
             Vec::<u32>::new(),
             "{fault}: workers left"
         );
@@ -178,7 +161,7 @@ fn ctrl_c_and_sigterm_mid_build_leave_no_worker_running() -> anyhow::Result<()> 
         // The About page hangs, so the build is surely mid-render when the signal comes.
         let mut child = faulty.command("hang", 600).stderr(Stdio::piped()).spawn()?;
         let started = Instant::now();
-        while workers_of(&faulty.copy.site).is_empty() {
+        while common::workers_of(&faulty.copy.site).is_empty() {
             anyhow::ensure!(
                 started.elapsed() < Duration::from_secs(60),
                 "no worker started"
@@ -192,7 +175,7 @@ fn ctrl_c_and_sigterm_mid_build_leave_no_worker_running() -> anyhow::Result<()> 
         let status = child.wait()?;
         assert_eq!(status.code(), Some(code), "{signal}");
         assert_eq!(
-            workers_of(&faulty.copy.site),
+            common::workers_of(&faulty.copy.site),
             Vec::<u32>::new(),
             "{signal}: workers left"
         );

@@ -163,6 +163,25 @@ pub struct ContentFile {
     pub hash: String,
 }
 
+/// A render worker started as soon as the bundle is known, so that it starts Node and loads the
+/// bundle while sitegen loads the content and draws what the pages show; [`render`] hands it
+/// the first page it needs a worker for. A build that needs no worker stops it unused.
+#[derive(Debug, Default)]
+pub struct HeadStart(Option<Worker>);
+
+impl HeadStart {
+    /// Starts a worker of the site's script on `bundle`. When it cannot start, there is no head
+    /// start: the pool starts its workers itself, and names what is missing.
+    pub fn spawn(site_dir: &Path, bundle: &Bundle) -> Self {
+        let script = worker_script(site_dir);
+        let started = bundle::absolute(&script)
+            .ok()
+            .filter(|script| script.is_file())
+            .and_then(|script| Worker::spawn(&script, &bundle.dir).ok());
+        Self(started)
+    }
+}
+
 /// Renders `jobs` from `content` with `bundle`: every page in the store (with its variants),
 /// in the order of the jobs.
 pub fn render(
@@ -172,6 +191,7 @@ pub fn render(
     site_dir: &Path,
     cache: &Cache,
     options: &RenderOptions,
+    head_start: HeadStart,
 ) -> Result<Rendered, RenderError> {
     let store = cache.files();
     let site_key = cache::hash_hex(&[
@@ -193,7 +213,13 @@ pub fn render(
     }
 
     let most = options.jobs;
-    let mut pool = PoolSlot::new(site_dir, bundle, &content.path, options.page_timeout);
+    let mut pool = PoolSlot::new(
+        site_dir,
+        bundle,
+        &content.path,
+        options.page_timeout,
+        head_start,
+    );
     let (inputs, hashed) = page_inputs(jobs, content, bundle, cache, &mut pool, most)?;
     let keys: Vec<String> = inputs
         .iter()
@@ -366,6 +392,7 @@ fn recall_site(
 /// they read before, and are all rendered already, starts none.
 struct PoolSlot<'a> {
     pool: Option<Pool>,
+    head_start: HeadStart,
     site_dir: &'a Path,
     bundle: &'a Bundle,
     content: &'a Path,
@@ -373,9 +400,16 @@ struct PoolSlot<'a> {
 }
 
 impl<'a> PoolSlot<'a> {
-    fn new(site_dir: &'a Path, bundle: &'a Bundle, content: &'a Path, timeout: Duration) -> Self {
+    fn new(
+        site_dir: &'a Path,
+        bundle: &'a Bundle,
+        content: &'a Path,
+        timeout: Duration,
+        head_start: HeadStart,
+    ) -> Self {
         Self {
             pool: None,
+            head_start,
             site_dir,
             bundle,
             content,
@@ -386,7 +420,11 @@ impl<'a> PoolSlot<'a> {
     fn get(&mut self) -> Result<&mut Pool, RenderError> {
         let pool = match self.pool.take() {
             Some(pool) => pool,
-            None => Pool::start(self.site_dir, self.bundle, self.content, self.timeout)?,
+            None => {
+                let mut pool = Pool::start(self.site_dir, self.bundle, self.content, self.timeout)?;
+                pool.workers.extend(self.head_start.0.take());
+                pool
+            }
         };
         Ok(self.pool.insert(pool))
     }
@@ -400,6 +438,8 @@ impl<'a> PoolSlot<'a> {
 /// The render workers, each with the bundle loaded.
 struct Pool {
     workers: Vec<Worker>,
+    /// How many of the workers, from the first, were handed the content.
+    loaded: usize,
     /// The worker script, the bundle it loads and the content it renders, for the workers
     /// started as the pool grows.
     script: PathBuf,
@@ -426,6 +466,7 @@ impl Pool {
         }
         Ok(Self {
             workers: Vec::new(),
+            loaded: 0,
             script,
             bundle_dir: bundle.dir.clone(),
             content: bundle::absolute(content)?,
@@ -435,12 +476,13 @@ impl Pool {
 
     /// Starts workers until there are `count`, and hands each new one the content.
     fn grow(&mut self, count: usize) -> Result<(), RenderError> {
-        let had = self.workers.len();
         while self.workers.len() < count {
             self.workers
                 .push(Worker::spawn(&self.script, &self.bundle_dir)?);
         }
-        self.load_content(had)
+        self.load_content(self.loaded)?;
+        self.loaded = self.workers.len();
+        Ok(())
     }
 
     /// Hands the workers from number `from` on the content.

@@ -68,3 +68,20 @@ pub fn tree(dir: &Path) -> anyhow::Result<std::collections::BTreeMap<String, Vec
     }
     Ok(files)
 }
+
+/// The render workers of the site in `site` still running (by their command line).
+pub fn workers_of(site: &Path) -> Vec<u32> {
+    let script = sitegen::render::worker_script(site).display().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|cmd| String::from_utf8_lossy(&cmd).contains(&script))
+                .unwrap_or(false)
+        })
+        .collect()
+}
