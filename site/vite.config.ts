@@ -40,8 +40,6 @@ export default defineConfig(({ command }) => ({
     // loads packages from node_modules as they are, except lucide-react: as an external package
     // it would load its whole barrel of some 1,600 icons.
     noExternal: command === 'build' ? true : ['lucide-react'],
-    // The content icons (lib/icons.server.ts), imported one by one on demand.
-    external: ['lucide-react/dynamicIconImports'],
   },
   // The render workers import the server entry themselves: no record of it is written into
   // node_modules.
