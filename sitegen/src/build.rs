@@ -239,7 +239,7 @@ pub struct Built {
     /// For how many pages the workers hashed what they render: those for which something they
     /// read of the content changed (the rest came from the cache).
     pub hashed: usize,
-    /// How many render workers were started: none when the cache knew the whole site.
+    /// How many render workers hashed or rendered pages: none when the cache knew the whole site.
     pub render_workers: usize,
     /// How many files the output directory took and lost.
     pub published: publish::Published,

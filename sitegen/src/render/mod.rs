@@ -105,7 +105,7 @@ pub struct Rendered {
     pub rendered: usize,
     /// For how many pages the workers hashed what they render (the rest came from the cache).
     pub hashed: usize,
-    /// How many render workers were started: none when the cache knew the whole site.
+    /// How many render workers hashed or rendered pages: none when the cache knew the whole site.
     pub workers: usize,
 }
 
@@ -388,8 +388,9 @@ fn recall_site(
     complete.then_some(listing)
 }
 
-/// The pool, started when a page first needs a worker: a rebuild whose pages all read what
-/// they read before, and are all rendered already, starts none.
+/// The pool, started when a page first needs a worker, with the head start as its first: a
+/// rebuild whose pages all read what they read before, and are all rendered already, uses none
+/// and stops the head start unused.
 struct PoolSlot<'a> {
     pool: Option<Pool>,
     head_start: HeadStart,
