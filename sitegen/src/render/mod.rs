@@ -166,17 +166,15 @@ pub struct ContentFile {
 /// A render worker started as soon as the bundle is known, so that it starts Node and loads the
 /// bundle while sitegen loads the content and draws what the pages show; [`render`] hands it
 /// the first page it needs a worker for. A build that needs no worker stops it unused.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct HeadStart(Option<Worker>);
 
 impl HeadStart {
     /// Starts a worker of the site's script on `bundle`. When it cannot start, there is no head
     /// start: the pool starts its workers itself, and names what is missing.
     pub fn spawn(site_dir: &Path, bundle: &Bundle) -> Self {
-        let script = worker_script(site_dir);
-        let started = bundle::absolute(&script)
+        let started = site_script(site_dir)
             .ok()
-            .filter(|script| script.is_file())
             .and_then(|script| Worker::spawn(&script, &bundle.dir).ok());
         Self(started)
     }
@@ -421,11 +419,13 @@ impl<'a> PoolSlot<'a> {
     fn get(&mut self) -> Result<&mut Pool, RenderError> {
         let pool = match self.pool.take() {
             Some(pool) => pool,
-            None => {
-                let mut pool = Pool::start(self.site_dir, self.bundle, self.content, self.timeout)?;
-                pool.workers.extend(self.head_start.0.take());
-                pool
-            }
+            None => Pool::start(
+                self.site_dir,
+                self.bundle,
+                self.content,
+                self.timeout,
+                self.head_start.0.take(),
+            )?,
         };
         Ok(self.pool.insert(pool))
     }
@@ -450,23 +450,19 @@ struct Pool {
 }
 
 impl Pool {
-    /// A pool of no workers yet, after checking that Node and the worker script are there.
+    /// A pool of the head start's worker, if there is one, after checking that Node and the
+    /// worker script are there.
     fn start(
         site_dir: &Path,
         bundle: &Bundle,
         content: &Path,
         timeout: Duration,
+        head_start: Option<Worker>,
     ) -> Result<Self, RenderError> {
         bundle::node_version().map_err(|err| RenderError::Toolchain(err.to_string()))?;
-        let script = bundle::absolute(&worker_script(site_dir))?;
-        if !script.is_file() {
-            return Err(RenderError::Toolchain(format!(
-                "the site has no render worker ({} is missing)",
-                script.display()
-            )));
-        }
+        let script = site_script(site_dir)?;
         Ok(Self {
-            workers: Vec::new(),
+            workers: head_start.into_iter().collect(),
             loaded: 0,
             script,
             bundle_dir: bundle.dir.clone(),
@@ -821,6 +817,18 @@ pub fn worker_script(site_dir: &Path) -> PathBuf {
     site_dir.join(WORKER_SCRIPT)
 }
 
+/// The site's worker script as a worker is started on it: absolute, and there.
+fn site_script(site_dir: &Path) -> Result<PathBuf, RenderError> {
+    let script = bundle::absolute(&worker_script(site_dir))?;
+    if !script.is_file() {
+        return Err(RenderError::Toolchain(format!(
+            "the site has no render worker ({} is missing)",
+            script.display()
+        )));
+    }
+    Ok(script)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -837,6 +845,24 @@ mod tests {
         // Nothing to render, or `--jobs 1`: one.
         assert_eq!(workers_for(0, PAGES_PER_WORKER, 2), 1);
         assert_eq!(workers_for(5_479, PAGES_PER_WORKER, 1), 1);
+    }
+
+    #[test]
+    fn a_site_without_the_worker_script_is_named_by_its_path() {
+        let site = tempfile::tempdir().expect("a temporary site");
+        let missing = site.path().join(WORKER_SCRIPT);
+        match site_script(site.path()) {
+            Err(RenderError::Toolchain(message)) => {
+                assert!(
+                    message.contains(&missing.display().to_string()),
+                    "{message}"
+                );
+            }
+            other => panic!("expected the missing script named, got {other:?}"),
+        }
+        std::fs::create_dir_all(missing.parent().expect("a folder")).expect("the folder");
+        std::fs::write(&missing, "").expect("the script");
+        assert_eq!(site_script(site.path()).ok(), Some(missing));
     }
 
     #[test]
