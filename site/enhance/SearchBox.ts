@@ -63,6 +63,13 @@ export function shardsFor(entry: SearchEntry, word: string, prefix: boolean): nu
   return found
 }
 
+/** The fragment file of article `doc`, relative to the entry (as `Entry::fragment` in sitegen/src/search.rs). */
+function fragmentFile(entry: SearchEntry, doc: number): string {
+  const folder = entry.fragments[Math.floor(doc / entry.per_folder)]
+  if (folder === undefined || doc >= entry.docs) throw new Error(`the search index has no article ${doc}`)
+  return folder.replace(DOC_PLACEHOLDER, String(doc))
+}
+
 /** The index as fetched so far: the entry, and the shards and fragments asked for. */
 export class SearchIndex {
   private readonly shards = new Map<number, Promise<Shard>>()
@@ -113,7 +120,7 @@ export class SearchIndex {
 
   /** What result `doc` shows. */
   doc(doc: number): Promise<SearchDoc> {
-    return this.once(this.docs, doc, () => fetchJson<SearchDoc>(new URL(this.entry.fragments.replace(DOC_PLACEHOLDER, String(doc)), this.base)))
+    return this.once(this.docs, doc, () => fetchJson<SearchDoc>(new URL(fragmentFile(this.entry, doc), this.base)))
   }
 
   private shard(i: number): Promise<Shard> {

@@ -22,7 +22,12 @@ prefix: number,
  */
 shards: Array<[string, string]>, 
 /**
- * An article's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
- * where its number goes.
+ * How many articles' fragments share a folder ([`RUN`]): article `doc`'s fragment is in
+ * the folder of [`Self::fragments`] at `doc / per_folder`.
  */
-fragments: string, };
+per_folder: number, 
+/**
+ * Each folder's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
+ * where an article's number goes: one folder per [`Self::per_folder`] articles, in order.
+ */
+fragments: Array<string>, };

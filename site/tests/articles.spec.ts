@@ -115,7 +115,7 @@ test.describe('Articles', () => {
     const folder = content.search_index_path.slice(0, content.search_index_path.lastIndexOf('/') + 1)
     const entry = (await (await request.get(content.search_index_path)).json()) as SearchEntry
     const shardFiles = new Set(entry.shards.map(([, file]) => folder + file))
-    const [fragmentsBefore, fragmentsAfter] = (folder + entry.fragments).split(DOC_PLACEHOLDER)
+    const fragmentPatterns = entry.fragments.map((pattern) => (folder + pattern).split(DOC_PLACEHOLDER))
     const fetched: string[] = []
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname
@@ -130,7 +130,7 @@ test.describe('Articles', () => {
     await page.waitForLoadState('networkidle')
     expect(fetched.filter((p) => p === content.search_index_path), 'the entry, once').toHaveLength(1)
     expect(fetched.filter((p) => shardFiles.has(p)), 'one word shard').toHaveLength(1)
-    const fragments = fetched.filter((p) => p.startsWith(fragmentsBefore ?? '') && p.endsWith(fragmentsAfter ?? ''))
+    const fragments = fetched.filter((p) => fragmentPatterns.some(([before = '', after = '']) => p.startsWith(before) && p.endsWith(after)))
     expect(new Set(fragments).size, 'one fragment per result shown').toBe(8)
     expect(fetched, 'nothing else of the index').toHaveLength(1 + 1 + fragments.length)
     const shown = await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')))

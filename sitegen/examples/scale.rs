@@ -200,7 +200,10 @@ fn search_weight(dist: &Path) -> Result<SearchWeight> {
         let mut ranked: Vec<(u32, u32)> = scores.into_iter().collect();
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(b.0.cmp(&a.0)));
         for (doc, _) in ranked.iter().take(FIRST_PAGE) {
-            fetched += served(&dir.join(entry.fragment(*doc as usize)))?;
+            let fragment = entry
+                .fragment(*doc as usize)
+                .context("a result past the last article")?;
+            fetched += served(&dir.join(fragment))?;
         }
         queries.push((word, shards.len(), ranked.len(), fetched));
     }

@@ -595,7 +595,7 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
 }
 
 /// Changes whenever the search index is built differently from the same articles.
-const SEARCH_FORMAT: &str = "sitegen-search-2";
+const SEARCH_FORMAT: &str = "sitegen-search-3";
 
 /// The search index's runs of articles, remembered in the cache between builds.
 struct SearchMemo<'c>(&'c Cache);

@@ -21,10 +21,12 @@
 //!   word, and splitting the large ones by more characters leaves thousands of tiny shards
 //!   whose keys make the entry larger than the shards (measured: 5,000 shards, a 60 kB entry);
 //! - **fragments** (`d-<hash>/<n>.json`, a [`Doc`]): what a result shows, one file per article,
-//!   fetched for the results on screen only. One hash names the folder of them all, so the
-//!   entry stays small (no hash per article) and every name still changes with its content.
+//!   fetched for the results on screen only. The fragments of each [`RUN`] of consecutive
+//!   articles share a folder named by a hash of theirs, so the entry stays small (a hash per
+//!   folder, not per article) and every name still changes with its content; a new article or
+//!   a renamed one renames its own folder only, not the fragments of every article.
 //!
-//! Every name carries a hash of the content it names (the fragments' of all fragments), so
+//! Every name carries a hash of the content it names (a folder's, of its fragments), so
 //! `_headers` caches the whole folder as immutable and the page names the entry it was built
 //! with ([`Content::search_index_path`]). The browser matches the last typed word as a prefix
 //! once it has [`MIN_PREFIX`] characters: one character would need every shard of its letter.
@@ -55,7 +57,7 @@ use crate::content::{Content, RouteKind};
 /// The folder of the index in the output, relative to the site root.
 pub const DIR: &str = "search";
 /// The version of the index's format, in the entry.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// The browser matches the last typed word as a prefix once it has this many characters.
 pub const MIN_PREFIX: usize = 2;
 /// A word shard's JSON stays within this many bytes, unless a single word's postings are larger.
@@ -100,9 +102,12 @@ pub struct Entry {
     /// Every word shard as `[key, file]` (the file relative to the entry's folder), in the
     /// order of their words; the first key is empty.
     pub shards: Vec<(String, String)>,
-    /// An article's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
-    /// where its number goes.
-    pub fragments: String,
+    /// How many articles' fragments share a folder ([`RUN`]): article `doc`'s fragment is in
+    /// the folder of [`Self::fragments`] at `doc / per_folder`.
+    pub per_folder: usize,
+    /// Each folder's fragment file, relative to the entry's folder, with [`DOC_PLACEHOLDER`]
+    /// where an article's number goes: one folder per [`Self::per_folder`] articles, in order.
+    pub fragments: Vec<String>,
 }
 
 /// A word with its postings (`doc delta, weight` pairs, flattened).
@@ -168,9 +173,10 @@ impl Entry {
         found
     }
 
-    /// The fragment file of article `doc`, relative to the entry's folder.
-    pub fn fragment(&self, doc: usize) -> String {
-        self.fragments.replace(DOC_PLACEHOLDER, &doc.to_string())
+    /// The fragment file of article `doc`, relative to the entry's folder; `None` past the last.
+    pub fn fragment(&self, doc: usize) -> Option<String> {
+        let folder = self.fragments.get(doc.checked_div(self.per_folder)?)?;
+        (doc < self.docs).then(|| folder.replace(DOC_PLACEHOLDER, &doc.to_string()))
     }
 }
 
@@ -630,24 +636,30 @@ fn files(sources: &[Source<'_>], words: Vec<WordPostings>, max_bytes: usize) -> 
             "two search shards have the same hash: make HASH_DIGITS larger"
         );
     }
-    let fragments: Vec<Vec<u8>> = sources
-        .iter()
-        .map(|s| serde_json::to_vec(&s.doc))
-        .collect::<Result<_, _>>()
-        .context("serialising a search fragment")?;
-    let folder = format!(
-        "d-{}",
-        hash(&fragments.iter().map(Vec::as_slice).collect::<Vec<_>>())
-    );
-    for (doc, json) in fragments.into_iter().enumerate() {
-        files.insert(format!("{folder}/{doc}.json"), json);
+    let mut folders = Vec::new();
+    for (r, run) in sources.chunks(RUN).enumerate() {
+        let fragments: Vec<Vec<u8>> = run
+            .iter()
+            .map(|s| serde_json::to_vec(&s.doc))
+            .collect::<Result<_, _>>()
+            .context("serialising a search fragment")?;
+        // The run's first number is in the hash: no two folders can have the same name.
+        let first = (r * RUN).to_le_bytes();
+        let mut parts = vec![first.as_slice()];
+        parts.extend(fragments.iter().map(Vec::as_slice));
+        let folder = format!("d-{}", hash(&parts));
+        for (doc, json) in (r * RUN..).zip(fragments) {
+            files.insert(format!("{folder}/{doc}.json"), json);
+        }
+        folders.push(format!("{folder}/{DOC_PLACEHOLDER}.json"));
     }
     let entry = Entry {
         version: FORMAT_VERSION,
         docs: sources.len(),
         prefix: MIN_PREFIX,
         shards,
-        fragments: format!("{folder}/{DOC_PLACEHOLDER}.json"),
+        per_folder: RUN,
+        fragments: folders,
     };
     let json = serde_json::to_vec(&entry).context("serialising the search entry")?;
     let name = format!("entry.{}.json", hash(&[&json]));
@@ -982,15 +994,61 @@ mod tests {
 
     #[test]
     fn fragments_round_trip() {
-        let sources: Vec<Source<'_>> = (0..3).map(|n| source(n, "Title", "body")).collect();
+        let sources: Vec<Source<'_>> = (0..RUN + 3).map(|n| source(n, "Title", "body")).collect();
         let files = build(&sources, SHARD_MAX_BYTES).expect("builds");
         let entry = entry(&files);
+        assert_eq!(entry.fragments.len(), 2, "a folder per run of articles");
         for (n, source) in sources.iter().enumerate() {
-            let doc: Doc =
-                serde_json::from_slice(&files.files[&entry.fragment(n)]).expect("parses");
+            let file = entry.fragment(n).expect("a fragment");
+            let doc: Doc = serde_json::from_slice(&files.files[&file]).expect("parses");
             assert_eq!(doc, source.doc);
         }
+        assert_eq!(entry.fragment(sources.len()), None);
         assert_eq!(files.entry_path(), format!("/search/{}", files.entry));
+    }
+
+    /// The fragment files of an index, by name.
+    fn fragment_files(files: &Files) -> BTreeMap<String, Vec<u8>> {
+        files
+            .files
+            .iter()
+            .filter(|(name, _)| name.starts_with("d-"))
+            .map(|(name, bytes)| (name.clone(), bytes.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_new_or_renamed_article_renames_its_own_fragment_folder_only() {
+        let sources: Vec<Source<'_>> = (0..2 * RUN + 5)
+            .map(|n| source(n, "Title", "body"))
+            .collect();
+        let before = build(&sources, SHARD_MAX_BYTES).expect("builds");
+        let folders = entry(&before).fragments;
+
+        let mut renamed = sources.clone();
+        renamed[RUN + 1].doc.title = "Renamed".to_owned();
+        let after = entry(&build(&renamed, SHARD_MAX_BYTES).expect("builds")).fragments;
+        assert_eq!(after[0], folders[0]);
+        assert_ne!(after[1], folders[1], "the renamed article's folder");
+        assert_eq!(after[2], folders[2]);
+
+        let mut added = sources.clone();
+        added.push(source(2 * RUN + 5, "New", "body"));
+        let grown = build(&added, SHARD_MAX_BYTES).expect("builds");
+        let after = entry(&grown).fragments;
+        assert_eq!(
+            after[..2],
+            folders[..2],
+            "the full folders keep their names"
+        );
+        assert_ne!(after[2], folders[2]);
+        // The files of the full folders are byte for byte what they were.
+        let (old, new) = (fragment_files(&before), fragment_files(&grown));
+        let kept = |name: &&String| name.starts_with(folders[0].split('/').next().unwrap_or(""));
+        assert_eq!(old.keys().filter(kept).count(), RUN);
+        for name in old.keys().filter(kept) {
+            assert_eq!(old.get(name), new.get(name), "{name}");
+        }
     }
 
     #[test]
