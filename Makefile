@@ -121,8 +121,9 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## 
 
 # First the rebuild scenarios (sitegen/examples/rebuilds.rs): the real site and copies with
 # BENCH_REBUILD_ARTICLES generated articles (about 900 words each), on tmpfs when there is one,
-# each built cold (--no-cache), again with nothing changed, after one article's body changed and
-# after site.yaml changed (every page renders again): the median wall time of REBUILDS_RUNS runs,
+# each built cold (--no-cache), again with nothing changed, after one article's body changed,
+# after site.yaml changed (every page renders again) and after a new article, the newest, was
+# added: the median wall time of REBUILDS_RUNS runs,
 # the peak memory of sitegen and its render workers together, and the cold build's ms per extra
 # article. Then the photo scenario (sitegen/examples/photos.rs): BENCH_PHOTOS generated
 # articles, each with a 4000x3000 photo, built into a new cache and rebuilt: the first build's

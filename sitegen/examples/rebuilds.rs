@@ -6,6 +6,8 @@
 //! - a rebuild with nothing changed,
 //! - a rebuild after one article's body changed,
 //! - a rebuild after `site.yaml` changed (every page's frame changes, so every page renders),
+//! - a rebuild after a new article was added, the newest of all (the listings of its category
+//!   shift by one, and the articles of its category show it among their latest),
 //!
 //! each the median of `REBUILDS_RUNS` runs (default 3), and the cold build's cost per extra
 //! article against the build without extra articles.
@@ -55,13 +57,14 @@ fn main() -> Result<()> {
         common::load_average()
     );
     println!(
-        "{:>7} {:>6} {:>22} {:>22} {:>22} {:>22} {:>11}",
+        "{:>7} {:>6} {:>22} {:>22} {:>22} {:>22} {:>22} {:>11}",
         "extra",
         "pages",
         "cold ms / peak MB",
         "unchanged ms / MB",
         "one article ms / MB",
         "site.yaml ms / MB",
+        "new article ms / MB",
         "cold ms/art"
     );
     let mut cold_base = None;
@@ -112,6 +115,11 @@ fn main() -> Result<()> {
             )?;
             samples.entry("site").or_default().push(build(&[])?);
             std::fs::write(&site_yaml, &original_site)?;
+            build(&[])?;
+            let new_article = content.join("articles").join("a-new-article.md");
+            std::fs::write(&new_article, newest_copy(&article, run)?)?;
+            samples.entry("new").or_default().push(build(&[])?);
+            std::fs::remove_file(&new_article)?;
         }
         let median = |name: &str| -> Measured {
             let mut all = samples.get(name).cloned().unwrap_or_default();
@@ -131,11 +139,12 @@ fn main() -> Result<()> {
         }
         let pages = std::fs::read_dir(content.join("articles"))?.count();
         println!(
-            "{extra:>7} {pages:>6} {:>22} {:>22} {:>22} {:>22} {:>11}",
+            "{extra:>7} {pages:>6} {:>22} {:>22} {:>22} {:>22} {:>22} {:>11}",
             median("cold"),
             median("unchanged"),
             median("article"),
             median("site"),
+            median("new"),
             per_article
         );
         std::fs::remove_dir_all(&dir)?;
@@ -145,6 +154,35 @@ fn main() -> Result<()> {
          build's time beyond the build without extra articles, per extra article)"
     );
     Ok(())
+}
+
+/// `article` as a new article of run `run`: another title, dated the first of January after
+/// the newest article of its folder, so that it is the newest of all.
+fn newest_copy(article: &Path, run: usize) -> Result<String> {
+    let dir = article.parent().context("an article's folder")?;
+    let mut newest_year = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let text = std::fs::read_to_string(entry?.path())?;
+        let year = text
+            .lines()
+            .find_map(|line| line.strip_prefix("date: "))
+            .and_then(|date| date.get(..4)?.parse::<u32>().ok());
+        newest_year = newest_year.max(year.unwrap_or(0));
+    }
+    let text = std::fs::read_to_string(article)?;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if line.starts_with("title: ") {
+                format!("title: A new article, run {run}")
+            } else if line.starts_with("date: ") {
+                format!("date: {}-01-01", newest_year + 1)
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    Ok(lines.join("\n") + "\n")
 }
 
 fn first_article(content: &Path) -> Result<String> {
