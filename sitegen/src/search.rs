@@ -643,7 +643,7 @@ fn files(sources: &[Source<'_>], words: Vec<WordPostings>, max_bytes: usize) -> 
             .map(|s| serde_json::to_vec(&s.doc))
             .collect::<Result<_, _>>()
             .context("serialising a search fragment")?;
-        // The run's first number is in the hash: no two folders can have the same name.
+        // The run's first number is hashed too: a folder's name says which articles it holds.
         let first = (r * RUN).to_le_bytes();
         let mut parts = vec![first.as_slice()];
         parts.extend(fragments.iter().map(Vec::as_slice));
