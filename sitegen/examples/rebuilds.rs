@@ -115,6 +115,7 @@ fn main() -> Result<()> {
             )?;
             samples.entry("site").or_default().push(build(&[])?);
             std::fs::write(&site_yaml, &original_site)?;
+            // Unmeasured: the new article's build then renders what the article changes alone.
             build(&[])?;
             let new_article = content.join("articles").join("a-new-article.md");
             std::fs::write(&new_article, newest_copy(&article, run)?)?;
