@@ -106,7 +106,7 @@ pub enum Stage {
     SiteFiles,
     /// Check routes, links and fragments.
     Verify,
-    /// Link what changed into the output directory; remove what went.
+    /// Swap in the new output, copying what changed and keeping what did not.
     Publish,
     /// Measure every route.
     Report,
@@ -246,28 +246,92 @@ pub struct Built {
 }
 
 /// Runs the whole pipeline. See the module documentation.
+///
+/// Files of the cache found damaged when they are published (their bytes no longer match their
+/// hash) are dropped from it, and the pipeline runs once more to make them again.
 pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
-    let mut steps = Steps::new(options.quiet);
     let cache = if options.no_cache {
         Cache::fresh()
     } else {
         Cache::open(options.cache_dir.as_deref())
     }
     .map_err(BuildError::during(Stage::Load))?;
+    let built = match build_with(options, &cache) {
+        Err(Attempt::Damaged(damaged)) => {
+            eprintln!(
+                "warning: {} files of the build cache {} no longer match their hash (a torn write \
+                 or a disk error); making them again",
+                damaged.len(),
+                cache.root().display()
+            );
+            for path in &damaged {
+                cache
+                    .drop_entry(path)
+                    .map_err(BuildError::during(Stage::Publish))?;
+            }
+            build_with(options, &cache)
+        }
+        other => other,
+    }
+    .map_err(Attempt::into_error)?;
+    // Kept out of the build's time: what this build used is recorded, and the cache pruned.
+    if let Err(err) = cache.finish_build(&options.out_dir) {
+        eprintln!("warning: the build cache could not be trimmed: {err:#}");
+    }
+    Ok(built)
+}
+
+/// How one run of the pipeline ended without a build.
+enum Attempt {
+    /// It failed.
+    Failed(BuildError),
+    /// Files of the cache were found damaged as they were published: these.
+    Damaged(Vec<PathBuf>),
+}
+
+impl Attempt {
+    /// The build's error; damaged files here are damaged again right after being made.
+    fn into_error(self) -> BuildError {
+        match self {
+            Attempt::Failed(err) => err,
+            Attempt::Damaged(damaged) => BuildError::Files {
+                stage: Stage::Publish,
+                source: anyhow::anyhow!(
+                    "{} files of the build cache are damaged right after being made, e.g. {}: \
+                     check the disk",
+                    damaged.len(),
+                    damaged
+                        .first()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                ),
+            },
+        }
+    }
+}
+
+impl From<BuildError> for Attempt {
+    fn from(err: BuildError) -> Self {
+        Attempt::Failed(err)
+    }
+}
+
+fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
+    let mut steps = Steps::new(options.quiet);
     let mut content = steps.run(Stage::Load, || load(options))?;
     let bundle = steps.run(Stage::Bundle, || {
-        Ok(bundle::ensure(&options.site_dir, &cache, options.quiet)?)
+        Ok(bundle::ensure(&options.site_dir, cache, options.quiet)?)
     })?;
     let head_start = render::HeadStart::spawn(&options.site_dir, &bundle);
     let pictures = steps.run(Stage::Images, || {
-        images::process(&cache, &mut content, &images::Settings::default())
+        images::process(cache, &mut content, &images::Settings::default())
             .map_err(BuildError::of_pictures(Stage::Images))
     })?;
     let social = steps.run(Stage::Cards, || {
-        cards::process(&cache, &mut content).map_err(BuildError::of_pictures(Stage::Cards))
+        cards::process(cache, &mut content).map_err(BuildError::of_pictures(Stage::Cards))
     })?;
     let search = steps.run(Stage::Search, || {
-        search_index(&cache, &mut content).map_err(BuildError::during(Stage::Search))
+        search_index(cache, &mut content).map_err(BuildError::during(Stage::Search))
     })?;
     // Only the search index reads the articles' plain text: the JSON every worker parses goes
     // without it, a third lighter, and sitegen does not hold it for the rest of the build.
@@ -276,28 +340,49 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
     }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
     let rendered = steps.run(Stage::Render, || {
-        render_pages(options, &cache, &bundle, &mut content, head_start)
+        render_pages(options, cache, &bundle, &mut content, head_start)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
-        write_site_files(&cache, &options.site_dir.join("public"), &content, &search)
+        write_site_files(cache, &options.site_dir.join("public"), &content, &search)
             .map_err(BuildError::during(Stage::SiteFiles))
     })?;
-    let plan = Plan::new(&cache, &bundle, &rendered, &site_files, &pictures, &social)
+    let plan = Plan::new(cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
     let checked = steps.run(Stage::Verify, || {
-        verify(&cache, &plan, &rendered.pages, &routes)
+        verify(cache, &plan, &rendered.pages, &routes)
     })?;
+    let mut damaged = Vec::new();
     let published = steps.run(Stage::Publish, || {
-        cache
+        let record = cache
             .output_record(&options.out_dir)
-            .and_then(|record| publish::publish_plan(&plan.files, &options.out_dir, &record))
-            .map_err(BuildError::during(Stage::Publish))
+            .map_err(BuildError::during(Stage::Publish))?;
+        let _lock = cache
+            .lock_output(&record)
+            .map_err(BuildError::during(Stage::Publish))?;
+        match publish::publish_plan(&plan.files, &options.out_dir, &record) {
+            Ok(done) => Ok(Some(done)),
+            Err(publish::PublishError::Damaged(files)) => {
+                damaged = files;
+                Ok(None)
+            }
+            Err(publish::PublishError::Files(err)) => Err(BuildError::during(Stage::Publish)(err)),
+        }
     })?;
+    let Some((published, previous)) = published else {
+        return Err(Attempt::Damaged(damaged));
+    };
+    // The previous output goes while the report is made.
+    let removal = std::thread::spawn(move || previous.remove());
     let elapsed = steps.started.elapsed();
     let report = steps.run(Stage::Report, || {
-        measure(&cache, &options.out_dir, &plan, checked, &routes, elapsed)
+        measure(cache, &options.out_dir, &plan, checked, &routes, elapsed)
             .map_err(BuildError::during(Stage::Report))
     });
+    match removal.join() {
+        Ok(Err(err)) => eprintln!("warning: {err:#}"),
+        Err(_) => eprintln!("warning: removing the previous output failed"),
+        Ok(Ok(())) => {}
+    }
     let mut report = report?;
     report.stages = steps.times;
     report.images = (!pictures.files.is_empty()).then_some(pictures.report);
@@ -508,6 +593,10 @@ impl Plan {
             }
             files.push(PlannedFile {
                 id: format!("bundle:{}/{rel}", bundle.hash),
+                expected: cache::Expected::Listed {
+                    list: bundle.sums_file(),
+                    key: rel.clone(),
+                },
                 file: rel,
                 from: entry.into_path(),
             });
@@ -521,6 +610,7 @@ impl Plan {
             .chain(social.files.iter().map(|(file, stored)| (file, stored)));
         for (file, stored) in stored {
             let from = store.path(&stored.hash);
+            store.note(&stored.hash);
             if let Some(len) = stored.gzip_len {
                 gzip.insert(file.clone(), len);
                 for encoding in Encoding::PREFERRED {
@@ -528,6 +618,7 @@ impl Plan {
                         file: format!("{file}{}", encoding.suffix()),
                         from: compress::variant_path(&from, encoding),
                         id: format!("{}{}", stored.hash, encoding.suffix()),
+                        expected: store.expected(&stored.hash, Some(encoding)),
                     });
                 }
             }
@@ -535,6 +626,7 @@ impl Plan {
                 file: file.clone(),
                 from,
                 id: stored.hash.clone(),
+                expected: store.expected(&stored.hash, None),
             });
         }
         Ok(Self { files, gzip })
@@ -556,6 +648,8 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
     let mut parts: Vec<&[u8]> = vec![SEARCH_FORMAT.as_bytes()];
     parts.extend(runs.keys().iter().map(String::as_bytes));
     let key = cache::hash_hex(&parts);
+    // The index stands for its runs: a build that recalls it keeps them too.
+    cache.note_memos(runs.keys().iter().map(String::as_str));
     let recalled: Option<Index> = cache
         .recall(&key)
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())

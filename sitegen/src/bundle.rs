@@ -30,6 +30,35 @@ impl Bundle {
     pub fn client_dir(&self) -> PathBuf {
         self.dir.join("client")
     }
+
+    /// The hash of every file of [`Bundle::client_dir`] by its path there (a JSON object),
+    /// checked before one is published.
+    pub fn sums_file(&self) -> PathBuf {
+        self.dir.join(SUMS_FILE)
+    }
+}
+
+/// See [`Bundle::sums_file`].
+const SUMS_FILE: &str = "client.sums";
+
+/// Lists the hash of every file under `client` in `sums`.
+fn write_sums(client: &Path, sums: &Path) -> Result<()> {
+    let mut list = std::collections::BTreeMap::new();
+    for entry in walkdir::WalkDir::new(client) {
+        let entry = entry.with_context(|| format!("reading {}", client.display()))?;
+        if entry.file_type().is_file() {
+            let rel = entry
+                .path()
+                .strip_prefix(client)?
+                .to_string_lossy()
+                .into_owned();
+            let bytes = std::fs::read(entry.path())
+                .with_context(|| format!("reading {}", entry.path().display()))?;
+            list.insert(rel, cache::hash_hex(&[&bytes]));
+        }
+    }
+    let bytes = serde_json::to_vec(&list).context("listing the bundle's files")?;
+    std::fs::write(sums, bytes).with_context(|| format!("writing {}", sums.display()))
 }
 
 /// Why there is no bundle.
@@ -75,7 +104,7 @@ pub const NOT_INPUTS: [&str; 10] = [
 const INSTALLED_PACKAGES: &str = "node_modules/.package-lock.json";
 
 /// Changes whenever the way a bundle is built or laid out in the cache changes.
-const BUNDLE_FORMAT: &str = "sitegen-bundle-1";
+const BUNDLE_FORMAT: &str = "sitegen-bundle-2";
 
 /// The site's files that its bundle is built from (but [`NOT_INPUTS`]), by path relative to
 /// the site, in a stable order.
@@ -128,7 +157,7 @@ pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, Bun
     let vite = vite_entry(site_dir)?;
     let hash = inputs_hash(site_dir, &node_version)?;
     let dir = cache.bundle_dir(&hash);
-    if dir.join("client").is_dir() {
+    if dir.join(SUMS_FILE).is_file() {
         return Ok(Bundle {
             hash,
             dir,
@@ -181,13 +210,14 @@ pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, Bun
     }
     // The browser's files are compressed once per bundle, not once per build.
     compress::compress_dir(&out.join("client"))?;
+    write_sums(&out.join("client"), &out.join(SUMS_FILE))?;
     // The server bundle imports the site's packages by name: Node finds them through this link.
     link_packages(&site.join("node_modules"), &out.join("node_modules"))?;
     std::fs::create_dir_all(dir.parent().unwrap_or(cache.root()))
         .with_context(|| format!("creating {}", dir.display()))?;
     if let Err(err) = std::fs::rename(&out, &dir) {
         // Another build of the same site finished first: its bundle is the same.
-        if !dir.join("client").is_dir() {
+        if !dir.join(SUMS_FILE).is_file() {
             return Err(BundleError::Files(
                 anyhow::Error::new(err).context(format!("moving the bundle to {}", dir.display())),
             ));

@@ -111,6 +111,17 @@ enum Cmd {
     /// AWS_SESSION_TOKEN and AWS_REGION, or from the profile AWS_PROFILE (else `default`) of
     /// ~/.aws/credentials and ~/.aws/config.
     Deploy(DeployArgs),
+    /// Show the build cache: where it is, its size, and what the last builds used of it.
+    ///
+    /// Every build records what it used and then trims the cache to the entries of the last
+    /// five builds (unless another sitegen is using it at that moment).
+    Cache {
+        #[command(subcommand)]
+        action: Option<CacheAction>,
+        /// The build cache folder [default: $XDG_CACHE_HOME/sitegen, else ~/.cache/sitegen].
+        #[arg(long, env = sitegen::cache::CACHE_ENV, value_name = "DIR", global = true)]
+        cache_dir: Option<PathBuf>,
+    },
     /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
         /// Directory of the generated `.ts` files; the schemas go into its `json/`.
@@ -129,6 +140,21 @@ enum New {
         slug: String,
         #[command(flatten)]
         dirs: Dirs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum CacheAction {
+    /// Remove what the newest builds did not use, and what interrupted builds left behind;
+    /// waits for the builds using the cache to finish.
+    Prune {
+        /// Keep the entries of this many of the newest builds (0 empties the cache).
+        #[arg(long, value_name = "N", default_value_t = sitegen::cache::usage::DEFAULT_KEEP_BUILDS)]
+        keep_builds: usize,
+        /// Keep at most this much (`2GB`, `500MiB`): the newest builds whose entries fit
+        /// together; the newest build's entries stay whatever their size.
+        #[arg(long, value_name = "SIZE")]
+        max_size: Option<bytesize::ByteSize>,
     },
 }
 
@@ -259,6 +285,47 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
             runtime.block_on(sitegen::serve::run(dir, SocketAddr::new(host, port)))
         }
+        Cmd::Cache { action, cache_dir } => {
+            let root = sitegen::cache::dir_or_default(cache_dir.as_deref())?;
+            if !root.is_dir() {
+                println!(
+                    "No build cache at {} yet: a build makes it.",
+                    root.display()
+                );
+                return Ok(());
+            }
+            match action {
+                None => print!("{}", CacheInfo(sitegen::cache::usage::info(&root)?)),
+                Some(CacheAction::Prune {
+                    keep_builds,
+                    max_size,
+                }) => {
+                    let keep = sitegen::cache::usage::Keep {
+                        builds: keep_builds,
+                        max_size: max_size.map(|size| size.as_u64()),
+                    };
+                    let pruned = sitegen::cache::usage::prune(&root, keep)?;
+                    println!(
+                        "Removed {} files ({}) from {}; kept the entries of the last {} builds ({}).",
+                        pruned.removed_files,
+                        size(pruned.removed_bytes),
+                        root.display(),
+                        pruned.kept_builds,
+                        size(pruned.size),
+                    );
+                    if let Some(max) = max_size
+                        && pruned.size > max.as_u64()
+                    {
+                        println!(
+                            "The last build alone uses {}, more than --max-size {}: its entries stay.",
+                            size(pruned.size),
+                            size(max.as_u64())
+                        );
+                    }
+                }
+            }
+            Ok(())
+        }
         Cmd::Validate { dirs } => {
             let content = dirs.load()?;
             println!("content is valid: {} pages", content.routes.len());
@@ -369,5 +436,52 @@ fn report(err: &anyhow::Error) {
     eprintln!("error: {err}");
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {cause}");
+    }
+}
+
+/// A size in decimal units (`1.6 GB`), as `du --si` and the build report write them.
+fn size(bytes: u64) -> String {
+    bytesize::ByteSize(bytes).display().si().to_string()
+}
+
+/// `sitegen cache`'s report.
+struct CacheInfo(sitegen::cache::usage::Info);
+
+impl std::fmt::Display for CacheInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let info = &self.0;
+        let (files, bytes) = info
+            .kinds
+            .iter()
+            .fold((0, 0), |(n, b), (_, kn, kb)| (n + kn, b + kb));
+        writeln!(f, "Build cache: {}", info.root.display())?;
+        writeln!(f, "Size:        {} in {files} files", size(bytes))?;
+        for (kind, n, b) in &info.kinds {
+            writeln!(f, "  {kind:<13} {:>10} in {n} files", size(*b))?;
+        }
+        if info.builds.is_empty() {
+            writeln!(f, "No build has recorded what it used yet.")?;
+        } else {
+            writeln!(
+                f,
+                "Last builds, newest first (each build keeps the entries of the last {}):",
+                sitegen::cache::usage::DEFAULT_KEEP_BUILDS
+            )?;
+            for build in &info.builds {
+                writeln!(
+                    f,
+                    "  {}  {:>10} in {:>6} files  {}",
+                    humantime::format_rfc3339_seconds(build.time),
+                    size(build.bytes),
+                    build.files,
+                    build.out.display()
+                )?;
+            }
+        }
+        writeln!(
+            f,
+            "Used by none of them: {} (`sitegen cache prune` removes it)",
+            size(info.unused)
+        )
     }
 }

@@ -15,12 +15,14 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs;
 use std::io::ErrorKind;
-use std::os::unix::fs::MetadataExt as _;
+use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 use tempfile::TempDir;
+
+pub use crate::cache::Expected;
 
 /// Creates a fresh, empty staging directory next to `target` (`dist` -> `.dist.staging-XXXXXX`
 /// in the same parent), so the final rename stays on one file system and is atomic.
@@ -32,6 +34,8 @@ pub fn staging_dir(target: &Path) -> Result<TempDir> {
     fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
     tempfile::Builder::new()
         .prefix(&hidden_name(&name, "staging"))
+        // An ordinary folder: the umask decides (0755 under the usual 022), as for its files.
+        .permissions(fs::Permissions::from_mode(0o777))
         .tempdir_in(&parent)
         .with_context(|| format!("creating a staging directory in {}", parent.display()))
 }
@@ -195,148 +199,277 @@ mod tests {
 pub struct PlannedFile {
     /// Its path in the output (`about/index.html.br`).
     pub file: String,
-    /// The file it is linked from.
+    /// The file it is copied from (in the build cache).
     pub from: PathBuf,
     /// What identifies its bytes.
     pub id: String,
+    /// What its bytes must hash to, checked before they are published.
+    pub expected: Expected,
 }
 
 /// What [`publish_plan`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Published {
-    /// Files linked into the output.
+    /// Files copied into the output.
     pub written: usize,
-    /// Files removed from it.
+    /// Files the output no longer has.
     pub removed: usize,
-    /// Whether the output was replaced as a whole (no record of it, or it was changed by hand).
+    /// Whether the output was written whole (no record of it, or none of it could be kept).
     pub replaced: bool,
+}
+
+/// Why [`publish_plan`] did not publish.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// Files of the cache whose bytes no longer hash to what they should (a torn write, a disk
+    /// error): nothing was published.
+    #[error("{} files of the build cache are damaged, e.g. {}", .0.len(), .0.first().map(|p| p.display().to_string()).unwrap_or_default())]
+    Damaged(Vec<PathBuf>),
+    /// Reading or writing files failed.
+    #[error(transparent)]
+    Files(#[from] anyhow::Error),
+}
+
+/// What the record of an output holds of each of its files: the bytes' id, and the file's
+/// identity and state when it was published, which an edit in place changes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Recorded {
+    id: String,
+    ino: u64,
+    len: u64,
+    mtime_ns: i64,
+    mode: u32,
+}
+
+impl Recorded {
+    fn of(id: &str, meta: &fs::Metadata) -> Self {
+        Self {
+            id: id.to_owned(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime_ns: meta.mtime() * 1_000_000_000 + meta.mtime_nsec(),
+            mode: meta.mode(),
+        }
+    }
+}
+
+/// The record's layout; a record of another is no record.
+const RECORD_FORMAT: &str = "sitegen-output-2";
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Record {
+    format: String,
+    files: BTreeMap<String, Recorded>,
 }
 
 /// Publishes `plan` into `target`, recording what it holds in `record`.
 ///
-/// When `record` describes `target` as the last publish left it, only what changed is
-/// touched: new and changed files are staged beside the output and renamed into place, and
-/// files the plan no longer has are removed, so a rebuild that changes one page writes a few
-/// files instead of the whole site. Otherwise (a first build, an output changed by hand) the
-/// output is staged whole and swapped in ([`publish`]). Either way every file is linked from
-/// its store, and `target` is only touched once the plan is complete, so a build that fails
-/// before publishing leaves it as it was.
-pub fn publish_plan(plan: &[PlannedFile], target: &Path, record: &Path) -> Result<Published> {
-    let previous: Option<BTreeMap<String, String>> = fs::read(record)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .filter(|_| target.is_dir());
-    // A publish that stops half-way leaves no record, so the next one replaces the output.
-    let _ = fs::remove_file(record);
-    let published = match previous {
-        Some(previous) if is_intact(&previous, plan, target) => {
-            update_in_place(plan, &previous, target)?
-        }
-        _ => {
-            let staging = staging_dir(target)?;
-            link_all(plan.iter(), staging.path())?;
-            publish(staging, target)?;
-            Published {
-                written: plan.len(),
-                removed: 0,
-                replaced: true,
-            }
-        }
-    };
-    let now: BTreeMap<&str, &str> = plan
-        .iter()
-        .map(|f| (f.file.as_str(), f.id.as_str()))
-        .collect();
-    if let Some(dir) = record.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let bytes = serde_json::to_vec(&now).context("recording the output")?;
-    fs::write(record, bytes).with_context(|| format!("writing {}", record.display()))?;
-    Ok(published)
-}
-
-/// Whether every file `previous` records is in `target` as it was published (the same file,
-/// linked from the store, not edited or replaced since).
-fn is_intact(previous: &BTreeMap<String, String>, plan: &[PlannedFile], target: &Path) -> bool {
-    let sources: BTreeMap<&str, &PlannedFile> = plan.iter().map(|f| (f.file.as_str(), f)).collect();
-    previous.par_iter().all(|(file, id)| {
-        let Ok(meta) = fs::symlink_metadata(target.join(file)) else {
-            return false;
-        };
-        match sources.get(file.as_str()) {
-            // Unchanged: it must still be the very file of the store.
-            Some(planned) if planned.id == *id => fs::metadata(&planned.from)
-                .is_ok_and(|from| from.ino() == meta.ino() && from.dev() == meta.dev()),
-            _ => meta.is_file(),
-        }
-    })
-}
-
-fn update_in_place(
+/// The new output is made whole beside `target` and swapped in with one rename, so whatever
+/// happens to the build (an error, a full disk, `kill -9`), `target` is the previous output
+/// or the new one, never a mix. Files are copies of the cache's, checked against their
+/// expected hash unless this build wrote them, with the modes the umask gives (`0644`,
+/// directories `0755`): nothing done to the output reaches the cache or another output.
+///
+/// When `record` describes files of `target` that are still as this function left them (same
+/// inode, size, time and mode: not edited in place since) and the plan has the same bytes for
+/// them, they are linked into the new output rather than copied: a rebuild that changes one
+/// page copies a few files. A rebuild that changes nothing touches nothing. The previous
+/// output is returned moved aside, for the caller to remove.
+pub fn publish_plan(
     plan: &[PlannedFile],
-    previous: &BTreeMap<String, String>,
     target: &Path,
-) -> Result<Published> {
-    let changed: Vec<&PlannedFile> = plan
-        .iter()
-        .filter(|f| previous.get(&f.file) != Some(&f.id))
+    record: &Path,
+) -> Result<(Published, PreviousOutput), PublishError> {
+    let (parent, name) = split_target(target)?;
+    remove_leftovers(&parent, &name, target)?;
+    let previous = read_record(record).filter(|_| target.is_dir());
+    let recorded_at = fs::metadata(record)
+        .ok()
+        .map(|m| m.mtime() * 1_000_000_000 + m.mtime_nsec());
+    // Which planned files the output already has, as they were published.
+    let kept: Vec<Option<Recorded>> = plan
+        .par_iter()
+        .map(|planned| {
+            let before = previous.as_ref()?.files.get(&planned.file)?;
+            (before.id == planned.id).then_some(())?;
+            let path = target.join(&planned.file);
+            let meta = fs::symlink_metadata(&path).ok()?;
+            let now = Recorded::of(&planned.id, &meta);
+            (now == *before && meta.is_file()).then_some(())?;
+            // Written in the same tick of the clock as the record: an edit in that tick
+            // would leave the time as it was, so the bytes tell.
+            if recorded_at.is_none_or(|at| now.mtime_ns >= at) {
+                let same = fs::read(&path).ok()? == fs::read(&planned.from).ok()?;
+                same.then_some(())?;
+            }
+            Some(now)
+        })
         .collect();
-    let planned: std::collections::HashSet<&str> = plan.iter().map(|f| f.file.as_str()).collect();
-    let removed: Vec<&String> = previous
-        .keys()
-        .filter(|file| !planned.contains(file.as_str()))
-        .collect();
-    if !changed.is_empty() {
-        // Staged beside the output first, then renamed into place: each file is swapped whole.
-        let staging = staging_dir(target)?;
-        link_all(changed.iter().copied(), staging.path())?;
-        for file in &changed {
-            let to = target.join(&file.file);
+    let unchanged = kept.iter().filter(|k| k.is_some()).count();
+    let removed = previous.as_ref().map_or(0, |previous| {
+        let planned: std::collections::HashSet<&str> =
+            plan.iter().map(|f| f.file.as_str()).collect();
+        previous
+            .files
+            .keys()
+            .filter(|file| !planned.contains(file.as_str()))
+            .count()
+    });
+    let nothing_old = PreviousOutput {
+        holder: None,
+        target: target.to_path_buf(),
+    };
+    if previous.is_some() && unchanged == plan.len() && removed == 0 {
+        let published = Published {
+            written: 0,
+            removed: 0,
+            replaced: false,
+        };
+        return Ok((published, nothing_old));
+    }
+
+    let staging = staging_dir(target)?;
+    let damaged = std::sync::Mutex::new(Vec::new());
+    let files: Vec<Recorded> = plan
+        .par_iter()
+        .zip(&kept)
+        .map(|(planned, kept)| {
+            let to = staging.path().join(&planned.file);
             if let Some(parent) = to.parent() {
                 fs::create_dir_all(parent)
                     .with_context(|| format!("creating {}", parent.display()))?;
             }
-            let from = staging.path().join(&file.file);
-            fs::rename(&from, &to)
-                .with_context(|| format!("moving {} to {}", from.display(), to.display()))?;
-        }
-    }
-    for file in &removed {
-        let path = target.join(file);
-        match fs::remove_file(&path) {
-            Err(err) if err.kind() != ErrorKind::NotFound => {
-                return Err(err).with_context(|| format!("removing {}", path.display()));
+            let linked = kept.is_some() && fs::hard_link(target.join(&planned.file), &to).is_ok();
+            if !linked && !copy_checked(planned, &to)? {
+                damaged
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(planned.from.clone());
+                return Ok(None);
             }
-            _ => {}
-        }
-        // Folders the removal emptied go too (a page's `about/`), up to the output itself.
-        let mut dir = path.parent();
-        while let Some(d) = dir.filter(|d| *d != target) {
-            if fs::remove_dir(d).is_err() {
-                break;
-            }
-            dir = d.parent();
-        }
+            let meta =
+                fs::symlink_metadata(&to).with_context(|| format!("reading {}", to.display()))?;
+            Ok(Some(Recorded::of(&planned.id, &meta)))
+        })
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .flatten()
+        .collect();
+    let damaged = damaged
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !damaged.is_empty() {
+        return Err(PublishError::Damaged(damaged));
     }
-    Ok(Published {
-        written: changed.len(),
-        removed: removed.len(),
-        replaced: false,
-    })
+    let previous_output = match fs::symlink_metadata(target) {
+        Ok(_) => {
+            ensure_previous_output(target)?;
+            exchange(staging, target, &parent, &name)?
+        }
+        Err(_) => publish_keeping_old(staging, target)?,
+    };
+    let now = Record {
+        format: RECORD_FORMAT.into(),
+        files: plan.iter().map(|f| f.file.clone()).zip(files).collect(),
+    };
+    let bytes = serde_json::to_vec(&now).context("recording the output")?;
+    crate::cache::write_atomic(record, &bytes)?;
+    let published = Published {
+        written: plan.len() - unchanged,
+        removed,
+        replaced: unchanged == 0,
+    };
+    Ok((published, previous_output))
 }
 
-/// Links every planned file into `dir`, in parallel.
-fn link_all<'a>(files: impl Iterator<Item = &'a PlannedFile>, dir: &Path) -> Result<()> {
-    let files: Vec<&PlannedFile> = files.collect();
-    files.par_iter().try_for_each(|f| {
-        let to = dir.join(&f.file);
-        if let Some(parent) = to.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
+fn read_record(record: &Path) -> Option<Record> {
+    let bytes = fs::read(record).ok()?;
+    let record: Record = serde_json::from_slice(&bytes).ok()?;
+    (record.format == RECORD_FORMAT).then_some(record)
+}
+
+/// Copies `planned` to `to` (a new file, with the mode the umask gives) if its bytes are what
+/// they should be: whether they were.
+fn copy_checked(planned: &PlannedFile, to: &Path) -> Result<bool> {
+    use crate::cache::Expected;
+    if planned.expected != Expected::Fresh {
+        let Ok(bytes) = fs::read(&planned.from) else {
+            return Ok(false);
+        };
+        if !planned.expected.matches(&bytes) {
+            return Ok(false);
         }
-        if fs::hard_link(&f.from, &to).is_err() {
-            fs::copy(&f.from, &to)
-                .with_context(|| format!("copying {} to {}", f.from.display(), to.display()))?;
+    }
+    let mut from = fs::File::open(&planned.from)
+        .with_context(|| format!("reading {}", planned.from.display()))?;
+    let mut file =
+        fs::File::create_new(to).with_context(|| format!("creating {}", to.display()))?;
+    // copy_file_range: in the kernel, and a reflink where the file system has them.
+    std::io::copy(&mut from, &mut file)
+        .with_context(|| format!("copying {} to {}", planned.from.display(), to.display()))?;
+    Ok(true)
+}
+
+/// Swaps the finished `staging` with `target` in one step (`renameat2` with
+/// `RENAME_EXCHANGE`), so there is no moment without an output; where the system cannot,
+/// moves `target` aside first ([`publish_keeping_old`]).
+fn exchange(
+    staging: TempDir,
+    target: &Path,
+    parent: &Path,
+    name: &OsString,
+) -> Result<PreviousOutput> {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+        match renameat2(
+            AT_FDCWD,
+            staging.path(),
+            AT_FDCWD,
+            target,
+            RenameFlags::RENAME_EXCHANGE,
+        ) {
+            Ok(()) => {
+                // The staging folder now holds the previous output; it goes when dropped.
+                let _ = (parent, name);
+                return Ok(PreviousOutput {
+                    holder: Some(staging),
+                    target: target.to_path_buf(),
+                });
+            }
+            Err(nix::errno::Errno::EINVAL | nix::errno::Errno::ENOSYS) => {}
+            Err(err) => {
+                return Err(anyhow::Error::new(err).context(format!(
+                    "swapping {} with {}",
+                    staging.path().display(),
+                    target.display()
+                )));
+            }
         }
-        Ok(())
-    })
+    }
+    let _ = (parent, name);
+    publish_keeping_old(staging, target)
+}
+
+/// Removes what an interrupted publish into `target` left beside it: staging folders, and
+/// previous outputs moved aside (only while `target` exists: when a swap could not be undone,
+/// the one moved aside is the only output).
+fn remove_leftovers(parent: &Path, name: &OsString, target: &Path) -> Result<()> {
+    let staging = hidden_name(name, "staging");
+    let old = hidden_name(name, "old");
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Ok(());
+    };
+    let target_exists = target.is_dir();
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let bytes = file_name.as_encoded_bytes();
+        let leftover = bytes.starts_with(staging.as_encoded_bytes())
+            || (target_exists && bytes.starts_with(old.as_encoded_bytes()));
+        if leftover && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            fs::remove_dir_all(entry.path())
+                .with_context(|| format!("removing {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
 }

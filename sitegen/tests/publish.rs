@@ -194,21 +194,24 @@ fn publish_refuses_to_replace_a_file() {
 }
 
 mod plan {
-    use std::os::unix::fs::MetadataExt as _;
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
     use std::path::Path;
 
-    use sitegen::publish::{PlannedFile, publish_plan};
+    use sitegen::publish::{Expected, PlannedFile, PublishError, publish_plan};
 
+    /// A file of a store: named by the hash of its bytes, read-only, as the cache keeps them.
     fn planned(store: &Path, file: &str, text: &str) -> anyhow::Result<PlannedFile> {
-        let from = store.join(format!(
-            "{:x}",
-            text.len() * 7919 + text.bytes().map(usize::from).sum::<usize>()
-        ));
-        std::fs::write(&from, text)?;
+        let hash = sitegen::cache::hash_hex(&[text.as_bytes()]);
+        let from = store.join(&hash);
+        if !from.exists() {
+            std::fs::write(&from, text)?;
+            std::fs::set_permissions(&from, std::fs::Permissions::from_mode(0o444))?;
+        }
         Ok(PlannedFile {
             file: file.into(),
             from,
-            id: text.into(),
+            id: hash.clone(),
+            expected: Expected::Hash(hash),
         })
     }
 
@@ -216,8 +219,18 @@ mod plan {
         std::fs::metadata(path).map(|m| m.ino()).unwrap_or(0)
     }
 
+    fn publish(
+        plan: &[PlannedFile],
+        out: &Path,
+        record: &Path,
+    ) -> anyhow::Result<sitegen::publish::Published> {
+        let (done, previous) = publish_plan(plan, out, record)?;
+        previous.remove()?;
+        Ok(done)
+    }
+
     #[test]
-    fn a_rebuild_touches_only_what_changed_and_removes_what_went() -> anyhow::Result<()> {
+    fn a_rebuild_copies_only_what_changed_and_drops_what_went() -> anyhow::Result<()> {
         let dir = tempfile::tempdir()?;
         let store = dir.path().join("store");
         std::fs::create_dir_all(&store)?;
@@ -228,7 +241,7 @@ mod plan {
             planned(&store, "about/index.html", "about")?,
             planned(&store, "old/deep/index.html", "old")?,
         ];
-        let done = publish_plan(&first, &out, &record)?;
+        let done = publish(&first, &out, &record)?;
         assert!(done.replaced);
         let home = ino(&out.join("index.html"));
 
@@ -237,26 +250,98 @@ mod plan {
             planned(&store, "about/index.html", "about, changed")?,
             planned(&store, "new/index.html", "new")?,
         ];
-        let done = publish_plan(&second, &out, &record)?;
+        let done = publish(&second, &out, &record)?;
         assert_eq!((done.written, done.removed, done.replaced), (2, 1, false));
         assert_eq!(
             ino(&out.join("index.html")),
             home,
-            "an unchanged file is left alone"
+            "an unchanged file is kept, not copied again"
         );
         assert_eq!(
             std::fs::read_to_string(out.join("about/index.html"))?,
             "about, changed"
         );
         assert_eq!(std::fs::read_to_string(out.join("new/index.html"))?, "new");
-        assert!(!out.join("old").exists(), "emptied folders are removed");
+        assert!(!out.join("old").exists(), "emptied folders are gone");
+        let done = publish(&second, &out, &record)?;
+        assert_eq!((done.written, done.removed), (0, 0), "nothing changed");
+        Ok(())
+    }
 
-        // A file replaced by hand: the output is not what was recorded, so it is replaced whole.
-        std::fs::remove_file(out.join("index.html"))?;
-        std::fs::write(out.join("index.html"), "edited")?;
-        let done = publish_plan(&second, &out, &record)?;
-        assert!(done.replaced);
+    #[test]
+    fn published_files_are_ordinary_copies_that_an_edit_in_place_cannot_reach_past()
+    -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let store = dir.path().join("store");
+        std::fs::create_dir_all(&store)?;
+        let plan = vec![
+            planned(&store, "index.html", "home")?,
+            planned(&store, "about/index.html", "about")?,
+        ];
+        let (out, record) = (dir.path().join("dist"), dir.path().join("record"));
+        let (other, other_record) = (dir.path().join("other"), dir.path().join("other-record"));
+        publish(&plan, &out, &record)?;
+        publish(&plan, &other, &other_record)?;
+        // The modes the umask gives (the tests run under 022, as a shell does).
+        for path in [&out, &out.join("about")] {
+            assert_eq!(std::fs::metadata(path)?.mode() & 0o777, 0o755, "{path:?}");
+        }
+        for path in [out.join("index.html"), out.join("about/index.html")] {
+            let meta = std::fs::metadata(&path)?;
+            assert_eq!(meta.mode() & 0o777, 0o644, "{path:?}");
+            assert_eq!(meta.nlink(), 1, "{path:?} shares its bytes with nothing");
+        }
+
+        // Appended to, truncated, overwritten in place at once (within the clock's tick).
+        let about = out.join("about/index.html");
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&about)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"<!-- x -->"))?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(out.join("index.html"))
+            .and_then(|mut f| std::io::Write::write_all(&mut f, b"HOME"))?;
+        assert_eq!(std::fs::read_to_string(&plan[0].from)?, "home");
+        assert_eq!(std::fs::read_to_string(&plan[1].from)?, "about");
+        assert_eq!(std::fs::read_to_string(other.join("about/index.html"))?, "about");
+        let done = publish(&plan, &out, &record)?;
+        assert_eq!(done.written, 2, "both edited files are published again");
+        assert_eq!(std::fs::read_to_string(&about)?, "about");
         assert_eq!(std::fs::read_to_string(out.join("index.html"))?, "home");
+
+        std::fs::File::options().write(true).open(&about)?.set_len(0)?;
+        let done = publish(&plan, &out, &record)?;
+        assert_eq!(done.written, 1);
+        assert_eq!(std::fs::read_to_string(&about)?, "about");
+        Ok(())
+    }
+
+    #[test]
+    fn a_damaged_file_of_the_store_is_named_and_nothing_is_published() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let store = dir.path().join("store");
+        std::fs::create_dir_all(&store)?;
+        let (out, record) = (dir.path().join("dist"), dir.path().join("record"));
+        publish(&[planned(&store, "index.html", "before")?], &out, &record)?;
+
+        let plan = vec![
+            planned(&store, "index.html", "home")?,
+            planned(&store, "about/index.html", "about")?,
+        ];
+        std::fs::set_permissions(&plan[1].from, std::fs::Permissions::from_mode(0o644))?;
+        std::fs::write(&plan[1].from, "abort")?;
+        let Err(PublishError::Damaged(damaged)) = publish_plan(&plan, &out, &record) else {
+            panic!("the damaged file was published");
+        };
+        assert_eq!(damaged, vec![plan[1].from.clone()]);
+        assert_eq!(std::fs::read_to_string(out.join("index.html"))?, "before");
+        assert!(!out.join("about").exists());
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())?
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".dist"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
         Ok(())
     }
 }

@@ -197,8 +197,11 @@ pub fn render(
         bundle.hash.as_bytes(),
         content.hash.as_bytes(),
     ]);
-    if let Some(pages) = recall_site(cache, &store, &site_key, jobs) {
-        let pages = pages
+    if let Some(site) = recall_site(cache, &store, &site_key, jobs) {
+        // The listing stands for the memos it spared reading: the build keeps them.
+        cache.note_memos(site.memos.iter().map(String::as_str));
+        let pages = site
+            .pages
             .par_iter()
             .map(|(file, hash)| page_out(&store, file, hash))
             .collect();
@@ -263,11 +266,17 @@ pub fn render(
             (job.file.clone(), hash)
         })
         .collect();
-    let pages = hashes
+    let pages: Vec<PageOut> = hashes
         .par_iter()
         .map(|(file, hash)| page_out(&store, file, hash))
         .collect();
-    let listing = serde_json::to_vec(&hashes).context("listing the pages")?;
+    let mut memos = keys;
+    memos.push(Records::key(&bundle.hash));
+    let listing = SiteMemo {
+        pages: hashes,
+        memos,
+    };
+    let listing = serde_json::to_vec(&listing).context("listing the pages")?;
     cache.remember(&site_key, &listing)?;
     Ok(Rendered {
         pages,
@@ -367,14 +376,19 @@ pub fn scans(cache: &Cache, pages: &[PageOut]) -> Result<Vec<(String, scan::Page
         .collect()
 }
 
+/// What a build of a bundle and content rendered: each page's file and stored hash, and the
+/// memos it read to know them (each page's, the records of the pages' reads), which a build
+/// that recalls this instead keeps in the cache all the same.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SiteMemo {
+    pages: Vec<(String, String)>,
+    memos: Vec<String>,
+}
+
 /// The pages of a build of the same bundle and content, when every one is still stored.
-fn recall_site(
-    cache: &Cache,
-    store: &Store,
-    key: &str,
-    jobs: &[PageJob],
-) -> Option<Vec<(String, String)>> {
-    let listing: Vec<(String, String)> = serde_json::from_slice(&cache.recall(key)?).ok()?;
+fn recall_site(cache: &Cache, store: &Store, key: &str, jobs: &[PageJob]) -> Option<SiteMemo> {
+    let site: SiteMemo = serde_json::from_slice(&cache.recall(key)?).ok()?;
+    let listing = &site.pages;
     let complete = listing.len() == jobs.len()
         && listing
             .iter()
@@ -383,7 +397,7 @@ fn recall_site(
         && listing
             .par_iter()
             .all(|(_, hash)| store.contains(hash) && store.side_file(hash, SCAN_SUFFIX).is_file());
-    complete.then_some(listing)
+    complete.then_some(site)
 }
 
 /// The pool, started when a page first needs a worker, with the head start as its first: a

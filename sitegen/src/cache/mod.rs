@@ -15,15 +15,28 @@
 //!   a build checks against its content before trusting it;
 //! - `outputs/<hash of the path>`: what each output directory holds, so a rebuild touches only
 //!   the files that changed (see [`crate::publish::publish_plan`]);
+//! - `builds/`: what each of the last builds used, by which the cache is trimmed (see
+//!   [`usage`]);
 //! - `tmp/`: files of a build in progress.
 //!
 //! Entries are written under a temporary name and renamed into place, so a build that stops
-//! half-way leaves nothing half-written. Deleting the folder is always safe: the next build
-//! makes what it needs again. Output files are hard links to the files here (see
-//! [`crate::publish::publish_plan`]), so they must be replaced, never edited in place.
+//! half-way leaves nothing half-written, and each stored file's bytes are checked against its
+//! name before they are published (see [`Store::expected`]): an entry torn by a crash or a
+//! disk error is dropped and made again rather than published. Output files are copies (see
+//! [`crate::publish::publish_plan`]): nothing done to an output reaches the cache.
+//!
+//! Every sitegen process using the cache holds a shared lock on `lock` for as long as it
+//! does; pruning takes it exclusively, so it never removes what a running build is using.
+//! Deleting the folder is always safe: the next build makes what it needs again.
 
+pub mod usage;
+
+use std::collections::{BTreeSet, HashSet};
+use std::fs::File;
 use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 use tempfile::TempDir;
@@ -37,8 +50,35 @@ pub const CACHE_ENV: &str = "SITEGEN_CACHE_DIR";
 #[derive(Debug)]
 pub struct Cache {
     root: PathBuf,
-    /// With `--no-cache`: a fresh folder, removed when the build ends.
+    /// The shared lock on `lock`, held while this process uses the cache (see the module
+    /// documentation); `None` where the file system has no locks.
+    lock: Option<File>,
+    /// What this process read or wrote of the cache, for [`usage`].
+    used: Arc<Used>,
+    /// With `--no-cache`: a fresh folder, removed when the build ends. Declared last, so
+    /// the lock is released before the folder goes.
     _scratch: Option<TempDir>,
+}
+
+/// The entries a process used, and the files it wrote itself.
+#[derive(Debug, Default)]
+struct Used {
+    /// Stored files by hash (with their variants and side files).
+    files: Mutex<HashSet<String>>,
+    /// The stored files this process wrote: their bytes need no check before they are
+    /// published.
+    fresh: Mutex<HashSet<String>>,
+    /// Memo keys recalled or remembered.
+    memo: Mutex<HashSet<String>>,
+    /// Bundles by hash.
+    bundles: Mutex<BTreeSet<String>>,
+}
+
+fn insert(set: &Mutex<HashSet<String>>, item: &str) {
+    let mut set = set.lock().unwrap_or_else(PoisonError::into_inner);
+    if !set.contains(item) {
+        set.insert(item.to_owned());
+    }
 }
 
 impl Cache {
@@ -56,8 +96,11 @@ impl Cache {
             std::path::absolute(&root).with_context(|| format!("resolving {}", root.display()))?;
         std::fs::create_dir_all(root.join("tmp"))
             .with_context(|| format!("creating the build cache {}", root.display()))?;
+        let lock = usage::lock(&root, usage::Access::Shared)?;
         Ok(Self {
             root,
+            lock,
+            used: Arc::default(),
             _scratch: None,
         })
     }
@@ -80,7 +123,62 @@ impl Cache {
 
     /// Where the bundle built from the site inputs hashed `hash` lives.
     pub fn bundle_dir(&self, hash: &str) -> PathBuf {
+        self.used
+            .bundles
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(hash.to_owned());
         self.root.join("bundles").join(hash)
+    }
+
+    /// Drops the entry `path` is part of (a stored file with its variants and side files, or
+    /// a bundle), whose bytes were found not to match its name: the next build makes it
+    /// again.
+    pub fn drop_entry(&self, path: &Path) -> Result<()> {
+        let Ok(rel) = path.strip_prefix(&self.root) else {
+            anyhow::bail!(
+                "{} is not in the cache {}",
+                path.display(),
+                self.root.display()
+            );
+        };
+        let mut parts = rel.components().map(|c| c.as_os_str().to_string_lossy());
+        match (parts.next().as_deref(), parts.next(), parts.next()) {
+            (Some("bundles"), Some(hash), _) => {
+                let dir = self.root.join("bundles").join(hash.as_ref());
+                // Moved aside first, so no build finds half of it.
+                let aside = self.scratch("dropped-")?;
+                let to = aside.path().join("bundle");
+                match std::fs::rename(&dir, &to) {
+                    Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                        Err(err).with_context(|| format!("removing {}", dir.display()))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            (Some("files"), Some(_), Some(name)) => {
+                let hash = usage::entry_of(&name);
+                let dir = path.parent().unwrap_or(&self.root);
+                // The file, its variants and its side files: every name that starts with it.
+                for entry in
+                    std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?
+                {
+                    let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+                    if usage::entry_of(&entry.file_name().to_string_lossy()) == hash {
+                        match std::fs::remove_file(entry.path()) {
+                            Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                                return Err(err).with_context(|| {
+                                    format!("removing {}", entry.path().display())
+                                });
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => anyhow::bail!("{} is no entry of the cache", path.display()),
+        }
     }
 
     /// A new temporary folder for work in progress, removed on drop.
@@ -95,6 +193,7 @@ impl Cache {
     pub fn files(&self) -> Store {
         Store {
             dir: self.root.join("files"),
+            used: Some(Arc::clone(&self.used)),
         }
     }
 
@@ -107,18 +206,65 @@ impl Cache {
         Ok(self.root.join("outputs").join(key))
     }
 
+    /// Locks the output directory whose record is `record` (see [`Cache::output_record`])
+    /// for this process until the lock is dropped, waiting while another build publishes
+    /// into it; `None` where the file system has no locks.
+    pub fn lock_output(&self, record: &Path) -> Result<Option<File>> {
+        let mut path = record.as_os_str().to_owned();
+        path.push(".lock");
+        if let Some(dir) = record.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", Path::new(&path).display()))?;
+        Ok(file.lock().is_ok().then_some(file))
+    }
+
     /// What was remembered under `key` (see [`Cache::remember`]).
     pub fn recall(&self, key: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.memo_path(key)).ok()
+        let value = std::fs::read(self.memo_path(key)).ok()?;
+        insert(&self.used.memo, key);
+        Some(value)
+    }
+
+    /// Notes that this build uses the memos `keys` without recalling them: those a memo that
+    /// stands for them made unnecessary to read (see [`usage`]).
+    pub fn note_memos<'k>(&self, keys: impl IntoIterator<Item = &'k str>) {
+        let mut memo = self
+            .used
+            .memo
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for key in keys {
+            if !memo.contains(key) {
+                memo.insert(key.to_owned());
+            }
+        }
     }
 
     /// Remembers `value` under `key`, a hash of everything `value` was made from.
     pub fn remember(&self, key: &str, value: &[u8]) -> Result<()> {
+        insert(&self.used.memo, key);
         write_atomic(&self.memo_path(key), value)
     }
 
     fn memo_path(&self, key: &str) -> PathBuf {
         fanned_out(&self.root.join("memo"), key)
+    }
+}
+
+/// The cache folder this command line would use: `dir`, else the platform's.
+pub fn dir_or_default(dir: Option<&Path>) -> Result<PathBuf> {
+    match dir {
+        Some(dir) => Ok(dir.to_owned()),
+        None => default_dir().context(
+            "no cache folder: set SITEGEN_CACHE_DIR or --cache-dir (neither XDG_CACHE_HOME \
+             nor HOME is set)",
+        ),
     }
 }
 
@@ -149,7 +295,15 @@ pub struct Stored {
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// Where the files it stores and checks are noted.
+    used: Option<Arc<Used>>,
 }
+
+/// The suffix of the side file listing the hashes of a stored file's variants.
+pub const SUMS_SUFFIX: &str = ".sums";
+
+/// The mode of a stored file: read-only, so that no process writes into one by mistake.
+const STORED_MODE: u32 = 0o444;
 
 impl Store {
     /// Stores `bytes`, published as `name` (whose extension says whether it gets `.br` and
@@ -176,16 +330,22 @@ impl Store {
         let compressible = compress::is_compressible(name, bytes.len() as u64);
         if !path.is_file() {
             if compressible {
+                let mut sums = std::collections::BTreeMap::new();
                 for encoding in Encoding::PREFERRED {
-                    write_atomic(
-                        &compress::variant_path(&path, encoding),
-                        &encoding.compress(bytes),
-                    )?;
+                    let variant = encoding.compress(bytes);
+                    sums.insert(encoding.suffix(), hash_hex(&[&variant]));
+                    write_stored(&compress::variant_path(&path, encoding), &variant)?;
                 }
+                let sums = serde_json::to_vec(&sums).context("listing the variants")?;
+                write_stored(&self.side_file(&hash, SUMS_SUFFIX), &sums)?;
             }
             // The file last: once it is there, its variants are too.
-            write_atomic(&path, bytes)?;
+            write_stored(&path, bytes)?;
+            if let Some(used) = &self.used {
+                insert(&used.fresh, &hash);
+            }
         }
+        self.note(&hash);
         let gzip_len = if compressible {
             Some(
                 std::fs::metadata(compress::variant_path(&path, Encoding::Gzip))
@@ -201,6 +361,35 @@ impl Store {
     /// Whether the file hashed `hash` is stored.
     pub fn contains(&self, hash: &str) -> bool {
         self.path(hash).is_file()
+    }
+
+    /// Notes that this build uses the file hashed `hash` (see [`usage`]).
+    pub fn note(&self, hash: &str) {
+        if let Some(used) = &self.used {
+            insert(&used.files, hash);
+        }
+    }
+
+    /// What the bytes of `path`, the stored file hashed `hash` or one of its variants
+    /// (`encoding`), must hash to before they are published, or `None` when this process
+    /// wrote them itself. A variant's hash is read from the file's list of them; a missing
+    /// or unreadable list names no hash, so the entry is taken as damaged.
+    pub fn expected(&self, hash: &str, encoding: Option<Encoding>) -> Expected {
+        if self.used.as_ref().is_some_and(|used| {
+            used.fresh
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .contains(hash)
+        }) {
+            return Expected::Fresh;
+        }
+        match encoding {
+            None => Expected::Hash(hash.to_owned()),
+            Some(encoding) => Expected::Listed {
+                list: self.side_file(hash, SUMS_SUFFIX),
+                key: encoding.suffix().to_owned(),
+            },
+        }
     }
 
     /// The stored file hashed `hash`.
@@ -223,12 +412,74 @@ impl Store {
     }
 }
 
+/// What the bytes of a file to publish must hash to (with [`hash_hex`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expected {
+    /// Nothing to check: this process wrote them.
+    Fresh,
+    /// This hash.
+    Hash(String),
+    /// The hash under `key` in the JSON object of the file `list`.
+    Listed {
+        /// The list (a stored file's [`SUMS_SUFFIX`] side file, a bundle's sums).
+        list: PathBuf,
+        /// The file's key in it.
+        key: String,
+    },
+}
+
+impl Expected {
+    /// Whether `bytes` are what was expected.
+    pub fn matches(&self, bytes: &[u8]) -> bool {
+        let expected = match self {
+            Self::Fresh => return true,
+            Self::Hash(hash) => hash.clone(),
+            Self::Listed { list, key } => {
+                let Some(hash) = std::fs::read(list)
+                    .ok()
+                    .and_then(|list| {
+                        serde_json::from_slice::<std::collections::BTreeMap<String, String>>(&list)
+                            .ok()
+                    })
+                    .and_then(|mut list| list.remove(key))
+                else {
+                    return false;
+                };
+                hash
+            }
+        };
+        hash_hex(&[bytes]) == expected
+    }
+}
+
+/// [`write_atomic`] for a file of the store: read-only once it is there.
+fn write_stored(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(
+        path,
+        bytes,
+        Some(std::fs::Permissions::from_mode(STORED_MODE)),
+    )
+}
+
 /// Writes `bytes` to `path` under a temporary name in the same folder, then renames it into
 /// place: readers see the old file or the whole new one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, bytes, None)
+}
+
+fn write_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut file = tempfile::NamedTempFile::new_in(dir)
+    let mut builder = tempfile::Builder::new();
+    if let Some(permissions) = permissions {
+        builder.permissions(permissions);
+    }
+    let mut file = builder
+        .tempfile_in(dir)
         .with_context(|| format!("creating a file in {}", dir.display()))?;
     file.write_all(bytes)
         .with_context(|| format!("writing {}", path.display()))?;
@@ -307,6 +558,7 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let store = Store {
             dir: dir.path().join("files"),
+            used: None,
         };
         let bytes = b"a drawing";
         let (name, stored) =
@@ -322,6 +574,7 @@ mod tests {
         let dir = tempfile::tempdir()?;
         let store = Store {
             dir: dir.path().join("files"),
+            used: None,
         };
         let page = "<!DOCTYPE html><p>".to_owned() + &"words ".repeat(400);
         let stored = store.put("about/index.html", page.as_bytes())?;
