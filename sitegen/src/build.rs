@@ -11,14 +11,14 @@
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
 //! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
 //! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
-//! | publish | [`publish`] | link what changed into the output, remove what went |
+//! | publish | [`publish`] | swap in the new output: copies of what changed, the rest kept |
 //! | report | [`report`] | what each page weighs |
 //!
 //! Files are made once and kept in the build cache ([`cache`]) by the hash of their bytes,
 //! with their `.br` and `.gz` variants compressed when they are stored ([`compress`]): a file
 //! that did not change is neither rendered nor compressed again. The new output is a plan of
-//! links to those files, verified as a whole before the output is touched, so a failed build
-//! leaves the previous output byte for byte as it was. A build writes nothing into `site/` or
+//! those files, verified as a whole before it is made beside the output and swapped in, so a
+//! failed build leaves the previous output byte for byte as it was. A build writes nothing into `site/` or
 //! `content/`.
 
 use std::fmt;
@@ -100,7 +100,7 @@ pub enum Stage {
     Cards,
     /// Build the search index of the articles (written with the site-wide files).
     Search,
-    /// Render the pages whose data changed; link the rest from the cache.
+    /// Render the pages whose data changed; take the rest from the cache.
     Render,
     /// Write `sitemap.xml`, `robots.txt`, `_headers`, the feed and the search index.
     SiteFiles,

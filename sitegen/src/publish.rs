@@ -362,11 +362,12 @@ pub fn publish_plan(
         return Err(PublishError::Damaged(damaged));
     }
     let previous_output = match fs::symlink_metadata(target) {
-        Ok(_) => {
+        Ok(meta) if meta.is_dir() => {
             ensure_previous_output(target)?;
-            exchange(staging, target, &parent, &name)?
+            exchange(staging, target)?
         }
-        Err(_) => publish_keeping_old(staging, target)?,
+        // Nothing there yet, or something that is refused with its reason.
+        _ => publish_keeping_old(staging, target)?,
     };
     let now = Record {
         format: RECORD_FORMAT.into(),
@@ -413,12 +414,7 @@ fn copy_checked(planned: &PlannedFile, to: &Path) -> Result<bool> {
 /// Swaps the finished `staging` with `target` in one step (`renameat2` with
 /// `RENAME_EXCHANGE`), so there is no moment without an output; where the system cannot,
 /// moves `target` aside first ([`publish_keeping_old`]).
-fn exchange(
-    staging: TempDir,
-    target: &Path,
-    parent: &Path,
-    name: &OsString,
-) -> Result<PreviousOutput> {
+fn exchange(staging: TempDir, target: &Path) -> Result<PreviousOutput> {
     #[cfg(target_os = "linux")]
     {
         use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
@@ -431,7 +427,6 @@ fn exchange(
         ) {
             Ok(()) => {
                 // The staging folder now holds the previous output; it goes when dropped.
-                let _ = (parent, name);
                 return Ok(PreviousOutput {
                     holder: Some(staging),
                     target: target.to_path_buf(),
@@ -447,7 +442,6 @@ fn exchange(
             }
         }
     }
-    let _ = (parent, name);
     publish_keeping_old(staging, target)
 }
 

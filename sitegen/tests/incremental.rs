@@ -13,7 +13,7 @@ use proptest::test_runner::{Config, TestRunner};
 use sitegen::build::{BuildOptions, build};
 
 mod common;
-use common::tree;
+use common::{replace, tree, without_photos};
 
 /// One change an author or a developer makes between two builds.
 #[derive(Debug, Clone)]
@@ -181,55 +181,8 @@ impl Project {
     }
 }
 
-/// Shows an illustration where the content shows a photo. The photos' encoding is
-/// tests/images.rs's to check (a second build encodes nothing there); here every clean build
-/// would encode them all again, seconds each, and no edit touches them.
-fn without_photos(content: &Path) -> anyhow::Result<()> {
-    const ILLUSTRATION: &str = "/images/insights/cloud-migration-questions.svg";
-    for entry in walkdir::WalkDir::new(content) {
-        let path = entry?.into_path();
-        if !path.extension().is_some_and(|e| e == "md" || e == "yaml") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path)?;
-        let is_photo = |word: &str| {
-            word.starts_with("/images/")
-                && [".jpg", ".jpeg", ".png", ".webp"]
-                    .iter()
-                    .any(|ext| word.ends_with(ext))
-        };
-        let swapped: String = text
-            .split_inclusive('\n')
-            .map(|line| {
-                let (body, end) = line.split_at(line.trim_end().len());
-                let words: Vec<&str> = body
-                    .split(' ')
-                    .map(|word| if is_photo(word) { ILLUSTRATION } else { word })
-                    .collect();
-                format!("{}{end}", words.join(" "))
-            })
-            .collect();
-        if swapped != text {
-            std::fs::write(&path, swapped)?;
-        }
-    }
-    Ok(())
-}
-
 /// The articles of a category page in the copies.
 const PER_PAGE: usize = 2;
-
-/// Replaces the first `from` in `file` (whatever an earlier edit appended to it).
-fn replace(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(file)?;
-    let line_end = text
-        .find(from)
-        .map(|start| start + text[start..].find('\n').unwrap_or(text.len() - start))
-        .ok_or_else(|| anyhow::anyhow!("{} has no {from:?}", file.display()))?;
-    let start = text.find(from).unwrap_or(0);
-    std::fs::write(file, format!("{}{to}{}", &text[..start], &text[line_end..]))?;
-    Ok(())
-}
 
 fn differences(a: &BTreeMap<String, Vec<u8>>, b: &BTreeMap<String, Vec<u8>>) -> Vec<String> {
     let mut out = Vec::new();

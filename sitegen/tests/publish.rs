@@ -304,13 +304,19 @@ mod plan {
             .and_then(|mut f| std::io::Write::write_all(&mut f, b"HOME"))?;
         assert_eq!(std::fs::read_to_string(&plan[0].from)?, "home");
         assert_eq!(std::fs::read_to_string(&plan[1].from)?, "about");
-        assert_eq!(std::fs::read_to_string(other.join("about/index.html"))?, "about");
+        assert_eq!(
+            std::fs::read_to_string(other.join("about/index.html"))?,
+            "about"
+        );
         let done = publish(&plan, &out, &record)?;
         assert_eq!(done.written, 2, "both edited files are published again");
         assert_eq!(std::fs::read_to_string(&about)?, "about");
         assert_eq!(std::fs::read_to_string(out.join("index.html"))?, "home");
 
-        std::fs::File::options().write(true).open(&about)?.set_len(0)?;
+        std::fs::File::options()
+            .write(true)
+            .open(&about)?
+            .set_len(0)?;
         let done = publish(&plan, &out, &record)?;
         assert_eq!(done.written, 1);
         assert_eq!(std::fs::read_to_string(&about)?, "about");

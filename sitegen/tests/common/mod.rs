@@ -85,3 +85,50 @@ pub fn workers_of(site: &Path) -> Vec<u32> {
         })
         .collect()
 }
+
+/// Shows an illustration where the content shows a photo. The photos' encoding is
+/// tests/images.rs's to check (a second build encodes nothing there); here every clean build
+/// would encode them all again, seconds each, and no edit touches them.
+pub fn without_photos(content: &Path) -> anyhow::Result<()> {
+    const ILLUSTRATION: &str = "/images/insights/cloud-migration-questions.svg";
+    for entry in walkdir::WalkDir::new(content) {
+        let path = entry?.into_path();
+        if !path.extension().is_some_and(|e| e == "md" || e == "yaml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)?;
+        let is_photo = |word: &str| {
+            word.starts_with("/images/")
+                && [".jpg", ".jpeg", ".png", ".webp"]
+                    .iter()
+                    .any(|ext| word.ends_with(ext))
+        };
+        let swapped: String = text
+            .split_inclusive('\n')
+            .map(|line| {
+                let (body, end) = line.split_at(line.trim_end().len());
+                let words: Vec<&str> = body
+                    .split(' ')
+                    .map(|word| if is_photo(word) { ILLUSTRATION } else { word })
+                    .collect();
+                format!("{}{end}", words.join(" "))
+            })
+            .collect();
+        if swapped != text {
+            std::fs::write(&path, swapped)?;
+        }
+    }
+    Ok(())
+}
+
+/// Replaces the first `from` in `file` (whatever an earlier edit appended to it).
+pub fn replace(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(file)?;
+    let line_end = text
+        .find(from)
+        .map(|start| start + text[start..].find('\n').unwrap_or(text.len() - start))
+        .ok_or_else(|| anyhow::anyhow!("{} has no {from:?}", file.display()))?;
+    let start = text.find(from).unwrap_or(0);
+    std::fs::write(file, format!("{}{to}{}", &text[..start], &text[line_end..]))?;
+    Ok(())
+}
