@@ -33,7 +33,11 @@ struct Env {
 
 impl Env {
     async fn start(kind: Kind, extra: &[&str]) -> Self {
-        let smtp = SmtpServer::start(Mode::Accept);
+        Self::start_in(kind, Mode::Accept, extra).await
+    }
+
+    async fn start_in(kind: Kind, mode: Mode, extra: &[&str]) -> Self {
+        let smtp = SmtpServer::start(mode);
         let dir = tempfile::tempdir().unwrap();
         let database = match kind {
             Kind::Files => None,
@@ -251,6 +255,7 @@ suite![
     one_byte_or_one_file_past_a_limit_is_refused_and_nothing_is_kept,
     an_idempotent_retry_stores_the_files_once,
     a_zip_bomb_named_docx_is_typed_without_being_inflated,
+    a_dead_letters_files_are_listed_and_purged_with_it,
 ];
 
 async fn files_at_every_limit_are_delivered_intact_and_then_removed(kind: Kind) {
@@ -620,4 +625,41 @@ async fn an_infected_file_is_left_out_and_a_failing_scanner_retries() {
     let error = record["lastError"].as_str().unwrap();
     assert!(error.contains("cannot reach clamd"), "{error}");
     assert!(env.smtp.received().is_empty(), "not sent unscanned");
+}
+
+async fn a_dead_letters_files_are_listed_and_purged_with_it(kind: Kind) {
+    let env = Env::start_in(kind, Mode::RejectRecipients, &[]).await;
+    let files = [
+        file("brief.pdf", "application/pdf", pdf(5000)),
+        file("notes.txt", "text/plain", b"hello\n".to_vec()),
+    ];
+    let (status, answer) = env.post(body(&files), &[]).await;
+    assert_eq!(status, 200, "{answer}");
+    let id = answer["id"].as_str().unwrap().to_owned();
+    let data_dir = env.dir.path().to_str().unwrap().to_owned();
+    let mut store = vec!["--data-dir".to_owned(), data_dir];
+    if let Some(url) = &env.database {
+        store.extend(["--database-url".to_owned(), url.clone()]);
+    }
+    let cli = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_contact-fn"))
+            .args(&store)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    support::eventually("the refused message to become a dead letter", || {
+        cli(&["dead-letters", "list"]).contains(&id)
+    })
+    .await;
+    let listed = cli(&["dead-letters", "list"]);
+    assert!(listed.contains("\t2 file(s), 5006 bytes\t"), "{listed}");
+    let shown = cli(&["dead-letters", "show", &id]);
+    assert!(shown.contains("\"sha256\""), "{shown}");
+    assert_eq!(env.stored_files().await, 2, "a dead letter keeps its files");
+    let purged = cli(&["dead-letters", "purge", &id, "--yes"]);
+    assert!(purged.contains("deleted"), "{purged}");
+    assert_eq!(env.stored_files().await, 0, "purged with its message");
 }
