@@ -649,8 +649,9 @@ async fn upload(
 /// beyond a message without a file, against `dd` on the same disk.
 async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
     // Delivery (which reads the files back and encodes them) is kept out of the figures: the
-    // messages wait for a mail server that never answers.
-    let unreachable = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?;
+    // messages wait for a mail server that takes connections and never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let unreachable = silent.local_addr()?;
     let flags: Vec<String> = [
         "--rate-burst",
         "1000000",
@@ -660,6 +661,8 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
         "1000",
         "--outbox-max-bytes",
         "10000000000",
+        "--smtp-timeout",
+        "1h",
         "--smtp-url",
     ]
     .map(String::from)
@@ -763,5 +766,6 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
         UPLOAD_BYTES / (1024 * 1024),
         with_file - without
     );
+    drop(silent);
     Ok(())
 }

@@ -21,7 +21,7 @@ use tokio::task::JoinSet;
 use crate::config::Config;
 use crate::durable::{self, now_ms};
 use crate::hex::hex;
-use crate::mixed::{self, Part};
+use crate::mixed::Mixed;
 use crate::outbox::Outbox;
 use crate::scan::{Scanner, Verdict};
 use crate::store::{DeliveryError, Notifications, Record, Taken};
@@ -223,6 +223,9 @@ pub struct FileCheck {
     pub scanner: Option<Scanner>,
     /// Where a file is written for the scanner.
     pub dir: PathBuf,
+    /// One email with files is put together at a time: each holds its files' base64 (and the
+    /// SMTP client a copy of it) while it is sent.
+    pub turn: Arc<tokio::sync::Semaphore>,
 }
 
 /// The background task that empties the outbox.
@@ -368,16 +371,23 @@ impl Email<'_> {
         if record.attachments.is_empty() {
             return self.mailer.send(record, &record.message).await;
         }
+        // Held until the email is sent: the SMTP client copies it whole.
+        let _one_at_a_time = self.files.turn.acquire().await;
         let message = self.with_attachments(record).await?;
         self.mailer.send(record, &message).await
     }
 
     /// The email of `record` as `multipart/mixed` with its files: each read from the store,
     /// checked against its SHA-256, and scanned when a scanner is configured (an infected one
-    /// is left out, with a line saying so).
+    /// is left out, with a line saying so). One file's bytes are held at a time besides the
+    /// email.
     async fn with_attachments(self, record: &Record) -> Result<String, DeliveryError> {
-        let mut files = Vec::with_capacity(record.attachments.len());
-        let mut notes = Vec::new();
+        // "=_" occurs in no base64 and no quoted-printable text, so never in a part.
+        let boundary = format!("=_{}", uuid::Uuid::now_v7().simple());
+        let permanent =
+            |e: anyhow::Error| DeliveryError::Permanent(format!("attaching the files: {e:#}"));
+        let mut mixed = Mixed::start(&record.message, record.attachment_bytes(), &boundary)
+            .map_err(permanent)?;
         for (index, attachment) in record.attachments.iter().enumerate() {
             let name = &attachment.name;
             let bytes = self
@@ -404,7 +414,7 @@ impl Email<'_> {
                             finding,
                             "infected file left out"
                         );
-                        notes.push(format!(
+                        mixed.note(format!(
                             "The attached file \"{name}\" was left out: the virus scanner found it infected ({finding})."
                         ));
                         continue;
@@ -416,16 +426,9 @@ impl Email<'_> {
                     }
                 }
             }
-            files.push((attachment, bytes));
+            mixed.attach(attachment, &bytes).map_err(permanent)?;
         }
-        let parts: Vec<Part<'_>> = files
-            .iter()
-            .map(|(attachment, bytes)| Part { attachment, bytes })
-            .collect();
-        // "=_" occurs in no base64 and no quoted-printable text, so never in a part.
-        let boundary = format!("=_{}", uuid::Uuid::now_v7().simple());
-        mixed::attach(&record.message, &parts, &notes, &boundary)
-            .map_err(|e| DeliveryError::Permanent(format!("attaching the files: {e:#}")))
+        Ok(mixed.finish())
     }
 }
 

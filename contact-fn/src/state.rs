@@ -138,6 +138,7 @@ impl AppState {
                 .as_deref()
                 .and_then(|command| Scanner::new(command, config.scan_timeout)),
             dir: spool,
+            turn: Arc::new(tokio::sync::Semaphore::new(1)),
         };
         let worker = Worker::new(
             outbox.clone(),

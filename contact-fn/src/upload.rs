@@ -31,6 +31,9 @@ pub const MAX_PARTS: usize = 32;
 /// Most bytes of a part's headers (a browser sends about 150).
 pub const MAX_HEADER_BYTES: usize = 8 * 1024;
 
+/// Most bytes of a file held in memory on their way to its spool file.
+const WRITE_BUFFER: usize = 256 * 1024;
+
 /// The limits of a multipart body besides the contract's file limits.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -253,6 +256,8 @@ async fn spool_file(
         .map_err(|e| UploadError::Io(anyhow::Error::new(e).context("creating a spool file")))?
         .into_parts();
     let mut file = tokio::fs::File::from_std(file);
+    // tokio buffers up to 2 MB per write by default: 20 uploads would hold 40 MB.
+    file.set_max_buf_size(WRITE_BUFFER);
     let mut hash = digest::Context::new(&digest::SHA256);
     let mut head = Vec::with_capacity(HEAD_BYTES);
     let mut text = TextCheck::default();

@@ -663,3 +663,40 @@ async fn a_dead_letters_files_are_listed_and_purged_with_it(kind: Kind) {
     assert!(purged.contains("deleted"), "{purged}");
     assert_eq!(env.stored_files().await, 0, "purged with its message");
 }
+
+#[tokio::test]
+async fn a_slow_upload_holds_no_processing_turn_that_others_need() {
+    use tokio::io::AsyncWriteExt as _;
+    let env = Env::start(
+        Kind::Files,
+        &["--max-concurrency", "1", "--busy-timeout", "200ms"],
+    )
+    .await;
+    let address = env.service.base.trim_start_matches("http://").to_owned();
+    let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
+    let mut start = body(&[file("brief.pdf", "application/pdf", pdf(1_000_000))]);
+    let length = start.len();
+    start.truncate(length / 2);
+    let head = format!(
+        "POST /send-contact-email HTTP/1.1\r\nHost: {address}\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {length}\r\n\r\n"
+    );
+    slow.write_all(head.as_bytes()).await.unwrap();
+    slow.write_all(&start).await.unwrap();
+    slow.flush().await.unwrap();
+    // Half a file is in the spool and the rest does not come; others are served meanwhile.
+    support::eventually("the slow upload to be spooling", || env.spooled() == 1).await;
+    let (status, answer) = env.post(body(&[]), &[]).await;
+    assert_eq!(status, 200, "{answer}");
+    let (status, _) = support::post_json(
+        &env.client,
+        &env.service.url("/send-contact-email"),
+        &support::contact_body(),
+    )
+    .await;
+    assert_eq!(status, 200);
+    drop(slow);
+    support::eventually("the abandoned upload's spool file to be removed", || {
+        env.spooled() == 0
+    })
+    .await;
+}
