@@ -700,3 +700,92 @@ async fn a_slow_upload_holds_no_processing_turn_that_others_need() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_webhook_lists_the_files_and_the_metrics_count_them() {
+    use std::sync::{Arc, Mutex};
+    let posts: Arc<Mutex<Vec<axum::body::Bytes>>> = Arc::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let hook = format!("http://{}/hook", listener.local_addr().unwrap());
+    let received = posts.clone();
+    let router = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move |body: axum::body::Bytes| {
+            let received = received.clone();
+            async move {
+                received.lock().unwrap().push(body);
+                axum::http::StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let smtp = SmtpServer::start(Mode::Accept);
+    let dir = tempfile::tempdir().unwrap();
+    let metrics = support::free_port().to_string();
+    let smtp_url = smtp.url();
+    let flags = [
+        "--smtp-url",
+        &smtp_url,
+        "--webhook-url",
+        &hook,
+        "--metrics-bind",
+        &metrics,
+    ];
+    let service = Service::start_with(dir.path(), &flags, |config| {
+        config.webhook_secret =
+            Some("whsec_YmVuY2htYXJrIHdlYmhvb2sgc2VjcmV0IDMyIGJ5dGVz".to_owned());
+    })
+    .await;
+    let env = Env {
+        smtp,
+        dir,
+        service,
+        client: reqwest::Client::new(),
+        database: None,
+    };
+    let bytes = pdf(4321);
+    let (status, _) = env
+        .post(
+            body(&[file("brief.pdf", "application/pdf", bytes.clone())]),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 200);
+    let four: Vec<File<'_>> = (0..4)
+        .map(|_| file("a.txt", "text/plain", b"x".to_vec()))
+        .collect();
+    assert_eq!(env.post(body(&four), &[]).await.0, 413);
+    let (status, _) = env
+        .post(body(&[file("a.pdf", "image/png", pdf(10))]), &[])
+        .await;
+    assert_eq!(status, 422);
+
+    support::eventually("the webhook post", || !posts.lock().unwrap().is_empty()).await;
+    let event: Value = serde_json::from_slice(&posts.lock().unwrap()[0]).unwrap();
+    let digest = ring::digest::digest(&ring::digest::SHA256, &bytes);
+    let sha256: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(
+        event["data"]["fields"]["attachments"],
+        serde_json::json!([{
+            "name": "brief.pdf",
+            "contentType": "application/pdf",
+            "size": 4321,
+            "sha256": sha256,
+        }])
+    );
+    assert!(posts.lock().unwrap()[0].len() < 4000, "never the bytes");
+
+    let text = reqwest::get(format!("http://{metrics}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for line in [
+        "contact_attachments_accepted_total 1",
+        "contact_attachments_refused_total{reason=\"too_many_files\"} 1",
+        "contact_attachments_refused_total{reason=\"file_type\"} 1",
+    ] {
+        assert!(text.contains(line), "{line} in\n{text}");
+    }
+}
