@@ -11,6 +11,10 @@
 //! runs `--rounds` times (5) with the operations features off and on, in turn first (`/metrics`
 //! on its own address, scraped at the end, and a signed webhook per accepted message to a
 //! receiver in this process), and a last line compares the medians: what they cost.
+//! Last, the attachments: `--uploads` (20) concurrent contact messages each carrying one
+//! 10 MB file (`multipart/form-data`, file store), with the server's resident memory before
+//! and at its peak, then single uploads one after another against a message without a file and
+//! against `dd` writing the same 10 MB (fsynced) into the same data folder.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -52,6 +56,9 @@ struct Args {
     /// is of the medians.
     #[arg(long, default_value_t = 5)]
     rounds: usize,
+    /// Concurrent uploads of a 10 MB file in the attachments scenario (0 leaves it out).
+    #[arg(long, default_value_t = 20)]
+    uploads: usize,
 }
 
 /// Whether the operations features run: metrics and webhooks.
@@ -271,8 +278,17 @@ impl Server {
     }
 
     fn peak_rss_kib(&self) -> Option<u64> {
+        self.status_kib("VmHWM:")
+    }
+
+    fn rss_kib(&self) -> Option<u64> {
+        self.status_kib("VmRSS:")
+    }
+
+    /// A figure in kB of `/proc/<pid>/status`.
+    fn status_kib(&self, field: &str) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let line = status.lines().find(|l| l.starts_with(field))?;
         line.split_whitespace().nth(1)?.parse().ok()
     }
 
@@ -563,8 +579,193 @@ async fn main() -> anyhow::Result<()> {
             (on.1 / off.1 - 1.0) * 100.0
         );
     }
+    if args.uploads > 0 {
+        attachments(&args, &scratch).await?;
+    }
     if failed {
         bail!("a scenario got none of its expected answers");
     }
+    Ok(())
+}
+
+/// Bytes of the file each upload carries: the contract's largest.
+const UPLOAD_BYTES: usize = contact_fn::contract::ATTACHMENTS.max_file_bytes as usize;
+
+/// A contact message with one file of [`UPLOAD_BYTES`], as `multipart/form-data`: the content
+/// type and the body.
+fn upload_body(n: usize) -> (String, axum::body::Bytes) {
+    let boundary = "----bench-upload-boundary";
+    let mut body = Vec::with_capacity(UPLOAD_BYTES + 4096);
+    if let Some(fields) = Scenario::Valid.body(n).as_object() {
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!(
+                    "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{}\r\n",
+                    value.as_str().unwrap_or_default()
+                )
+                .as_bytes(),
+            );
+        }
+    }
+    body.extend_from_slice(
+        format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"attachments\"; filename=\"brief.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n"
+        )
+        .as_bytes(),
+    );
+    body.extend((9..UPLOAD_BYTES).map(|i| (i % 251) as u8));
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    (
+        format!("multipart/form-data; boundary={boundary}"),
+        body.into(),
+    )
+}
+
+/// Sends `body` once; the time to the answer, and whether it was 200.
+async fn upload(
+    client: &reqwest::Client,
+    url: &str,
+    body: &(String, axum::body::Bytes),
+) -> (Duration, bool) {
+    let sent = Instant::now();
+    let answer = client
+        .post(url)
+        .header("content-type", &body.0)
+        .body(body.1.clone())
+        .send()
+        .await;
+    let ok = match answer {
+        Ok(response) => {
+            let ok = response.status().as_u16() == 200;
+            let _ = response.bytes().await;
+            ok
+        }
+        Err(_) => false,
+    };
+    (sent.elapsed(), ok)
+}
+
+/// The attachments scenario: memory under concurrent 10 MB uploads, and what one upload costs
+/// beyond a message without a file, against `dd` on the same disk.
+async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
+    // Delivery (which reads the files back and encodes them) is kept out of the figures: the
+    // messages wait for a mail server that takes connections and never answers.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0")?;
+    let unreachable = silent.local_addr()?;
+    let flags: Vec<String> = [
+        "--rate-burst",
+        "1000000",
+        "--rate-refill",
+        "1ms",
+        "--max-bodies-per-client",
+        "1000",
+        "--outbox-max-bytes",
+        "10000000000",
+        "--smtp-timeout",
+        "1h",
+        "--smtp-url",
+    ]
+    .map(String::from)
+    .into_iter()
+    .chain([
+        format!("smtp://{unreachable}"),
+        "--retry-initial".to_owned(),
+        "1h".to_owned(),
+        "--retry-max".to_owned(),
+        "1h".to_owned(),
+    ])
+    .collect();
+    let server = Server::start(&args.server, &flags, &[], scratch)?;
+    let url = format!(
+        "{}{}",
+        server.base,
+        contact_fn::contract::FormKind::Contact.path()
+    );
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(args.uploads)
+        .build()
+        .unwrap_or_default();
+    // One message first, so the idle figure includes what any first request allocates.
+    let json = client
+        .post(&url)
+        .json(&Scenario::Valid.body(0))
+        .send()
+        .await?;
+    anyhow::ensure!(json.status().is_success(), "a plain message was refused");
+    let idle = server.rss_kib().unwrap_or(0);
+    let bodies: Vec<_> = (0..args.uploads).map(upload_body).collect();
+    let started = Instant::now();
+    let mut uploads = tokio::task::JoinSet::new();
+    for body in bodies {
+        let (client, url) = (client.clone(), url.clone());
+        uploads.spawn(async move { upload(&client, &url, &body).await });
+    }
+    let mut latencies = Vec::new();
+    let mut accepted = 0;
+    while let Some(Ok((took, ok))) = uploads.join_next().await {
+        latencies.push(took);
+        accepted += usize::from(ok);
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let peak = server.peak_rss_kib().unwrap_or(0);
+    println!(
+        "attachments: {} concurrent uploads of {} MB: {accepted} accepted in {:.2}s, p50 {:.0} ms, p99 {:.0} ms; \
+         server RSS {:.1} MiB idle, peak {:.1} MiB: {:+.1} MiB",
+        args.uploads,
+        UPLOAD_BYTES / (1024 * 1024),
+        elapsed.as_secs_f64(),
+        percentile(&latencies, 50.0),
+        percentile(&latencies, 99.0),
+        idle as f64 / 1024.0,
+        peak as f64 / 1024.0,
+        (peak as f64 - idle as f64) / 1024.0
+    );
+
+    // One at a time: an upload against a message without a file, against dd.
+    let body = upload_body(0);
+    let (mut with_file, mut without) = (Vec::new(), Vec::new());
+    for n in 0..5 {
+        with_file.push(upload(&client, &url, &body).await.0.as_secs_f64() * 1000.0);
+        let sent = Instant::now();
+        let _ = client
+            .post(&url)
+            .json(&Scenario::Valid.body(n))
+            .send()
+            .await?
+            .bytes()
+            .await;
+        without.push(sent.elapsed().as_secs_f64() * 1000.0);
+    }
+    let data = scratch.data.path().join("dd-test");
+    let mut dd = Vec::new();
+    for _ in 0..5 {
+        let sent = Instant::now();
+        let status = Command::new("dd")
+            .arg("if=/dev/zero")
+            .arg(format!("of={}", data.display()))
+            .args([
+                "bs=1M",
+                &format!("count={}", UPLOAD_BYTES / (1024 * 1024)),
+                "conv=fsync",
+            ])
+            .stderr(Stdio::null())
+            .status()?;
+        anyhow::ensure!(status.success(), "dd failed");
+        dd.push(sent.elapsed().as_secs_f64() * 1000.0);
+        let _ = std::fs::remove_file(&data);
+    }
+    let (with_file, without, dd) = (
+        median(&mut with_file),
+        median(&mut without),
+        median(&mut dd),
+    );
+    println!(
+        "attachments: one {} MB upload {with_file:.0} ms, a message without a file {without:.0} ms: \
+         {:.0} ms for the file; dd writing it (fsync) to the same disk {dd:.0} ms (medians of 5)",
+        UPLOAD_BYTES / (1024 * 1024),
+        with_file - without
+    );
+    drop(silent);
     Ok(())
 }

@@ -253,6 +253,21 @@ pub struct Config {
     #[arg(long, env = "CONTACT_REQUEST_TIMEOUT", default_value = "30s", value_parser = duration)]
     pub request_timeout: Duration,
 
+    /// Time a client has to send a multipart/form-data body (a contact message with files);
+    /// such a request may take this much longer than the request timeout.
+    #[arg(long, env = "CONTACT_UPLOAD_TIMEOUT", default_value = "5m", value_parser = duration)]
+    pub upload_timeout: Duration,
+
+    /// A virus scanner run on each attached file before its message is delivered, the file's
+    /// path appended: exit 0 clean, 1 infected (left out, with a line saying why), anything
+    /// else retried. E.g. `clamdscan --no-summary --fdpass`. Unset: no scanner.
+    #[arg(long, env = "CONTACT_SCAN_COMMAND")]
+    pub scan_command: Option<String>,
+
+    /// Time the scanner has for one file before the delivery is retried.
+    #[arg(long, env = "CONTACT_SCAN_TIMEOUT", default_value = "60s", value_parser = duration)]
+    pub scan_timeout: Duration,
+
     /// How long a retried submission with the same Idempotency-Key gets the first answer.
     #[arg(long, env = "CONTACT_IDEMPOTENCY_TTL", default_value = "24h", value_parser = duration)]
     pub idempotency_ttl: Duration,
@@ -453,6 +468,12 @@ impl Config {
     /// Upper bound of one delivery, beyond the SMTP transport's own timeouts.
     pub fn delivery_deadline(&self) -> Duration {
         self.smtp_timeout * 4
+    }
+
+    /// The folder uploads are written into as they arrive (on the data folder's disk, so
+    /// that the file store takes them by a rename), and files are written for the scanner.
+    pub fn spool_dir(&self) -> PathBuf {
+        self.data_dir.join("spool")
     }
 
     /// The folder `.eml` files go to when no SMTP server is configured.

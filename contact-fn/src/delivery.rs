@@ -3,6 +3,8 @@
 //! Transient failures (server down, timeouts, 4xx replies) are retried with exponential
 //! back-off; permanent ones (5xx replies) and messages older than the give-up age go to the
 //! dead letters. Without an SMTP server, the embedded default writes `.eml` files instead.
+//! A message's files are read from the store, checked against their SHA-256, passed through
+//! the virus scanner when one is configured, and attached ([`crate::mixed`]) at each attempt.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -18,7 +20,10 @@ use tokio::task::JoinSet;
 
 use crate::config::Config;
 use crate::durable::{self, now_ms};
+use crate::hex::hex;
+use crate::mixed::Mixed;
 use crate::outbox::Outbox;
+use crate::scan::{Scanner, Verdict};
 use crate::store::{DeliveryError, Notifications, Record, Taken};
 use crate::{telemetry, webhook};
 
@@ -82,8 +87,8 @@ impl Mailer {
         }
     }
 
-    /// Delivers one message.
-    pub async fn send(&self, record: &Record) -> Result<(), DeliveryError> {
+    /// Delivers one message: `message`, the email of `record` as it is sent.
+    pub async fn send(&self, record: &Record, message: &str) -> Result<(), DeliveryError> {
         match self {
             Mailer::Smtp {
                 transport,
@@ -94,7 +99,7 @@ impl Mailer {
                 let started = Instant::now();
                 let sent = tokio::time::timeout(
                     *deadline,
-                    transport.send_raw(&envelope, record.message.as_bytes()),
+                    transport.send_raw(&envelope, message.as_bytes()),
                 )
                 .await;
                 let result = match &sent {
@@ -116,7 +121,7 @@ impl Mailer {
             Mailer::Files(dir) => {
                 let dir = dir.clone();
                 let name = format!("{}.eml", record.id);
-                let bytes = record.message.clone().into_bytes();
+                let bytes = message.as_bytes().to_vec();
                 tokio::task::spawn_blocking(move || durable::write(&dir, &name, &bytes))
                     .await
                     .map_err(|e| DeliveryError::Transient(e.to_string()))?
@@ -211,11 +216,24 @@ impl RetryPolicy {
     }
 }
 
+/// What delivery does with a message's files before attaching them.
+#[derive(Debug, Clone)]
+pub struct FileCheck {
+    /// The virus scanner, when one is configured.
+    pub scanner: Option<Scanner>,
+    /// Where a file is written for the scanner.
+    pub dir: PathBuf,
+    /// One email with files is put together at a time: each holds its files' base64 (and the
+    /// SMTP client a copy of it) while it is sent.
+    pub turn: Arc<tokio::sync::Semaphore>,
+}
+
 /// The background task that empties the outbox.
 #[derive(Debug)]
 pub struct Worker {
     outbox: Arc<Outbox>,
     mailer: Mailer,
+    files: FileCheck,
     webhooks: webhook::Sender,
     retry: RetryPolicy,
     concurrency: usize,
@@ -226,7 +244,7 @@ impl Worker {
     /// A worker for `outbox`.
     pub fn new(
         outbox: Arc<Outbox>,
-        mailer: Mailer,
+        (mailer, files): (Mailer, FileCheck),
         webhooks: webhook::Sender,
         retry: RetryPolicy,
         concurrency: usize,
@@ -235,6 +253,7 @@ impl Worker {
         Self {
             outbox,
             mailer,
+            files,
             webhooks,
             retry,
             concurrency: concurrency.max(1),
@@ -255,8 +274,14 @@ impl Worker {
                         store.ok();
                         let (outbox, retry) = (self.outbox.clone(), self.retry);
                         let (mailer, webhooks) = (self.mailer.clone(), self.webhooks.clone());
+                        let files = self.files.clone();
                         in_flight.spawn(async move {
-                            deliver(&outbox, (&mailer, &webhooks), retry, taken).await;
+                            let email = Email {
+                                outbox: &outbox,
+                                mailer: &mailer,
+                                files: &files,
+                            };
+                            deliver(email, &webhooks, retry, taken).await;
                         });
                     }
                     Ok(None) => {
@@ -332,12 +357,83 @@ impl StoreHealth {
     }
 }
 
-async fn deliver(
-    outbox: &Outbox,
-    (mailer, webhooks): (&Mailer, &webhook::Sender),
-    retry: RetryPolicy,
-    taken: Taken,
-) {
+/// What sending an email works with.
+#[derive(Clone, Copy)]
+struct Email<'a> {
+    outbox: &'a Outbox,
+    mailer: &'a Mailer,
+    files: &'a FileCheck,
+}
+
+impl Email<'_> {
+    /// Sends the email of `record`, with its files attached (those the scanner passed).
+    async fn send(self, record: &Record) -> Result<(), DeliveryError> {
+        if record.attachments.is_empty() {
+            return self.mailer.send(record, &record.message).await;
+        }
+        // Held until the email is sent: the SMTP client copies it whole.
+        let _one_at_a_time = self.files.turn.acquire().await;
+        let message = self.with_attachments(record).await?;
+        self.mailer.send(record, &message).await
+    }
+
+    /// The email of `record` as `multipart/mixed` with its files: each read from the store,
+    /// checked against its SHA-256, and scanned when a scanner is configured (an infected one
+    /// is left out, with a line saying so). One file's bytes are held at a time besides the
+    /// email.
+    async fn with_attachments(self, record: &Record) -> Result<String, DeliveryError> {
+        // "=_" occurs in no base64 and no quoted-printable text, so never in a part.
+        let boundary = format!("=_{}", uuid::Uuid::now_v7().simple());
+        let permanent =
+            |e: anyhow::Error| DeliveryError::Permanent(format!("attaching the files: {e:#}"));
+        let mut mixed = Mixed::start(&record.message, record.attachment_bytes(), &boundary)
+            .map_err(permanent)?;
+        for (index, attachment) in record.attachments.iter().enumerate() {
+            let name = &attachment.name;
+            let bytes = self
+                .outbox
+                .attachment(&record.id, index)
+                .await
+                .map_err(|e| {
+                    DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
+                })?;
+            let digest = ring::digest::digest(&ring::digest::SHA256, &bytes);
+            if hex(digest.as_ref()) != attachment.sha256 {
+                return Err(DeliveryError::Permanent(format!(
+                    "the stored file \"{name}\" is not the one received: its SHA-256 differs"
+                )));
+            }
+            if let Some(scanner) = &self.files.scanner {
+                match scanner.scan(&self.files.dir, &bytes).await {
+                    Ok(Verdict::Clean) => {}
+                    Ok(Verdict::Infected(finding)) => {
+                        telemetry::attachment_refused("infected");
+                        tracing::warn!(
+                            id = record.id,
+                            file = name,
+                            finding,
+                            "infected file left out"
+                        );
+                        mixed.note(format!(
+                            "The attached file \"{name}\" was left out: the virus scanner found it infected ({finding})."
+                        ));
+                        continue;
+                    }
+                    Err(error) => {
+                        return Err(DeliveryError::Transient(format!(
+                            "scanning the file \"{name}\": {error:#}"
+                        )));
+                    }
+                }
+            }
+            mixed.attach(attachment, &bytes).map_err(permanent)?;
+        }
+        Ok(mixed.finish())
+    }
+}
+
+async fn deliver(email: Email<'_>, webhooks: &webhook::Sender, retry: RetryPolicy, taken: Taken) {
+    let outbox = email.outbox;
     let mut record = match taken {
         Taken::Message(record) => *record,
         Taken::Unreadable { id, error } => {
@@ -360,11 +456,11 @@ async fn deliver(
     };
     let sent = match (&record.webhook, record.notifications.take()) {
         (Some(_), _) => timed(webhooks.send(&record)).await,
-        (None, None) => mailer.send(&record).await,
+        (None, None) => email.send(&record).await,
         // The webhooks are posted beside the email, so a slow receiver delays no email.
         (None, Some(notifications)) => {
             let (sent, failed) = tokio::join!(
-                mailer.send(&record),
+                email.send(&record),
                 notify(webhooks, &record.id, &notifications)
             );
             record.notifications = keep_apart(outbox, retry, &record, &notifications, failed).await;

@@ -29,8 +29,19 @@ pub enum AppError {
     /// The body is larger than allowed (413).
     #[error("The request body is larger than {0} bytes.")]
     TooLarge(usize),
+    /// A limit of a multipart body was passed (413): the message names it; with a file limit,
+    /// the field's code for the form to show.
+    #[error("{message}")]
+    LimitPassed {
+        /// Which limit, in words.
+        message: String,
+        /// With a file limit: the error of the file field.
+        fields: Option<FieldErrors>,
+    },
     /// Neither JSON nor a form post (415).
-    #[error("Send the form as application/json or application/x-www-form-urlencoded.")]
+    #[error(
+        "Send the form as application/json, application/x-www-form-urlencoded or multipart/form-data."
+    )]
     UnsupportedMediaType,
     /// Fields need correcting (422).
     #[error("Some fields need attention.")]
@@ -60,7 +71,7 @@ impl AppError {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Timeout => StatusCode::REQUEST_TIMEOUT,
             AppError::IdempotencyConflict => StatusCode::CONFLICT,
-            AppError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            AppError::TooLarge(_) | AppError::LimitPassed { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
@@ -75,7 +86,7 @@ impl AppError {
             AppError::BadRequest(_) => "bad_request",
             AppError::Timeout => "timeout",
             AppError::IdempotencyConflict => "idempotency_conflict",
-            AppError::TooLarge(_) => "too_large",
+            AppError::TooLarge(_) | AppError::LimitPassed { .. } => "too_large",
             AppError::UnsupportedMediaType => "unsupported_media_type",
             AppError::Invalid(_) => "invalid",
             AppError::RateLimited(_) => "rate_limited",
@@ -116,6 +127,10 @@ impl IntoResponse for AppError {
         };
         let fields = match self {
             AppError::Invalid(fields) => Some(fields.0),
+            AppError::LimitPassed {
+                fields: Some(fields),
+                ..
+            } => Some(fields.0),
             _ => None,
         };
         let mut response = (status, Json(ErrorBody { error, fields })).into_response();

@@ -13,6 +13,7 @@ use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
 use crate::store::{Notifications, Record, Seen};
 use crate::submission::Submission;
+use crate::upload::Spooled;
 use crate::{spam, telemetry, webhook};
 
 /// What storing a submission works with.
@@ -33,14 +34,17 @@ pub(crate) struct Intake<'a> {
     pub auto_replies: Option<AutoReplies<'a>>,
 }
 
-/// Stores `submission` for delivery and returns its message id. With an idempotency `key`, a
-/// repeat of a stored submission returns the first one's id and stores nothing.
+/// Stores `submission` for delivery, with the bytes of its `files` (in the spool; those of
+/// its attachments, in order), and returns its message id. With an idempotency `key`, a
+/// repeat of a stored submission returns the first one's id and stores nothing, files
+/// included (the spool files are removed when `files` is dropped).
 pub(crate) async fn store(
     intake: Intake<'_>,
     submission: Submission,
     key: Option<String>,
     request_id: &str,
     verified: bool,
+    files: Vec<Spooled>,
 ) -> Result<String, IntakeError> {
     let kind = submission.kind();
     let mut remembered = None;
@@ -75,6 +79,10 @@ pub(crate) async fn store(
         .map_err(IntakeError::Internal)?;
     // The notifications travel with the email: one write stores both.
     record.notifications = notifications(intake, &id, &submission, &flags);
+    if let Submission::Contact(message) = &submission {
+        record.attachments = message.attachments.clone();
+    }
+    record.spooled = files.iter().map(|f| f.path.to_path_buf()).collect();
     match remembered {
         None => intake.outbox.enqueue(record).await?,
         Some(fingerprint) => {
@@ -93,6 +101,10 @@ pub(crate) async fn store(
             }
         }
     }
+    if !files.is_empty() {
+        telemetry::attachments_accepted(files.len());
+    }
+    drop(files);
     if flags.is_empty() {
         tracing::info!(id, kind = kind.as_str(), "accepted");
     } else {

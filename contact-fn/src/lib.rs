@@ -6,6 +6,7 @@
 //! (testable without a socket), [`run`] the whole service.
 
 mod altcha;
+pub mod attachment;
 mod auto_reply;
 pub mod config;
 mod delivery;
@@ -16,17 +17,20 @@ mod hex;
 mod idempotency;
 mod intake;
 mod limits;
+mod mixed;
 pub mod newsletter;
 pub mod operator;
 mod outbox;
 mod outcome;
 mod routes;
+mod scan;
 mod server;
 pub mod spam;
 mod state;
 mod store;
 pub mod submission;
 pub mod telemetry;
+mod upload;
 pub mod webhook;
 
 use std::future::Future;
@@ -85,12 +89,21 @@ pub fn app(state: AppState) -> Router {
         .max_age(Duration::from_secs(3600));
     let timeout =
         TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, config.request_timeout);
+    // The contact form takes files: its requests may take the upload's time on top.
+    let upload_timeout = TimeoutLayer::with_status_code(
+        StatusCode::REQUEST_TIMEOUT,
+        config.request_timeout + config.upload_timeout,
+    );
     let forms = FormKind::ALL.iter().fold(Router::new(), |router, &kind| {
+        let timeout = match kind {
+            FormKind::Contact => upload_timeout,
+            _ => timeout,
+        };
         router
-            .route(kind.path(), routes::form(kind))
-            .route(&kind.functions_path(), routes::form(kind))
+            .route(kind.path(), routes::form(kind).layer(timeout))
+            .route(&kind.functions_path(), routes::form(kind).layer(timeout))
     });
-    forms
+    let others = Router::new()
         .route(contract::CONFIRM_PATH, get(routes::confirm))
         .route(
             contract::UNSUBSCRIBE_PATH,
@@ -99,8 +112,10 @@ pub fn app(state: AppState) -> Router {
         .route(contract::CHALLENGE_PATH, get(routes::challenge))
         .route("/healthz", get(routes::healthz))
         .route("/readyz", get(routes::readyz))
+        .layer(timeout);
+    forms
+        .merge(others)
         .layer(cors)
-        .layer(timeout)
         .layer(CatchPanicLayer::custom(|_| panic_response()))
         .layer(TraceLayer::new_for_http().make_span_with(telemetry::request_span))
         .layer(axum::middleware::from_fn(telemetry::observe))
@@ -218,9 +233,10 @@ mod tests {
     /// rules) is near the bottom, its backends above it, the domain above those, the HTTP
     /// handlers and the wiring on top.
     const LAYERS: &[&[&str]] = &[
-        &["durable", "submission", "limits", "server", "hex"],
-        &["store", "spam"],
-        &["telemetry", "webhook", "altcha"],
+        &["durable", "limits", "server", "hex", "attachment"],
+        &["submission", "mixed"],
+        &["store", "spam", "upload"],
+        &["telemetry", "webhook", "altcha", "scan"],
         &["config"],
         &["store/files", "store/postgres"],
         &["outbox"],

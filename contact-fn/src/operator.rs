@@ -118,13 +118,14 @@ fn list(records: &[Record], out: &mut dyn Write) -> anyhow::Result<()> {
         };
         writeln!(
             out,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             r.id,
             r.kind,
             time(r.created_ms),
             r.attempts,
             time(r.next_attempt_ms),
             target,
+            files(r),
             r.last_error
                 .as_deref()
                 .unwrap_or("-")
@@ -141,6 +142,14 @@ fn show(record: Option<Record>, id: &str, what: &str, out: &mut dyn Write) -> an
     serde_json::to_writer_pretty(&mut *out, &record).context("writing the message")?;
     writeln!(out)?;
     Ok(())
+}
+
+/// The message's files in a word: `-`, or how many and their bytes together.
+fn files(record: &Record) -> String {
+    match record.attachments.len() {
+        0 => "-".to_owned(),
+        n => format!("{n} file(s), {} bytes", record.attachment_bytes()),
+    }
 }
 
 fn time(ms: u64) -> String {

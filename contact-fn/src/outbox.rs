@@ -107,7 +107,12 @@ impl Outbox {
         self.wake.notified().await;
     }
 
-    /// Forgets a message the mail server accepted.
+    /// The bytes of the file `index` of message `id`.
+    pub async fn attachment(&self, id: &str, index: usize) -> anyhow::Result<Vec<u8>> {
+        self.store.attachment(id, index).await
+    }
+
+    /// Forgets a message the mail server accepted, and its files.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
         self.store.delivered(id).await
     }

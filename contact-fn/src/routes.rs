@@ -4,6 +4,9 @@
 //! limit, at most a few per client at once), a processing turn (waited for briefly), decoding,
 //! validation, then the [`intake`] (idempotency check, durable storage).
 //! Only then is it answered 200 (JSON) or 303 to the success page (plain form post).
+//! A `multipart/form-data` body (the contact form with files) is read as a stream by
+//! [`upload`]: its fields into memory, its files into the spool, each limit checked as it
+//! arrives, before the processing turn is taken.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
@@ -28,8 +31,9 @@ use crate::limits::client_ip;
 use crate::newsletter;
 use crate::state::AppState;
 use crate::store::subscribers::Confirmed;
-use crate::submission::{self, Encoding, FormKind, RawValue, Submission, Verdict};
+use crate::submission::{self, Encoding, FieldErrors, FormKind, RawValue, Submission, Verdict};
 use crate::telemetry::{self, RequestId};
+use crate::upload::{self, Spooled, UploadError};
 use form_contract::NewsletterPage;
 
 /// `POST` to a form's paths ([`FormKind::path`], [`FormKind::functions_path`]): every form,
@@ -284,8 +288,8 @@ async fn submit(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let encoding = Encoding::of(&headers);
-    let result = accept(&state, kind, client, &request, encoding, &headers, body).await;
+    let posted = Posted::of(&headers);
+    let result = accept(&state, kind, client, &request, posted, &headers, body).await;
     match &result {
         Ok(Accepted::Stored(_)) => telemetry::accepted(kind),
         Ok(Accepted::Dropped(_)) => telemetry::rejected(kind, "honeypot"),
@@ -297,17 +301,97 @@ async fn submit(
     let result = result.map(Accepted::id);
     let config = &state.shared.config;
     let newsletter = &state.shared.newsletter;
-    match (encoding, result) {
-        (Some(Encoding::Form), Ok(_)) if kind == FormKind::Newsletter => {
+    let redirect = posted.is_some_and(|posted| posted.answered_by_redirect(&headers));
+    match (redirect, result) {
+        (true, Ok(_)) if kind == FormKind::Newsletter => {
             see_other(&newsletter.page(NewsletterPage::Pending))
         }
-        (Some(Encoding::Form), Err(_)) if kind == FormKind::Newsletter => {
+        (true, Err(_)) if kind == FormKind::Newsletter => {
             see_other(&newsletter.page(NewsletterPage::Failed))
         }
-        (Some(Encoding::Form), Ok(_)) => see_other(&config.success_page()),
-        (Some(Encoding::Form), Err(_)) => see_other(&config.failure_page()),
-        (_, Ok(id)) => Json(json!({ "ok": true, "id": id })).into_response(),
-        (_, Err(error)) => error.into_response(),
+        (true, Ok(_)) => see_other(&config.success_page()),
+        (true, Err(_)) => see_other(&config.failure_page()),
+        (false, Ok(id)) => Json(json!({ "ok": true, "id": id })).into_response(),
+        (false, Err(error)) => error.into_response(),
+    }
+}
+
+/// How a submission's body is sent.
+#[derive(Debug, Clone, Copy)]
+enum Posted {
+    /// Read whole, then decoded.
+    Whole(Encoding),
+    /// `multipart/form-data`, read as a stream.
+    Multipart,
+}
+
+impl Posted {
+    /// The kind of body the request's `Content-Type` names, if it is one the service reads.
+    fn of(headers: &HeaderMap) -> Option<Posted> {
+        if let Some(encoding) = Encoding::of(headers) {
+            return Some(Posted::Whole(encoding));
+        }
+        let essence = content_type(headers).split(';').next()?.trim();
+        essence
+            .eq_ignore_ascii_case("multipart/form-data")
+            .then_some(Posted::Multipart)
+    }
+
+    /// Whether the answer is a redirect to the site's pages (a form a browser sent without
+    /// JavaScript) rather than JSON: always for a url-encoded form, and for a multipart one
+    /// when the client asks for HTML, as a browser's navigation does (a script's request
+    /// does not, so it gets JSON).
+    fn answered_by_redirect(self, headers: &HeaderMap) -> bool {
+        match self {
+            Posted::Whole(encoding) => encoding == Encoding::Form,
+            Posted::Multipart => headers
+                .get(header::ACCEPT)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|accept| accept.contains("text/html")),
+        }
+    }
+}
+
+fn content_type(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+}
+
+/// The limits of a multipart body besides the contract's file limits: its text fields
+/// together as large as a whole url-encoded body may be.
+fn upload_limits(max_field_bytes: usize) -> upload::Limits {
+    upload::Limits {
+        max_parts: upload::MAX_PARTS,
+        max_header_bytes: upload::MAX_HEADER_BYTES,
+        max_field_bytes,
+    }
+}
+
+/// The answer to an upload that was not read, counted when it refused a file.
+fn upload_error(error: UploadError) -> AppError {
+    if let Some(reason) = error.attachment_reason() {
+        telemetry::attachment_refused(reason);
+    }
+    match error {
+        UploadError::TooLarge { message, code, .. } => {
+            let fields = code.map(|code| {
+                let error = form_contract::FieldError {
+                    code,
+                    message: message.clone(),
+                };
+                FieldErrors([(form_contract::ATTACHMENTS.name.to_owned(), error)].into())
+            });
+            AppError::LimitPassed { message, fields }
+        }
+        UploadError::Refused { field, error } => {
+            AppError::Invalid(FieldErrors([(field, error)].into()))
+        }
+        UploadError::Malformed(message) => {
+            AppError::BadRequest(format!("The multipart body could not be read: {message}"))
+        }
+        UploadError::Io(cause) => AppError::Unavailable(cause),
     }
 }
 
@@ -342,7 +426,7 @@ async fn accept(
     kind: FormKind,
     Client(client): Client,
     request: &RequestId,
-    encoding: Option<Encoding>,
+    posted: Option<Posted>,
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Accepted, AppError> {
@@ -353,37 +437,69 @@ async fn accept(
         .check(client)
         .map_err(AppError::RateLimited)?;
 
-    let encoding = encoding.ok_or(AppError::UnsupportedMediaType)?;
+    let posted = posted.ok_or(AppError::UnsupportedMediaType)?;
     let key = idempotency::key(headers).map_err(AppError::BadRequest)?;
+    let limits = upload_limits(config.max_body_bytes);
+    let max_body = match posted {
+        Posted::Whole(_) => config.max_body_bytes as u64,
+        Posted::Multipart => limits.max_body_bytes(),
+    };
     let declared_length = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared_length.is_some_and(|n| n > config.max_body_bytes as u64) {
-        return Err(AppError::TooLarge(config.max_body_bytes));
+    if declared_length.is_some_and(|n| n > max_body) {
+        return Err(AppError::TooLarge(
+            usize::try_from(max_body).unwrap_or(usize::MAX),
+        ));
     }
 
     // The body arrives before a processing turn is taken, so slow senders hold only their
     // own connections; how many bodies one client may be sending at once is bounded.
-    let body = {
+    let (mut raw, files) = {
         let _turn = shared
             .bodies
             .enter(client)
             .ok_or(AppError::RateLimited(config.body_timeout))?;
-        read_body(body, config.max_body_bytes, config.body_timeout).await?
+        match posted {
+            Posted::Whole(encoding) => {
+                let body = read_body(body, config.max_body_bytes, config.body_timeout).await?;
+                let raw = submission::decode(encoding, &body)
+                    .map_err(|e| AppError::BadRequest(e.to_string()))?;
+                (raw, Vec::new())
+            }
+            Posted::Multipart => {
+                let boundary = upload::boundary(content_type(headers)).map_err(upload_error)?;
+                let files_allowed = kind == FormKind::Contact;
+                let spool = config.spool_dir();
+                let read = upload::read(
+                    body.into_data_stream(),
+                    boundary,
+                    limits,
+                    &spool,
+                    files_allowed,
+                );
+                let upload = tokio::time::timeout(config.upload_timeout, read)
+                    .await
+                    .map_err(|_| AppError::Timeout)?
+                    .map_err(upload_error)?;
+                (upload.fields, upload.files)
+            }
+        }
     };
     let _permit = turn(&shared.permits, config.busy_timeout).await?;
 
-    let mut raw =
-        submission::decode(encoding, &body).map_err(|e| AppError::BadRequest(e.to_string()))?;
     let solution = raw.remove(form_contract::ALTCHA);
-    let submission = match submission::validate(kind, raw).map_err(AppError::Invalid)? {
+    let mut submission = match submission::validate(kind, raw).map_err(AppError::Invalid)? {
         Verdict::Accepted(submission) => *submission,
         Verdict::Spam => {
             tracing::info!(kind = kind.as_str(), %client, "honeypot filled; submission dropped");
             return Ok(Accepted::Dropped(Uuid::now_v7().to_string()));
         }
     };
+    if let Submission::Contact(message) = &mut submission {
+        message.attachments = files.iter().map(|f| f.attachment.clone()).collect();
+    }
     // Storing runs as its own task, so a client that goes away mid-way cannot leave a
     // message half-registered: once started, it is stored and scheduled completely.
     let state = state.clone();
@@ -399,7 +515,16 @@ async fn accept(
                 }
                 submission => {
                     let verified = proof_of_work(&state, solution).await;
-                    intake::store(state.shared.intake(), submission, key, &request, verified).await
+                    let files: Vec<Spooled> = files;
+                    intake::store(
+                        state.shared.intake(),
+                        submission,
+                        key,
+                        &request,
+                        verified,
+                        files,
+                    )
+                    .await
                 }
             }
         }

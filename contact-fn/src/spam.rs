@@ -96,6 +96,7 @@ mod tests {
             phone: "20 7946 0958".into(),
             subject: subject.into(),
             message: message.into(),
+            attachments: Vec::new(),
         })
     }
 

@@ -10,11 +10,12 @@ use tokio::sync::Semaphore;
 use crate::altcha::Altcha;
 use crate::auto_reply::{AutoReplier, AutoReplies};
 use crate::config::Config;
-use crate::delivery::{Mailer, RetryPolicy, Worker};
+use crate::delivery::{FileCheck, Mailer, RetryPolicy, Worker};
 use crate::idempotency::IdempotencyStore;
 use crate::intake::Intake;
 use crate::newsletter::{Newsletter, Optin};
 use crate::outbox::Outbox;
+use crate::scan::Scanner;
 use crate::store::files::{FileMarks, FileStore, OutboxPaths};
 use crate::store::postgres::Database;
 use crate::store::subscribers::DAY_MS;
@@ -126,9 +127,22 @@ impl AppState {
             .as_deref()
             .map(webhook::parse_secret)
             .transpose()?;
+        let spool = config.spool_dir();
+        std::fs::create_dir_all(&spool)
+            .with_context(|| format!("creating the upload spool {}", spool.display()))?;
+        durable::remove_leftovers(&spool)
+            .with_context(|| format!("cleaning up {}", spool.display()))?;
+        let files = FileCheck {
+            scanner: config
+                .scan_command
+                .as_deref()
+                .and_then(|command| Scanner::new(command, config.scan_timeout)),
+            dir: spool,
+            turn: Arc::new(tokio::sync::Semaphore::new(1)),
+        };
         let worker = Worker::new(
             outbox.clone(),
-            mailer.clone(),
+            (mailer.clone(), files),
             webhook::Sender::new(webhook_key.as_deref(), config.webhook_timeout)?,
             RetryPolicy::from_config(&config),
             config.smtp_concurrency as usize,
@@ -268,6 +282,7 @@ pub fn open_outbox(config: &Config, database: Option<&Database>) -> anyhow::Resu
     let paths = OutboxPaths {
         outbox: data.join("outbox"),
         dead: data.join("dead"),
+        attachments: data.join("attachments"),
     };
     Outbox::open(paths, max_messages, max_bytes).context("opening the outbox")
 }

@@ -15,6 +15,7 @@ use lettre::Address;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::attachment::Attachment;
 pub use form_contract::{FormKind, Role, Source};
 
 /// How the request body is encoded, from its `Content-Type`.
@@ -100,7 +101,7 @@ pub fn decode(encoding: Encoding, body: &[u8]) -> Result<RawFields, DecodeError>
 
 /// Adds a field as it was read; a second value under the same name makes it
 /// [`RawValue::Repeated`].
-fn insert_field(fields: &mut RawFields, key: String, value: RawValue) {
+pub fn insert_field(fields: &mut RawFields, key: String, value: RawValue) {
     fields
         .entry(key)
         .and_modify(|v| *v = RawValue::Repeated)
@@ -193,6 +194,9 @@ pub struct ContactMessage {
     pub subject: String,
     /// The message itself, line breaks kept.
     pub message: String,
+    /// The files sent with it (set after validation, from the multipart body's files).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
 }
 
 /// An enquiry from the home page "Get in Touch" form, cleaned and checked. Its fields are
@@ -304,6 +308,7 @@ pub fn validate(kind: FormKind, mut raw: RawFields) -> Result<Verdict, FieldErro
             phone: fields.phone(&CONTACT.phone).unwrap_or_default(),
             subject: fields.required_line(&CONTACT.subject),
             message: fields.required_text(&CONTACT.message),
+            attachments: Vec::new(),
         }),
         FormKind::Enquiry => Submission::Enquiry(Enquiry {
             first_name: fields.required_line(&ENQUIRY.first_name),

@@ -48,8 +48,16 @@ pub const SMTP_SECONDS: &str = "contact_smtp_send_duration_seconds";
 /// Time a webhook receiver took to answer one request, by result (`ok`, `failed`).
 pub const WEBHOOK_SECONDS: &str = "contact_webhook_send_duration_seconds";
 
+/// Files accepted with a stored message.
+pub const ATTACHMENTS_ACCEPTED: &str = "contact_attachments_accepted_total";
+/// Files refused, by reason: the error code of a refused upload (`too_many_files`,
+/// `file_too_large`, `files_too_large`, `file_type`), or `infected` (left out at delivery).
+pub const ATTACHMENTS_REFUSED: &str = "contact_attachments_refused_total";
+
 /// Every metric the service exports.
 pub const ALL: &[&str] = &[
+    ATTACHMENTS_ACCEPTED,
+    ATTACHMENTS_REFUSED,
     HTTP_REQUESTS,
     SUBMISSIONS_ACCEPTED,
     SUBMISSIONS_REJECTED,
@@ -107,6 +115,14 @@ fn describe() {
         "Submissions stored but labelled as likely spam, by form and reason."
     );
     describe_gauge!(OUTBOX_MESSAGES, "Messages waiting in the outbox.");
+    describe_counter!(
+        ATTACHMENTS_ACCEPTED,
+        "Files accepted with a stored message."
+    );
+    describe_counter!(
+        ATTACHMENTS_REFUSED,
+        "Files refused, by reason (a refused upload's error code, or infected)."
+    );
     describe_gauge!(
         OUTBOX_OLDEST_AGE,
         metrics::Unit::Seconds,
@@ -142,6 +158,16 @@ pub fn outbox(depth: Depth, now_ms: u64) {
 /// Counts a submission stored for delivery.
 pub fn accepted(kind: FormKind) {
     counter!(SUBMISSIONS_ACCEPTED, "form" => kind.as_str()).increment(1);
+}
+
+/// Counts the files of a stored message.
+pub fn attachments_accepted(files: usize) {
+    counter!(ATTACHMENTS_ACCEPTED).increment(files as u64);
+}
+
+/// Records a file refused for `reason`.
+pub fn attachment_refused(reason: &'static str) {
+    counter!(ATTACHMENTS_REFUSED, "reason" => reason).increment(1);
 }
 
 /// Counts a submission that was not stored, for `reason` (`AppError::reason`, `honeypot`).

@@ -143,6 +143,8 @@ pub fn record(url: &str, id: &str, kind: FormKind, body: &str, now_ms: u64) -> R
             event_id: id.to_owned(),
         }),
         notifications: None,
+        attachments: Vec::new(),
+        spooled: Vec::new(),
     }
 }
 

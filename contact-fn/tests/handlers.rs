@@ -157,11 +157,11 @@ async fn field_errors_come_back_keyed_by_the_request_field_names_with_a_code() {
 }
 
 #[tokio::test]
-async fn only_json_and_form_posts_are_read() {
+async fn only_json_form_and_multipart_posts_are_read() {
     let h = Harness::new(&[]);
     for content_type in [
         "text/plain",
-        "multipart/form-data; boundary=x",
+        "multipart/mixed; boundary=x",
         "application/xml",
     ] {
         let (status, _, body) = h
@@ -175,7 +175,7 @@ async fn only_json_and_form_posts_are_read() {
         let answer: Value = serde_json::from_slice(&body).unwrap();
         assert_eq!(
             answer["error"],
-            "Send the form as application/json or application/x-www-form-urlencoded."
+            "Send the form as application/json, application/x-www-form-urlencoded or multipart/form-data."
         );
     }
     let request = Request::post("/send-contact-email")

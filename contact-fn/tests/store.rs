@@ -93,6 +93,8 @@ fn record(id: &str, due: u64) -> Record {
         message: format!("Message-ID: <{id}@example.com>\r\nSubject: test\r\n\r\nÜber alles\r\n"),
         webhook: None,
         notifications: None,
+        attachments: Vec::new(),
+        spooled: Vec::new(),
     }
 }
 

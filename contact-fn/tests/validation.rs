@@ -70,6 +70,7 @@ fn a_valid_contact_message_is_cleaned_and_kept_whole() {
             phone: "20 7946 0958".into(),
             subject: "A new engine".into(),
             message: "Hello,\nwe would like to discuss a project.\nBest, Ada".into(),
+            attachments: Vec::new(),
         }))
     );
 }

@@ -10,6 +10,7 @@ export type ErrorBody = {
  */
 error: string, 
 /**
- * With 422 only: what is wrong with each field, keyed by the name it was sent under.
+ * With 422, and with 413 for a file limit: what is wrong with each field, keyed by the
+ * name it was sent under.
  */
 fields?: { [key in string]: FieldError }, };

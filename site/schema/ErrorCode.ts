@@ -4,4 +4,4 @@
  * Why the service rejected a field's value. The site shows the words `content/forms.yaml`
  * gives each code; API callers get a readable message beside it.
  */
-export type ErrorCode = "required" | "too_long" | "not_text" | "repeated" | "invalid_email" | "invalid_country_code" | "invalid_phone" | "phone_digits" | "not_an_option" | "not_boolean" | "unknown_field";
+export type ErrorCode = "required" | "too_long" | "not_text" | "repeated" | "invalid_email" | "invalid_country_code" | "invalid_phone" | "phone_digits" | "not_an_option" | "not_boolean" | "unknown_field" | "too_many_files" | "file_too_large" | "files_too_large" | "file_type";

@@ -16,7 +16,11 @@ export const contract = {
     "phone_digits",
     "not_an_option",
     "not_boolean",
-    "unknown_field"
+    "unknown_field",
+    "too_many_files",
+    "file_too_large",
+    "files_too_large",
+    "file_type"
   ],
   "newsletterPagesPath": "/newsletter",
   "contact": {
@@ -65,6 +69,98 @@ export const contract = {
         "maxLength": 10000
       }
     }
+  },
+  "attachments": {
+    "name": "attachments",
+    "maxFiles": 3,
+    "maxFileBytes": 10485760,
+    "maxTotalBytes": 20971520,
+    "maxNameChars": 100,
+    "types": [
+      {
+        "mime": "application/pdf",
+        "label": "PDF",
+        "extensions": [
+          "pdf"
+        ]
+      },
+      {
+        "mime": "image/png",
+        "label": "PNG",
+        "extensions": [
+          "png"
+        ]
+      },
+      {
+        "mime": "image/jpeg",
+        "label": "JPEG",
+        "extensions": [
+          "jpg",
+          "jpeg"
+        ]
+      },
+      {
+        "mime": "image/webp",
+        "label": "WebP",
+        "extensions": [
+          "webp"
+        ]
+      },
+      {
+        "mime": "text/plain",
+        "label": "plain text",
+        "extensions": [
+          "txt",
+          "text",
+          "csv",
+          "md",
+          "log"
+        ]
+      },
+      {
+        "mime": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "label": "Word (.docx)",
+        "extensions": [
+          "docx"
+        ]
+      },
+      {
+        "mime": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "label": "Excel (.xlsx)",
+        "extensions": [
+          "xlsx"
+        ]
+      },
+      {
+        "mime": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        "label": "PowerPoint (.pptx)",
+        "extensions": [
+          "pptx"
+        ]
+      },
+      {
+        "mime": "application/vnd.oasis.opendocument.text",
+        "label": "OpenDocument text (.odt)",
+        "extensions": [
+          "odt"
+        ]
+      },
+      {
+        "mime": "application/vnd.oasis.opendocument.spreadsheet",
+        "label": "OpenDocument spreadsheet (.ods)",
+        "extensions": [
+          "ods"
+        ]
+      },
+      {
+        "mime": "application/vnd.oasis.opendocument.presentation",
+        "label": "OpenDocument presentation (.odp)",
+        "extensions": [
+          "odp"
+        ]
+      }
+    ],
+    "accept": ".pdf,.png,.jpg,.jpeg,.webp,.txt,.text,.csv,.md,.log,.docx,.xlsx,.pptx,.odt,.ods,.odp,application/pdf,image/png,image/jpeg,image/webp,text/plain,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.openxmlformats-officedocument.presentationml.presentation,application/vnd.oasis.opendocument.text,application/vnd.oasis.opendocument.spreadsheet,application/vnd.oasis.opendocument.presentation"
   },
   "enquiry": {
     "path": "/send-enquiry",

@@ -1,5 +1,6 @@
 import { type Browser, type Locator, type Page, expect, test } from '@playwright/test'
 import type { Email } from 'postal-mime'
+import { contract } from '../schema/contract'
 import { content, settings } from './support/content'
 import {
   exportedSubscribers,
@@ -126,6 +127,32 @@ async function newPageWithErrors(browser: Browser, options: { javaScriptEnabled?
   return { context, page, errors }
 }
 
+/** `size` bytes of a PDF's beginning and a pattern after it. */
+function pdfBytes(size: number): Buffer {
+  const bytes = Buffer.alloc(size)
+  for (let i = 0; i < size; i++) bytes[i] = i % 251
+  bytes.write('%PDF-1.7\n', 0)
+  return bytes
+}
+
+/** The email carries exactly `files`: their names, types and every byte. */
+function expectAttachments(mail: Email | undefined, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const attached = mail?.attachments ?? []
+  expect(attached.map((a) => a.filename)).toEqual(files.map((f) => f.name))
+  for (const [index, file] of files.entries()) {
+    const part = attached[index]
+    expect(part?.mimeType).toBe(file.mimeType)
+    const content = part?.content
+    const bytes =
+      typeof content === 'string'
+        ? Buffer.from(content)
+        : content instanceof Uint8Array
+          ? Buffer.from(content)
+          : Buffer.from(new Uint8Array(content ?? new ArrayBuffer(0)))
+    expect(bytes.equals(file.buffer), `${file.name} arrived changed`).toBe(true)
+  }
+}
+
 test.describe('the contact page form', () => {
   test('is complete, labelled and asks the browser to check the required fields', async ({ page }) => {
     const form = await openContactForm(page)
@@ -138,7 +165,7 @@ test.describe('the contact page form', () => {
     await expect(fields.email).toHaveAttribute('type', 'email')
     await expect(fields.phone).toHaveAttribute('type', 'tel')
     for (const [key, field] of Object.entries(contact.fields)) {
-      if (field.placeholder) await expect(form.getByPlaceholder(field.placeholder), key).toBeVisible()
+      if ('placeholder' in field && field.placeholder) await expect(form.getByPlaceholder(field.placeholder), key).toBeVisible()
     }
     await expect(fields.countryCode).toHaveValue('+49')
     await expect(fields.countryCode.getByRole('option')).toHaveCount(content.countries.length)
@@ -313,6 +340,73 @@ test.describe('the contact page form', () => {
       '/contact',
     )
     await context.close()
+  })
+
+  test('without JavaScript the files go with the post and arrive byte for byte', async ({ browser }) => {
+    const { context, page } = await newPageWithErrors(browser, { javaScriptEnabled: false })
+    await page.goto('/contact/')
+    const form = page.getByRole('form', { name: contact.title })
+    const marker = uniqueMarker()
+    await fillContact(form, contactValues(marker))
+    const brief = { name: 'brief.pdf', mimeType: 'application/pdf', buffer: pdfBytes(300_000) }
+    const notes = { name: 'Notizen für Ümit.txt', mimeType: 'text/plain', buffer: Buffer.from(`Notes ${marker}\n`) }
+    await form.getByLabel(contact.fields.attachments.label).setInputFiles([brief, notes])
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+
+    await expect(page).toHaveURL(/\/contact\/sent\/$/)
+    const mail = await deliveredMail(marker)
+    expect(mail).toHaveLength(1)
+    expectAttachments(mail[0], [brief, notes])
+    await context.close()
+  })
+
+  test('with JavaScript: chosen files listed with their size, wrong ones refused, one removed, progress, delivered intact', async ({
+    page,
+  }) => {
+    const form = await openContactForm(page)
+    const marker = uniqueMarker()
+    await fillContact(form, contactValues(marker))
+    const words = contact.fields.attachments
+    const input = form.getByLabel(words.label)
+    const brief = { name: 'brief.pdf', mimeType: 'application/pdf', buffer: pdfBytes(2 * 1024 * 1024) }
+    const notes = { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes\n') }
+    await input.setInputFiles([brief, notes])
+    const chosen = form.getByRole('list', { name: words.chosen })
+    await expect(chosen.getByRole('listitem')).toHaveCount(2)
+    await expect(chosen.getByRole('listitem').first()).toContainText('brief.pdf')
+    await expect(chosen.getByRole('listitem').first()).toContainText('2 MB')
+
+    // Refused before anything is sent, each with the words content gives the contract's reason.
+    const huge = { name: 'huge.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(contract.attachments.maxFileBytes + 1) }
+    const program = { name: 'setup.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') }
+    await input.setInputFiles([huge, program])
+    const alert = form.getByRole('alert')
+    await expect(alert).toContainText(`huge.pdf: ${contact.messages.errors.file_too_large}`)
+    await expect(alert).toContainText(`setup.exe: ${contact.messages.errors.file_type}`)
+    await expect(chosen.getByRole('listitem')).toHaveCount(2)
+    expect(await input.evaluate((element) => (element as HTMLInputElement).files?.length)).toBe(2)
+    expect(await axeViolations(page, form), 'files listed, two refused').toEqual([])
+
+    await form.getByRole('button', { name: words.remove.replace('{name}', 'notes.txt') }).click()
+    await expect(chosen.getByRole('listitem')).toHaveCount(1)
+
+    // The progress bar shows while the files go out, however briefly.
+    await form.evaluate((element) => {
+      const seen: boolean[] = []
+      ;(window as unknown as { progressSeen: boolean[] }).progressSeen = seen
+      new MutationObserver(() => {
+        if (element.querySelector('progress')) seen.push(true)
+      }).observe(element, { subtree: true, childList: true })
+    })
+    await form.getByRole('button', { name: contact.messages.submit }).click()
+    await expect(toast(page, contact.messages.success.title)).toBeVisible()
+    expect(await page.evaluate(() => (window as unknown as { progressSeen: boolean[] }).progressSeen.length)).toBeGreaterThan(0)
+    await expect(form.getByRole('list', { name: words.chosen })).toHaveCount(0)
+
+    const mail = await deliveredMail(marker)
+    expect(mail).toHaveLength(1)
+    expectAttachments(mail[0], [brief])
+    expect(mail[0]?.subject).not.toContain(UNVERIFIED)
   })
 
   test('has no accessibility violations when idle, rejected or sent', async ({ browser }) => {

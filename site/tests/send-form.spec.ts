@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { MAX_RETRIES, endpointUrl, formBody, retryDelay, sendForm } from '../components/forms/sendForm'
+import { addFiles } from '../components/forms/attachments'
+import { MAX_RETRIES, type Upload, endpointUrl, formBody, retryDelay, sendFiles, sendForm } from '../components/forms/sendForm'
 import { contract } from '../schema/contract'
 
 // Unit tests of the forms' sending rules, with a scripted fetch (no browser, no network).
@@ -117,4 +118,39 @@ test('an answer that is not JSON is a failure, not a crash', async () => {
   const { fetch } = scriptedFetch([new Response('<html>Bad gateway</html>', { status: 500 })])
   const result = await sendForm('http://service/x', {}, { fetch })
   expect(result.kind === 'failed' && result.error.message).toBe('The contact service answered 500')
+})
+
+test('files go as multipart with one Idempotency-Key across retries, progress reported, a refused file named by its code', async () => {
+  const keys: string[] = []
+  const progress: number[] = []
+  const script = [new TypeError('Failed to send'), { status: 413, answer: { error: 'too large', fields: { attachments: { code: 'file_too_large', message: '"a.pdf" is larger than 10 MB' } } } }]
+  const upload: Upload = async (_url, _body, key, onProgress) => {
+    keys.push(key)
+    onProgress(0.5)
+    const next = script.shift()
+    if (next instanceof Error) throw next
+    if (!next) throw new Error('upload called more often than scripted')
+    return next
+  }
+  const { sleep } = recordSleeps()
+  const result = await sendFiles('http://service/x', new FormData(), (sent) => progress.push(sent), { upload, sleep })
+  expect(result).toEqual({ kind: 'invalid', fields: { attachments: 'file_too_large' } })
+  expect(keys).toHaveLength(2)
+  expect(new Set(keys).size).toBe(1)
+  expect(progress).toEqual([0, 0.5, 0, 0.5])
+})
+
+test('files are refused before sending by kind, size, count and total, with the contract\'s codes', () => {
+  const file = (name: string, size: number, type = '') => new File([new Uint8Array(size)], name, { type })
+  const max = contract.attachments.maxFileBytes
+  const first = addFiles([], [file('a.pdf', max), file('b.exe', 10), file('c.PNG', max + 1), file('d.txt', 1)])
+  expect(first.files.map((f) => f.name)).toEqual(['a.pdf', 'd.txt'])
+  expect(first.refused).toEqual([
+    { name: 'b.exe', code: 'file_type' },
+    { name: 'c.PNG', code: 'file_too_large' },
+  ])
+  const second = addFiles(first.files, [file('e.docx', max), file('f.odt', 5)])
+  expect(second.refused).toEqual([{ name: 'e.docx', code: 'files_too_large' }])
+  expect(second.files).toHaveLength(3)
+  expect(addFiles(second.files, [file('g.txt', 1)]).refused).toEqual([{ name: 'g.txt', code: 'too_many_files' }])
 })

@@ -139,6 +139,15 @@ wire_enum! {
         NotBoolean = "not_boolean",
         /// The form has no field of this name.
         UnknownField = "unknown_field",
+        /// More files than [`Attachments::max_files`].
+        TooManyFiles = "too_many_files",
+        /// A file larger than [`Attachments::max_file_bytes`].
+        FileTooLarge = "file_too_large",
+        /// Files larger together than [`Attachments::max_total_bytes`].
+        FilesTooLarge = "files_too_large",
+        /// A file whose content is not one of [`Attachments::types`], or does not match its
+        /// name or its declared type.
+        FileType = "file_type",
     }
 }
 
@@ -372,6 +381,137 @@ pub const NEWSLETTER: NewsletterFields = NewsletterFields {
     email: Field::new("email", "Email address", Rule::Email, MAX_EMAIL).required(),
 };
 
+/// A kind of file the contact form takes, recognised by its content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileType {
+    /// The media type the service decides from the file's bytes, and sends it under.
+    pub mime: &'static str,
+    /// How the visitor is told of it.
+    pub label: &'static str,
+    /// The name endings (lower case, without the dot) a file of this type may have; the
+    /// first is added to a name that has none.
+    pub extensions: &'static [&'static str],
+    /// Other media types a browser may declare for such a file, besides [`FileType::mime`].
+    #[serde(skip)]
+    pub aliases: &'static [&'static str],
+}
+
+/// The contact form's optional file field: its name on the wire, its limits and the kinds of
+/// file it takes. Sizes are in bytes (1 MB = 1,048,576 bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachments {
+    /// The name of every file part (`multipart/form-data`), the HTML `name`.
+    pub name: &'static str,
+    /// Most files a message may carry.
+    pub max_files: usize,
+    /// Largest file.
+    pub max_file_bytes: u64,
+    /// Largest total of a message's files.
+    pub max_total_bytes: u64,
+    /// Longest file name kept, in characters (a longer one is shortened, its ending kept).
+    pub max_name_chars: usize,
+    /// The kinds of file taken, decided from the content.
+    pub types: &'static [FileType],
+}
+
+const MB: u64 = 1024 * 1024;
+
+/// The contact form's files.
+pub const ATTACHMENTS: Attachments = Attachments {
+    name: "attachments",
+    max_files: 3,
+    max_file_bytes: 10 * MB,
+    max_total_bytes: 20 * MB,
+    max_name_chars: 100,
+    types: &[
+        FileType {
+            mime: "application/pdf",
+            label: "PDF",
+            extensions: &["pdf"],
+            aliases: &["application/x-pdf"],
+        },
+        FileType {
+            mime: "image/png",
+            label: "PNG",
+            extensions: &["png"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "image/jpeg",
+            label: "JPEG",
+            extensions: &["jpg", "jpeg"],
+            aliases: &["image/pjpeg"],
+        },
+        FileType {
+            mime: "image/webp",
+            label: "WebP",
+            extensions: &["webp"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "text/plain",
+            label: "plain text",
+            extensions: &["txt", "text", "csv", "md", "log"],
+            aliases: &["text/csv", "text/markdown", "text/x-markdown", "text/x-log"],
+        },
+        FileType {
+            mime: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            label: "Word (.docx)",
+            extensions: &["docx"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            label: "Excel (.xlsx)",
+            extensions: &["xlsx"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+            label: "PowerPoint (.pptx)",
+            extensions: &["pptx"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "application/vnd.oasis.opendocument.text",
+            label: "OpenDocument text (.odt)",
+            extensions: &["odt"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "application/vnd.oasis.opendocument.spreadsheet",
+            label: "OpenDocument spreadsheet (.ods)",
+            extensions: &["ods"],
+            aliases: &[],
+        },
+        FileType {
+            mime: "application/vnd.oasis.opendocument.presentation",
+            label: "OpenDocument presentation (.odp)",
+            extensions: &["odp"],
+            aliases: &[],
+        },
+    ],
+};
+
+impl Attachments {
+    /// The type whose media type is `mime`.
+    pub fn by_mime(&self, mime: &str) -> Option<&'static FileType> {
+        self.types.iter().find(|t| t.mime == mime)
+    }
+
+    /// The HTML `accept` of the file input: every name ending and media type taken.
+    pub fn accept(&self) -> String {
+        let endings = self
+            .types
+            .iter()
+            .flat_map(|t| t.extensions.iter().map(|e| format!(".{e}")));
+        let mimes = self.types.iter().map(|t| t.mime.to_owned());
+        endings.chain(mimes).collect::<Vec<_>>().join(",")
+    }
+}
+
 /// What the service says about one rejected field.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct FieldError {
@@ -386,7 +526,8 @@ pub struct FieldError {
 pub struct ErrorBody {
     /// A readable summary.
     pub error: String,
-    /// With 422 only: what is wrong with each field, keyed by the name it was sent under.
+    /// With 422, and with 413 for a file limit: what is wrong with each field, keyed by the
+    /// name it was sent under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub fields: Option<BTreeMap<String, FieldError>>,
@@ -464,8 +605,17 @@ struct Exported {
     error_codes: &'static [&'static str],
     newsletter_pages_path: &'static str,
     contact: ExportedForm<ContactFields>,
+    attachments: ExportedAttachments,
     enquiry: ExportedForm<EnquiryFields>,
     newsletter: ExportedForm<NewsletterFields>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExportedAttachments {
+    #[serde(flatten)]
+    limits: Attachments,
+    accept: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -486,6 +636,10 @@ pub fn typescript() -> String {
         contact: ExportedForm {
             path: FormKind::Contact.path(),
             fields: CONTACT,
+        },
+        attachments: ExportedAttachments {
+            limits: ATTACHMENTS,
+            accept: ATTACHMENTS.accept(),
         },
         enquiry: ExportedForm {
             path: FormKind::Enquiry.path(),
@@ -533,6 +687,8 @@ mod tests {
             );
         }
         assert!(ts.contains(HONEYPOT));
+        assert!(ts.contains("\"maxFileBytes\": 10485760"), "{ts}");
+        assert!(ts.contains(".docx"), "{ts}");
         assert!(ts.contains(&format!("\"challengePath\": \"{CHALLENGE_PATH}\"")));
     }
 }

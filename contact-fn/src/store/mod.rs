@@ -14,8 +14,11 @@ pub mod subscribers;
 use std::future::Future;
 use std::pin::Pin;
 
+use std::path::PathBuf;
+
 use serde::{Deserialize, Serialize};
 
+use crate::attachment::Attachment;
 use crate::submission::FormKind;
 
 /// What a store's methods return: a future that may be held across threads.
@@ -52,6 +55,14 @@ pub struct Record {
     /// one write however many receivers there are). `None` once they were posted or split off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notifications: Option<Notifications>,
+    /// The files sent with the message, in order. The store keeps their bytes under the
+    /// message's id ([`OutboxStore::attachment`]) until it is delivered or purged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+    /// Where the bytes of [`Record::attachments`] wait (the upload spool) until
+    /// [`OutboxStore::enqueue`] stores them with the record; never serialised.
+    #[serde(skip)]
+    pub spooled: Vec<PathBuf>,
 }
 
 impl Record {
@@ -77,7 +88,14 @@ impl Record {
                 .map_err(|_| anyhow::anyhow!("the formatted email is not UTF-8"))?,
             webhook: None,
             notifications: None,
+            attachments: Vec::new(),
+            spooled: Vec::new(),
         })
+    }
+
+    /// The bytes of the message's files together.
+    pub fn attachment_bytes(&self) -> u64 {
+        self.attachments.iter().map(|a| a.size).sum()
     }
 }
 
@@ -182,7 +200,8 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     fn len(&self) -> BoxFuture<'_, anyhow::Result<usize>>;
     /// Whether a message with this id waits.
     fn contains<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>>;
-    /// Stores a new message durably; one whose id already waits is not written again.
+    /// Stores a new message durably, with the bytes of its files from [`Record::spooled`]; one
+    /// whose id already waits is not written again (nor are its files).
     fn enqueue(&self, record: Record) -> BoxFuture<'_, Result<(), EnqueueError>>;
     /// Stores a message and remembers its Idempotency-Key in one transaction, when the backend
     /// can (a key already remembered stores nothing and says whether the submission is the
@@ -198,7 +217,14 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     fn take_due(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<Option<Taken>>>;
     /// Time of the next attempt due, in ms since the Unix epoch.
     fn next_due(&self) -> BoxFuture<'_, anyhow::Result<Option<u64>>>;
-    /// Forgets a delivered message.
+    /// The bytes of the file `index` (of [`Record::attachments`]) of message `id`, waiting or
+    /// dead.
+    fn attachment<'a>(
+        &'a self,
+        id: &'a str,
+        index: usize,
+    ) -> BoxFuture<'a, anyhow::Result<Vec<u8>>>;
+    /// Forgets a delivered message, and its files.
     fn delivered<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>>;
     /// Stores the new state of a message that failed for now.
     fn retry_later(&self, record: Record) -> BoxFuture<'_, anyhow::Result<()>>;
@@ -223,7 +249,7 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     /// Moves the dead letter `id` back into the outbox, due at `now_ms` with no failed attempt
     /// and a fresh give-up age; `false` when there is none.
     fn revive<'a>(&'a self, id: &'a str, now_ms: u64) -> BoxFuture<'a, anyhow::Result<bool>>;
-    /// Deletes the dead letter `id` for good; `false` when there is none.
+    /// Deletes the dead letter `id` and its files for good; `false` when there is none.
     fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>>;
 }
 

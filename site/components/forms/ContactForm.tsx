@@ -1,6 +1,7 @@
 import type { ContactForm as ContactFormContent } from '../../schema/ContactForm'
 import type { Country } from '../../schema/Country'
 import { contract } from '../../schema/contract'
+import { AttachmentsField } from './AttachmentsField'
 import { CountryCodeSelect } from './CountryCodeSelect'
 import { FormField } from './FormField'
 import { FormShell } from './FormShell'
@@ -26,16 +27,18 @@ const C = contact.fields
 const ID = 'contact-form'
 
 /**
- * The contact page's "Send us a Message" form. A real form posting to the contact service, so
- * it works without script (the service redirects to a confirmation page); with script it sends
- * JSON, stays on the page and answers with a toast.
+ * The contact page's "Send us a Message" form. A real form posting to the contact service
+ * (`multipart/form-data`, for its optional files), so it works without script (the service
+ * redirects to a confirmation page); with script it sends JSON, or multipart with the upload's
+ * progress when files are attached, stays on the page and answers with a toast.
  */
 export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
   const { fields, messages } = form
-  const { sending, errors, notice, onSubmit, onChange } = useFormSubmission({
+  const { sending, errors, notice, progress, onSubmit, onChange } = useFormSubmission({
     endpoint,
     form: contact,
     messages,
+    files: contract.attachments.name,
   })
   return (
     <FormShell
@@ -45,6 +48,7 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
       lead={form.lead}
       onSubmit={onSubmit}
       onChange={onChange}
+      encType="multipart/form-data"
     >
       <div className="grid gap-5 sm:grid-cols-2">
         <FormField id={`${ID}-name`} label={fields.name.label} error={errors[C.name.name]}>
@@ -89,6 +93,8 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
               placeholder={fields.message.placeholder ?? undefined} className={controlClasses('resize-y')} />
           )}
         </FormField>
+        <AttachmentsField id={`${ID}-attachments`} words={fields.attachments} messages={messages}
+          error={errors[contract.attachments.name]} progress={progress} />
       </div>
       <Honeypot id={`${ID}-website`} label={messages.honeypot} />
       <FormStatus id={`${ID}-status`} message={notice} />

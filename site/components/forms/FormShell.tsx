@@ -9,6 +9,8 @@ export type FormShellProps = {
   lead?: string | null | undefined
   onSubmit: (event: FormEvent<HTMLFormElement>) => void
   onChange: (event: FormEvent<HTMLFormElement>) => void
+  /** `multipart/form-data` for a form with a file field. */
+  encType?: 'multipart/form-data'
   children: ReactNode
 }
 
@@ -16,12 +18,13 @@ export type FormShellProps = {
  * The frame both contact forms share: a real `<form method="post">` aimed at the contact
  * service (so it works without script), named by its heading, with the heading and lead.
  */
-export function FormShell({ id, action, title, lead, onSubmit, onChange, children }: FormShellProps) {
+export function FormShell({ id, action, title, lead, onSubmit, onChange, encType, children }: FormShellProps) {
   const headingId = `${id}-title`
   return (
     <form
       method="post"
       action={action}
+      encType={encType}
       aria-labelledby={headingId}
       onSubmit={onSubmit}
       onChange={onChange}

@@ -1,5 +1,6 @@
-// Sending a form to the contact service from script: JSON, one Idempotency-Key per
-// submission, and retries of network failures with exponential back-off.
+// Sending a form to the contact service from script: JSON (or multipart/form-data when it
+// carries files, with upload progress), one Idempotency-Key per submission, and retries of
+// network failures with exponential back-off.
 import { contract } from '../../schema/contract'
 import type { ErrorCode } from '../../schema/ErrorCode'
 
@@ -60,32 +61,89 @@ export type SendOptions = {
   fetch?: typeof fetch
 }
 
+/** What one attempt got back: the status and the JSON answer (null when not JSON). */
+type Answer = { status: number; answer: { error?: unknown; fields?: unknown } | null }
+
 /**
  * Posts `body` as JSON to `url`. Network failures and transient answers are retried up to
  * MAX_RETRIES times with the same Idempotency-Key, so the service sends one email at most.
  */
 export async function sendForm(url: string, body: Record<string, unknown>, options: SendOptions = {}): Promise<SendResult> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const doFetch = options.fetch ?? fetch
-  const key = newIdempotencyKey()
   const payload = JSON.stringify(body)
+  return withRetries(options.sleep, async (key) => {
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': key },
+      body: payload,
+    })
+    return { status: response.status, answer: await readJson(response) }
+  })
+}
+
+/** Posts a multipart body, calling back with the fraction sent so far; rejects on a network failure. */
+export type Upload = (url: string, body: FormData, key: string, onProgress: (sent: number) => void) => Promise<Answer>
+
+/** An upload through XMLHttpRequest, the browser API that reports an upload's progress. */
+export const xhrUpload: Upload = (url, body, key, onProgress) =>
+  new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest()
+    request.open('POST', url)
+    request.setRequestHeader('Accept', 'application/json')
+    request.setRequestHeader('Idempotency-Key', key)
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
+    })
+    request.addEventListener('load', () => {
+      let answer: Answer['answer'] = null
+      try {
+        const value: unknown = JSON.parse(request.responseText)
+        if (typeof value === 'object' && value !== null) answer = value
+      } catch {
+        // Not JSON: a proxy's page.
+      }
+      resolve({ status: request.status, answer })
+    })
+    request.addEventListener('error', () => reject(new TypeError('Failed to send')))
+    request.addEventListener('abort', () => reject(new TypeError('The upload was aborted')))
+    request.send(body)
+  })
+
+/**
+ * Posts `body` (fields and files) as `multipart/form-data` to `url`, reporting the progress of
+ * each attempt, with the same retries and Idempotency-Key as {@link sendForm}.
+ */
+export async function sendFiles(
+  url: string,
+  body: FormData,
+  onProgress: (sent: number) => void,
+  options: { sleep?: SendOptions['sleep']; upload?: Upload } = {},
+): Promise<SendResult> {
+  const upload = options.upload ?? xhrUpload
+  return withRetries(options.sleep, (key) => {
+    onProgress(0)
+    return upload(url, body, key, onProgress)
+  })
+}
+
+/** Runs `attempt` until it gets a definite answer, retrying failures and transient answers. */
+async function withRetries(sleep: SendOptions['sleep'], attempt: (key: string) => Promise<Answer>): Promise<SendResult> {
+  const wait = sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const key = newIdempotencyKey()
   let lastError = new Error('The form was not sent.')
-  for (let attempt = 0; attempt <= MAX_RETRIES; attempt++) {
-    if (attempt > 0) await sleep(retryDelay(attempt - 1))
-    let response: Response
+  for (let tried = 0; tried <= MAX_RETRIES; tried++) {
+    if (tried > 0) await wait(retryDelay(tried - 1))
+    let response: Answer
     try {
-      response = await doFetch(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Idempotency-Key': key },
-        body: payload,
-      })
+      response = await attempt(key)
     } catch (error) {
       lastError = error instanceof Error ? error : new Error(String(error))
       continue
     }
-    if (response.ok) return { kind: 'sent' }
-    const answer = await readJson(response)
-    if (response.status === 422 && answer?.fields && typeof answer.fields === 'object') {
+    const { answer } = response
+    if (response.status >= 200 && response.status < 300) return { kind: 'sent' }
+    // 413 names the file field when a file passed a limit.
+    if ((response.status === 422 || response.status === 413) && answer?.fields && typeof answer.fields === 'object') {
       return { kind: 'invalid', fields: errorCodes(answer.fields) }
     }
     lastError = new Error(

@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom'
 import type { ErrorCode } from '../../schema/ErrorCode'
 import type { FormMessages } from '../../schema/FormMessages'
 import { ALTCHA_FIELD, solveChallenge } from './proofOfWork'
-import { type ContractFields, HONEYPOT_FIELD, endpointUrl, formBody, sendForm } from './sendForm'
+import { type ContractFields, HONEYPOT_FIELD, endpointUrl, formBody, sendFiles, sendForm } from './sendForm'
 import { preloadToasts, showToast } from './toast'
 
 export type FormSubmission = {
@@ -13,6 +13,8 @@ export type FormSubmission = {
   errors: Record<string, string>
   /** The notice announced when fields were rejected, else null. */
   notice: string | null
+  /** How much of the files went out (0 to 1) while a form with files is sent, else null. */
+  progress: number | null
   onSubmit: (event: FormEvent<HTMLFormElement>) => void
   /** Forgets a field's error once the visitor edits it (the form's `onChange`). */
   onChange: (event: FormEvent<HTMLFormElement>) => void
@@ -26,6 +28,9 @@ export type SubmissionOptions = {
   messages: FormMessages
   /** Called after a successful send, once the form element was reset. */
   onReset?: () => void
+  /** The name of the form's file field, if it has one: with files chosen, the form is sent as
+   * `multipart/form-data` with its upload's progress. */
+  files?: string
 }
 
 /**
@@ -36,8 +41,9 @@ export type SubmissionOptions = {
  * The proof of work starts when the island loads, while the visitor is still typing, and again
  * after each message sent (a solution counts once).
  */
-export function useFormSubmission({ endpoint, form: contract, messages, onReset }: SubmissionOptions): FormSubmission {
+export function useFormSubmission({ endpoint, form: contract, messages, onReset, files }: SubmissionOptions): FormSubmission {
   const [sending, setSending] = useState(false)
+  const [progress, setProgress] = useState<number | null>(null)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [notice, setNotice] = useState<string | null>(null)
   const solution = useRef<Promise<string | null> | null>(null)
@@ -54,7 +60,18 @@ export function useFormSubmission({ endpoint, form: contract, messages, onReset 
     if (typeof honeypot === 'string' && honeypot !== '') body[HONEYPOT_FIELD] = honeypot
     const altcha = await (solution.current ?? solveChallenge(endpoint))
     if (altcha !== null) body[ALTCHA_FIELD] = altcha
-    const result = await sendForm(endpointUrl(endpoint, contract.path), body)
+    const url = endpointUrl(endpoint, contract.path)
+    const chosen = files ? data.getAll(files).filter((value): value is File => value instanceof File && value.name !== '') : []
+    let result
+    if (files && chosen.length > 0) {
+      const multipart = new FormData()
+      for (const [name, value] of Object.entries(body)) multipart.append(name, String(value))
+      for (const file of chosen) multipart.append(files, file, file.name)
+      result = await sendFiles(url, multipart, setProgress)
+      setProgress(null)
+    } else {
+      result = await sendForm(url, body)
+    }
     setSending(false)
     switch (result.kind) {
       case 'sent':
@@ -92,6 +109,7 @@ export function useFormSubmission({ endpoint, form: contract, messages, onReset 
     sending,
     errors,
     notice,
+    progress,
     onSubmit: (event) => {
       event.preventDefault()
       preloadToasts()

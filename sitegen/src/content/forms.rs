@@ -86,6 +86,27 @@ pub struct ContactFields {
     pub subject: TextField,
     /// The message (required).
     pub message: TextField,
+    /// The optional files.
+    pub attachments: AttachmentsField,
+}
+
+/// The words of the contact form's optional file field; how many files, how large and of which
+/// kinds are the contract's ([`form_contract::ATTACHMENTS`]).
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttachmentsField {
+    /// The visible label, which is also the accessible name.
+    pub label: String,
+    /// What may be attached, under the label: `{files}`, `{file_size}` and `{total_size}` are
+    /// replaced by the contract's limits (`3`, `10 MB`, `20 MB`).
+    pub hint: String,
+    /// The heading of the list of chosen files.
+    pub chosen: String,
+    /// The label of the button that takes a chosen file off the list; `{name}` is replaced by
+    /// the file's name.
+    pub remove: String,
+    /// The name of the progress bar shown while the files are sent.
+    pub progress: String,
 }
 
 /// The home page's "Get in Touch" form.

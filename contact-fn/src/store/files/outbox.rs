@@ -1,7 +1,10 @@
 //! The file store of the outbox: one JSON file `outbox/<id>.json` per message, fsynced before
 //! it counts as stored. The files are the truth; memory only keeps the schedule and the sizes
 //! for the quota, rebuilt from the folder at start-up. Messages that cannot be delivered move to
-//! `dead/` with the reason, never deleted.
+//! `dead/` with the reason, never deleted. A message's files are `attachments/<id>/<index>`,
+//! moved there from the upload spool before its record is written (so a record never names
+//! files that are not there), and removed with the message when it is delivered or purged;
+//! files that no record names (a crash between the two writes) are removed at start-up.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fs;
@@ -23,6 +26,8 @@ pub struct OutboxPaths {
     pub outbox: PathBuf,
     /// Folder of messages that will never be delivered.
     pub dead: PathBuf,
+    /// Folder of the messages' files, a folder per message (waiting or dead).
+    pub attachments: PathBuf,
 }
 
 /// The messages waiting for delivery, as files.
@@ -63,10 +68,15 @@ fn file_name(id: &str) -> String {
     format!("{id}.json")
 }
 
+/// What a message takes of the quota: its file and its attachments.
+fn quota_size(record_bytes: usize, record: &Record) -> u64 {
+    record_bytes as u64 + record.attachment_bytes()
+}
+
 impl FileOutbox {
     /// Opens (creating if needed) the folders and resumes every message found in them.
     pub fn open(paths: OutboxPaths, max_messages: u64, max_bytes: u64) -> anyhow::Result<Self> {
-        for dir in [&paths.outbox, &paths.dead] {
+        for dir in [&paths.outbox, &paths.dead, &paths.attachments] {
             fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             durable::remove_leftovers(dir)
                 .with_context(|| format!("cleaning up {}", dir.display()))?;
@@ -91,7 +101,8 @@ impl FileOutbox {
             };
             match read_record(&path) {
                 Ok(record) => {
-                    let size = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                    let size = fs::metadata(&path).map(|m| m.len()).unwrap_or(0)
+                        + record.attachment_bytes();
                     let mut index = outbox.lock();
                     index.set_size(&id, size);
                     index.created_ms.insert(id.clone(), record.created_ms);
@@ -108,7 +119,33 @@ impl FileOutbox {
                 }
             }
         }
+        outbox.remove_unnamed_attachments()?;
         Ok(outbox)
+    }
+
+    /// Removes the files of messages that are neither waiting nor dead: left by a crash
+    /// between storing the files and their record, or between removing the two.
+    fn remove_unnamed_attachments(&self) -> anyhow::Result<()> {
+        let dir = &self.paths.attachments;
+        for entry in fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
+            let entry = entry?;
+            let id = entry.file_name().to_string_lossy().into_owned();
+            let name = file_name(&id);
+            if self.paths.outbox.join(&name).exists() || self.paths.dead.join(&name).exists() {
+                continue;
+            }
+            let modified = entry.metadata()?.modified()?;
+            let age = std::time::SystemTime::now()
+                .duration_since(modified)
+                .unwrap_or_default();
+            // A young folder may be a store in progress in the running service.
+            if age >= durable::LEFTOVER_AGE {
+                tracing::info!(id, "removing the files of a message that was never stored");
+                fs::remove_dir_all(entry.path())
+                    .with_context(|| format!("removing {}", entry.path().display()))?;
+            }
+        }
+        Ok(())
     }
 
     fn lock(&self) -> MutexGuard<'_, Index> {
@@ -169,21 +206,27 @@ impl FileOutbox {
                 return Ok(());
             }
             let count = index.sizes.len() as u64;
-            if count + 1 > self.max_messages || index.bytes + bytes.len() as u64 > self.max_bytes {
+            let size = quota_size(bytes.len(), &record);
+            if count + 1 > self.max_messages || index.bytes + size > self.max_bytes {
                 return Err(EnqueueError::Full {
                     count,
                     bytes: index.bytes,
                 });
             }
             // Reserve the space before the slow write so concurrent writers respect the quota.
-            index.set_size(&record.id, bytes.len() as u64);
+            index.set_size(&record.id, size);
             index
                 .created_ms
                 .insert(record.id.clone(), record.created_ms);
         }
         let (dir, name) = (self.paths.outbox.clone(), file_name(&record.id));
+        let files = (self.paths.attachments.clone(), record.spooled.clone());
+        let id = record.id.clone();
         let written = blocking("writing the message file", move || {
-            durable::write(&dir, &name, &bytes)
+            store_attachments(&files.0, &id, &files.1)?;
+            durable::write(&dir, &name, &bytes).inspect_err(|_| {
+                let _ = fs::remove_dir_all(files.0.join(&id));
+            })
         })
         .await;
         let mut index = self.lock();
@@ -239,11 +282,12 @@ impl FileOutbox {
     /// message a second flush of the folder beside the one that stored it.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
         let path = self.paths.outbox.join(file_name(id));
+        let files = self.paths.attachments.join(id);
         let removed = blocking(
             "removing the delivered message",
             move || match fs::remove_file(&path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
-                _ => Ok(()),
+                _ => remove_attachments(&files),
             },
         )
         .await;
@@ -263,7 +307,7 @@ impl FileOutbox {
         .await;
         let mut index = self.lock();
         if written.is_ok() {
-            index.set_size(&record.id, size);
+            index.set_size(&record.id, size + record.attachment_bytes());
         }
         // Even if the update was not written, the old file is still there: keep trying.
         index.due.insert((record.next_attempt_ms, record.id));
@@ -413,7 +457,7 @@ impl OutboxStore for FileOutbox {
             })
             .await?;
             let mut index = self.lock();
-            index.set_size(id, record.message.len() as u64);
+            index.set_size(id, quota_size(record.message.len(), &record));
             index.created_ms.insert(id.to_owned(), record.created_ms);
             index.due.insert((record.next_attempt_ms, id.to_owned()));
             Ok(true)
@@ -421,10 +465,46 @@ impl OutboxStore for FileOutbox {
     }
     fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
         let (dir, name) = (self.paths.dead.clone(), file_name(id));
+        let files = self.paths.attachments.join(id);
         Box::pin(blocking("deleting the dead letter", move || {
             let present = dir.join(&name).exists();
-            durable::remove(&dir, &name).map(|()| present)
+            durable::remove(&dir, &name)?;
+            if present {
+                remove_attachments(&files)?;
+            }
+            Ok::<_, std::io::Error>(present)
         }))
+    }
+    fn attachment<'a>(
+        &'a self,
+        id: &'a str,
+        index: usize,
+    ) -> BoxFuture<'a, anyhow::Result<Vec<u8>>> {
+        let path = self.paths.attachments.join(id).join(index.to_string());
+        Box::pin(blocking("reading an attachment", move || fs::read(path)))
+    }
+}
+
+/// Moves the spooled files of message `id` into `attachments/<id>/0`, `1`, ... durably
+/// (each was fsynced when it was spooled; the renames are, by the folders' fsync).
+fn store_attachments(attachments: &Path, id: &str, spooled: &[PathBuf]) -> std::io::Result<()> {
+    if spooled.is_empty() {
+        return Ok(());
+    }
+    let dir = attachments.join(id);
+    fs::create_dir_all(&dir)?;
+    for (index, path) in spooled.iter().enumerate() {
+        fs::rename(path, dir.join(index.to_string()))?;
+    }
+    durable::sync_dir(&dir)?;
+    durable::sync_dir(attachments)
+}
+
+/// Removes a message's files, if it has any.
+fn remove_attachments(dir: &Path) -> std::io::Result<()> {
+    match fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
     }
 }
 

@@ -33,6 +33,7 @@ const MIGRATIONS: &[(&str, &str)] = embedded![
     "0004_challenges",
     "0005_auto_replies",
     "0006_notifications",
+    "0007_attachments",
 ];
 
 mod auto_replies;

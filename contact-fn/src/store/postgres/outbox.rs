@@ -23,7 +23,19 @@ fn kind_text(record: &Record) -> anyhow::Result<String> {
     }
 }
 
-const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id, notify_urls, notify_body";
+const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id, notify_urls, notify_body, attachments, attachment_bytes";
+
+/// Largest row of `attachment_chunks`: what is read from a spool file at a time.
+const CHUNK_BYTES: usize = 256 * 1024;
+
+/// The record's list of files as its column holds it: JSON, or NULL for none.
+fn attachments_text(record: &Record) -> Option<String> {
+    if record.attachments.is_empty() {
+        return None;
+    }
+    // A list of plain strings and numbers: serialising cannot fail.
+    serde_json::to_string(&record.attachments).ok()
+}
 
 /// How many [`COLUMNS`] there are: the first parameter after a record's is `$N+1`.
 fn column_count() -> usize {
@@ -54,6 +66,8 @@ fn bind_record<'q>(query: PgQuery<'q>, record: &'q Record, kind: String) -> PgQu
         .bind(record.webhook.as_ref().map(|w| &w.event_id))
         .bind(record.notifications.as_ref().map(|n| &n.urls))
         .bind(record.notifications.as_ref().map(|n| &n.body))
+        .bind(attachments_text(record))
+        .bind(to_db(record.attachment_bytes()))
 }
 
 type PgQuery<'q> = sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>;
@@ -79,6 +93,11 @@ fn record_of(row: &PgRow) -> anyhow::Result<Record> {
             (Some(urls), Some(body)) => Some(Notifications { urls, body }),
             _ => None,
         },
+        attachments: match row.try_get::<Option<String>, _>("attachments")? {
+            Some(text) => serde_json::from_str(&text).context("reading the list of files")?,
+            None => Vec::new(),
+        },
+        spooled: Vec::new(),
     })
 }
 
@@ -102,7 +121,8 @@ pub(super) struct Usage {
 }
 
 /// The outbox's usage, as the quota counts it: messages `n`, and `bytes` of their emails.
-const USAGE: &str = "count(*) AS n, coalesce(sum(octet_length(message)), 0)::bigint AS bytes";
+const USAGE: &str =
+    "count(*) AS n, coalesce(sum(octet_length(message) + attachment_bytes), 0)::bigint AS bytes";
 
 /// How long a replica trusts the usage it read.
 const USAGE_FRESH: Duration = Duration::from_secs(1);
@@ -149,6 +169,13 @@ impl PgOutbox {
     /// Inserts a message, committed before it returns, unless the quota is used up; a message
     /// whose id is already waiting is left as it is.
     pub async fn enqueue(&self, record: Record) -> Result<(), EnqueueError> {
+        if !record.spooled.is_empty() {
+            // The files' rows and the message's row are committed together.
+            let io = |e: sqlx::Error| EnqueueError::Io(anyhow::Error::new(e));
+            let mut tx = self.pool().begin().await.map_err(io)?;
+            self.insert(&mut tx, &record).await?;
+            return tx.commit().await.map_err(io);
+        }
         let mut conn = self
             .pool()
             .acquire()
@@ -208,7 +235,7 @@ impl PgOutbox {
     /// as much, as concurrent inserts could before.
     async fn insert(&self, conn: &mut PgConnection, record: &Record) -> Result<(), EnqueueError> {
         let kind = kind_text(record).map_err(EnqueueError::Io)?;
-        let size = record.message.len() as u64;
+        let size = record.message.len() as u64 + record.attachment_bytes();
         if self.far_from_quota(conn, size).await? {
             let sql = format!(
                 "INSERT INTO outbox ({COLUMNS}) VALUES ({}) ON CONFLICT (id) DO NOTHING",
@@ -220,9 +247,12 @@ impl PgOutbox {
                 .context("inserting the message")
                 .map_err(EnqueueError::Io)?;
             if inserted.rows_affected() == 1 {
-                let mut usage = self.lock_usage();
-                usage.messages += 1;
-                usage.bytes += size;
+                {
+                    let mut usage = self.lock_usage();
+                    usage.messages += 1;
+                    usage.bytes += size;
+                }
+                store_chunks(conn, record).await?;
             }
             return Ok(());
         }
@@ -247,7 +277,7 @@ impl PgOutbox {
             .context("inserting the message")
             .map_err(EnqueueError::Io)?;
         if inserted.rows_affected() == 1 {
-            return Ok(());
+            return store_chunks(conn, record).await;
         }
         // Nothing inserted: either the message was already there, or the outbox is full.
         let row = sqlx::query(&format!(
@@ -369,11 +399,14 @@ impl PgOutbox {
     /// Deletes a delivered message, without waiting for the disk ([`Database::lazy_pool`]): a
     /// deletion a crash loses only means the message is delivered again.
     pub async fn delivered(&self, id: &str) -> anyhow::Result<()> {
-        sqlx::query("DELETE FROM outbox WHERE id = $1")
-            .bind(id)
-            .execute(&self.db.lazy_pool)
-            .await
-            .context("removing the delivered message")?;
+        sqlx::query(
+            "WITH gone AS (DELETE FROM outbox WHERE id = $1)
+             DELETE FROM attachment_chunks WHERE message_id = $1",
+        )
+        .bind(id)
+        .execute(&self.db.lazy_pool)
+        .await
+        .context("removing the delivered message")?;
         Ok(())
     }
 
@@ -564,12 +597,35 @@ impl OutboxStore for PgOutbox {
     }
     fn purge<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<bool>> {
         Box::pin(async move {
-            let deleted = sqlx::query("DELETE FROM dead_letters WHERE id = $1")
-                .bind(id)
-                .execute(self.pool())
-                .await
-                .context("deleting the dead letter")?;
-            Ok(deleted.rows_affected() == 1)
+            let deleted: Option<String> = sqlx::query_scalar(
+                "WITH gone AS (DELETE FROM dead_letters WHERE id = $1 RETURNING id),
+                      files AS (DELETE FROM attachment_chunks
+                                WHERE message_id IN (SELECT id FROM gone))
+                 SELECT id FROM gone",
+            )
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await
+            .context("deleting the dead letter")?;
+            Ok(deleted.is_some())
+        })
+    }
+    fn attachment<'a>(
+        &'a self,
+        id: &'a str,
+        index: usize,
+    ) -> BoxFuture<'a, anyhow::Result<Vec<u8>>> {
+        Box::pin(async move {
+            let chunks: Vec<Vec<u8>> = sqlx::query_scalar(
+                "SELECT data FROM attachment_chunks WHERE message_id = $1 AND part = $2
+                 ORDER BY seq",
+            )
+            .bind(id)
+            .bind(i32::try_from(index).unwrap_or(i32::MAX))
+            .fetch_all(self.pool())
+            .await
+            .context("reading an attachment")?;
+            Ok(chunks.concat())
         })
     }
 }
@@ -585,6 +641,50 @@ impl PgOutbox {
         .with_context(|| format!("listing {table}"))?;
         Ok(rows.iter().filter_map(|row| record_of(row).ok()).collect())
     }
+}
+
+/// Stores the spooled files of `record` as rows of `attachment_chunks` on `conn` (inside the
+/// transaction that inserts the record), a chunk at a time.
+async fn store_chunks(conn: &mut PgConnection, record: &Record) -> Result<(), EnqueueError> {
+    use tokio::io::AsyncReadExt as _;
+    let io = |e: anyhow::Error| EnqueueError::Io(e.context("storing an attachment"));
+    for (part, path) in record.spooled.iter().enumerate() {
+        let mut file = tokio::fs::File::open(path)
+            .await
+            .map_err(|e| io(e.into()))?;
+        let mut chunk = vec![0_u8; CHUNK_BYTES];
+        for seq in 0_i32.. {
+            let mut filled = 0;
+            while filled < CHUNK_BYTES {
+                match file
+                    .read(&mut chunk[filled..])
+                    .await
+                    .map_err(|e| io(e.into()))?
+                {
+                    0 => break,
+                    n => filled += n,
+                }
+            }
+            if filled == 0 && seq > 0 {
+                break;
+            }
+            sqlx::query(
+                "INSERT INTO attachment_chunks (message_id, part, seq, data) VALUES ($1, $2, $3, $4)
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(&record.id)
+            .bind(i32::try_from(part).unwrap_or(i32::MAX))
+            .bind(seq)
+            .bind(&chunk[..filled])
+            .execute(&mut *conn)
+            .await
+            .map_err(|e| io(e.into()))?;
+            if filled < CHUNK_BYTES {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn to_db_ms(duration: Duration) -> u64 {

@@ -1,0 +1,384 @@
+//! What a file attached to a message is: its type, decided from its bytes alone (never from
+//! its name or the type the client declared), and a name that is safe to show and to send.
+//!
+//! The kinds of file taken and the limits are the form contract's ([`ATTACHMENTS`]). Office
+//! Open XML and OpenDocument files are zip containers: their type is read from the
+//! container's own declaration (ODF's first entry `mimetype`, stored uncompressed; OOXML's
+//! `[Content_Types].xml` and its main part's name in the central directory), and nothing in
+//! them is ever decompressed, so a zip bomb costs what its compressed bytes cost.
+
+use std::io::{Read as _, Seek as _, SeekFrom};
+
+use form_contract::{ATTACHMENTS, FileType};
+use serde::{Deserialize, Serialize};
+
+/// A file accepted with a message: what is stored beside it, shown in the email and the
+/// webhook, and checked again at delivery. The bytes are kept by the store, never here.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Attachment {
+    /// The safe display name ([`display_name`]).
+    pub name: String,
+    /// The media type decided from the bytes (one of the contract's).
+    pub content_type: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// SHA-256 of the bytes, in lower-case hex.
+    pub sha256: String,
+}
+
+/// The leading bytes [`sniff`] needs.
+pub const HEAD_BYTES: usize = 16;
+
+/// What the first bytes of a file say it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sniffed {
+    /// A type known from its magic number.
+    Known(&'static FileType),
+    /// A zip container: [`container_type`] reads which kind.
+    Zip,
+    /// No magic number: plain text if every byte is UTF-8 text ([`TextCheck`]).
+    Unknown,
+}
+
+fn contract_type(mime: &str) -> &'static FileType {
+    // The contract lists every type this module names; a test checks it.
+    ATTACHMENTS.by_mime(mime).unwrap_or(&ATTACHMENTS.types[0])
+}
+
+/// The type the leading bytes (at least [`HEAD_BYTES`] when the file is that long) announce.
+pub fn sniff(head: &[u8]) -> Sniffed {
+    if head.starts_with(b"%PDF-") {
+        Sniffed::Known(contract_type("application/pdf"))
+    } else if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Sniffed::Known(contract_type("image/png"))
+    } else if head.starts_with(b"\xff\xd8\xff") {
+        Sniffed::Known(contract_type("image/jpeg"))
+    } else if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
+        Sniffed::Known(contract_type("image/webp"))
+    } else if head.starts_with(b"PK\x03\x04") {
+        Sniffed::Zip
+    } else {
+        Sniffed::Unknown
+    }
+}
+
+/// Whether a stream of bytes, given in pieces, is plain text: UTF-8 (a BOM allowed) with no
+/// control character but tab, line breaks and form feed.
+#[derive(Debug, Default)]
+pub struct TextCheck {
+    /// The bytes of a character cut by the end of the last piece.
+    pending: Vec<u8>,
+    failed: bool,
+}
+
+impl TextCheck {
+    /// Reads the next piece.
+    pub fn update(&mut self, piece: &[u8]) {
+        if self.failed {
+            return;
+        }
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(piece);
+        let valid = match std::str::from_utf8(&bytes) {
+            Ok(text) => text,
+            Err(error) if error.error_len().is_none() => {
+                let (valid, rest) = bytes.split_at(error.valid_up_to());
+                self.pending = rest.to_vec();
+                std::str::from_utf8(valid).unwrap_or_default()
+            }
+            Err(_) => {
+                self.failed = true;
+                return;
+            }
+        };
+        if valid
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{c}'))
+        {
+            self.failed = true;
+        }
+    }
+
+    /// Whether everything read is text (an empty file is not).
+    pub fn is_text(&self, size: u64) -> bool {
+        !self.failed && self.pending.is_empty() && size > 0
+    }
+}
+
+/// Largest central directory read from a zip container; an office document has a few
+/// hundred entries at most.
+const MAX_CENTRAL_DIRECTORY: u64 = 1024 * 1024;
+
+/// The type a zip container declares, read without decompressing anything: an OpenDocument
+/// file by its first entry `mimetype` (stored, as the format requires), an Office Open XML
+/// file by `[Content_Types].xml` and its main part (`word/`, `xl/`, `ppt/`). `None` for any
+/// other zip, or one whose structure cannot be read.
+pub fn container_type(file: &mut std::fs::File) -> Option<&'static FileType> {
+    if let Some(odf) = odf_type(file) {
+        return Some(odf);
+    }
+    let names = central_directory_names(file)?;
+    if !names.iter().any(|n| n == "[Content_Types].xml") {
+        return None;
+    }
+    let main = [
+        (
+            "word/document.xml",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        ),
+        (
+            "xl/workbook.xml",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        ),
+        (
+            "ppt/presentation.xml",
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        ),
+    ];
+    main.iter()
+        .find(|(part, _)| names.iter().any(|n| n == part))
+        .map(|(_, mime)| contract_type(mime))
+}
+
+fn u16_at(bytes: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+}
+
+/// ODF: the first local entry is `mimetype`, stored (method 0), its content the media type.
+fn odf_type(file: &mut std::fs::File) -> Option<&'static FileType> {
+    let mut header = [0_u8; 30 + 8 + 80];
+    file.seek(SeekFrom::Start(0)).ok()?;
+    let read = read_up_to(file, &mut header)?;
+    let header = &header[..read];
+    let method = u16_at(header, 8)?;
+    let size = u32_at(header, 18)? as usize;
+    let name_len = u16_at(header, 26)? as usize;
+    let extra_len = u16_at(header, 28)? as usize;
+    if method != 0 || header.get(30..30 + name_len)? != b"mimetype" || size > 80 {
+        return None;
+    }
+    let mut content = vec![0_u8; size];
+    file.seek(SeekFrom::Start((30 + name_len + extra_len) as u64))
+        .ok()?;
+    file.read_exact(&mut content).ok()?;
+    let mime = std::str::from_utf8(&content).ok()?;
+    let odf = mime.starts_with("application/vnd.oasis.opendocument.");
+    odf.then(|| ATTACHMENTS.by_mime(mime)).flatten()
+}
+
+fn read_up_to(file: &mut std::fs::File, buffer: &mut [u8]) -> Option<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]).ok()? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Some(filled)
+}
+
+/// The entry names of a zip's central directory, found from its end record (searched in
+/// the last 64 KiB + 22 bytes, the most a comment allows).
+fn central_directory_names(file: &mut std::fs::File) -> Option<Vec<String>> {
+    let length = file.seek(SeekFrom::End(0)).ok()?;
+    let tail_length = length.min(65_536 + 22);
+    let mut tail = vec![0_u8; tail_length as usize];
+    file.seek(SeekFrom::Start(length - tail_length)).ok()?;
+    file.read_exact(&mut tail).ok()?;
+    let end = (0..tail.len().saturating_sub(21))
+        .rev()
+        .find(|&at| tail[at..].starts_with(b"PK\x05\x06"))?;
+    let entries = u16_at(&tail, end + 10)?;
+    let size = u64::from(u32_at(&tail, end + 12)?);
+    let offset = u64::from(u32_at(&tail, end + 16)?);
+    if size > MAX_CENTRAL_DIRECTORY || offset.checked_add(size)? > length {
+        return None;
+    }
+    let mut directory = vec![0_u8; size as usize];
+    file.seek(SeekFrom::Start(offset)).ok()?;
+    file.read_exact(&mut directory).ok()?;
+    let mut names = Vec::with_capacity(usize::from(entries));
+    let mut at = 0;
+    for _ in 0..entries {
+        if !directory.get(at..)?.starts_with(b"PK\x01\x02") {
+            return None;
+        }
+        let name_len = usize::from(u16_at(&directory, at + 28)?);
+        let extra_len = usize::from(u16_at(&directory, at + 30)?);
+        let comment_len = usize::from(u16_at(&directory, at + 32)?);
+        let name = directory.get(at + 46..at + 46 + name_len)?;
+        names.push(String::from_utf8_lossy(name).into_owned());
+        at += 46 + name_len + extra_len + comment_len;
+    }
+    Some(names)
+}
+
+/// Whether `c` may not appear in a displayed name: control characters, and the invisible
+/// characters that reorder or hide text (bidirectional overrides, isolates and marks,
+/// zero-width characters), with which `exe.pdf` can be made to read `fdp.exe`.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}'
+                | '\u{061c}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
+}
+
+/// The ending of `name` (lower case, without the dot), when it has one.
+pub fn extension(name: &str) -> Option<String> {
+    let (stem, ending) = name.rsplit_once('.')?;
+    (!stem.is_empty()
+        && (1..=8).contains(&ending.len())
+        && ending.bytes().all(|b| b.is_ascii_alphanumeric()))
+    .then(|| ending.to_ascii_lowercase())
+}
+
+/// `given` without what may not be shown: only the last part of a path (either slash), no
+/// control or hidden characters, no leading dots or outer spaces, at most
+/// [`form_contract::Attachments::max_name_chars`] characters (shortened in the middle, so
+/// the ending stays). May be empty.
+pub fn clean_name(given: &str) -> String {
+    let last = given.rsplit(['/', '\\']).next().unwrap_or_default();
+    let name = last
+        .chars()
+        .filter(|c| !is_hidden(*c))
+        .collect::<String>()
+        .trim()
+        .trim_start_matches('.')
+        .trim()
+        .to_owned();
+    let max = ATTACHMENTS.max_name_chars;
+    if name.chars().count() <= max {
+        return name;
+    }
+    let ending = extension(&name).unwrap_or_default();
+    let keep = max.saturating_sub(ending.chars().count() + 2);
+    let stem: String = name.chars().take(keep).collect();
+    format!("{}\u{2026}.{ending}", stem.trim_end())
+}
+
+/// The name a file of `file_type` is shown and sent under: [`clean_name`], with the type's
+/// first ending added when it has none, and `attachment` when nothing is left of it.
+pub fn display_name(given: &str, file_type: &FileType) -> String {
+    let cleaned = clean_name(given);
+    let ending = file_type.extensions.first().copied().unwrap_or("bin");
+    match extension(&cleaned) {
+        Some(_) => cleaned,
+        None if cleaned.is_empty() => format!("attachment.{ending}"),
+        None => {
+            let max = ATTACHMENTS.max_name_chars.saturating_sub(ending.len() + 1);
+            let stem: String = cleaned.chars().take(max).collect();
+            format!("{stem}.{ending}")
+        }
+    }
+}
+
+/// Why a file's content is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// The content is none of the contract's types.
+    NotAllowed,
+    /// The content is `detected`, but the name or the declared type says otherwise.
+    Mismatch {
+        /// What the bytes are.
+        detected: &'static FileType,
+    },
+}
+
+/// Checks the type decided from the bytes against the file's name and the type its client
+/// declared (`application/octet-stream` or none declares nothing).
+pub fn check(
+    detected: Option<&'static FileType>,
+    name: &str,
+    declared: Option<&str>,
+) -> Result<&'static FileType, Refusal> {
+    let detected = detected.ok_or(Refusal::NotAllowed)?;
+    let name_fits =
+        extension(name).is_none_or(|ending| detected.extensions.contains(&ending.as_str()));
+    let declared = declared
+        .map(|d| {
+            d.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .filter(|d| !d.is_empty() && d != "application/octet-stream");
+    let declared_fits =
+        declared.is_none_or(|d| d == detected.mime || detected.aliases.contains(&d.as_str()));
+    if name_fits && declared_fits {
+        Ok(detected)
+    } else {
+        Err(Refusal::Mismatch { detected })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_named_here_is_the_contracts() {
+        for mime in [
+            "application/pdf",
+            "image/png",
+            "image/jpeg",
+            "image/webp",
+            "text/plain",
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+        ] {
+            assert!(ATTACHMENTS.by_mime(mime).is_some(), "{mime}");
+        }
+    }
+
+    #[test]
+    fn names_lose_paths_controls_and_bidi_overrides_and_stay_short() {
+        let pdf = contract_type("application/pdf");
+        assert_eq!(display_name("../../etc/passwd.pdf", pdf), "passwd.pdf");
+        assert_eq!(display_name("C:\\Users\\a\\brief.pdf", pdf), "brief.pdf");
+        assert_eq!(display_name("a\r\nBcc: x@y.z.pdf", pdf), "aBcc: x@y.z.pdf");
+        assert_eq!(
+            display_name("invoice\u{202e}fdp.exe", pdf),
+            "invoicefdp.exe"
+        );
+        assert_eq!(display_name("..", pdf), "attachment.pdf");
+        assert_eq!(display_name("report", pdf), "report.pdf");
+        let long = format!("{}.pdf", "x".repeat(300));
+        let shown = display_name(&long, pdf);
+        assert_eq!(shown.chars().count(), ATTACHMENTS.max_name_chars);
+        assert!(shown.ends_with("….pdf"), "{shown}");
+    }
+
+    #[test]
+    fn text_is_utf8_without_controls_even_when_cut_mid_character() {
+        let mut check = TextCheck::default();
+        let text = "Grüße\n".as_bytes();
+        check.update(&text[..3]);
+        check.update(&text[3..]);
+        assert!(check.is_text(text.len() as u64));
+        let mut binary = TextCheck::default();
+        binary.update(b"MZ\x90\x00\x03");
+        assert!(!binary.is_text(5));
+    }
+
+    #[test]
+    fn a_mismatch_either_way_is_refused() {
+        let pdf = Some(contract_type("application/pdf"));
+        assert!(check(pdf, "brief.pdf", Some("application/pdf")).is_ok());
+        assert!(check(pdf, "brief.pdf", Some("image/png")).is_err());
+        assert!(check(pdf, "brief.png", None).is_err());
+        assert_eq!(check(None, "setup.pdf", None), Err(Refusal::NotAllowed));
+    }
+}
