@@ -399,6 +399,9 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
 
 fn load(options: &BuildOptions) -> Result<Content, BuildError> {
     let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
+    for warning in &content.warnings {
+        eprintln!("warning: {warning}");
+    }
     if let Some(endpoint) = &options.contact_endpoint {
         content.settings.contact_endpoint = endpoint.clone();
     }

@@ -328,6 +328,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Cmd::Validate { dirs } => {
             let content = dirs.load()?;
+            for warning in &content.warnings {
+                eprintln!("warning: {warning}");
+            }
             println!("content is valid: {} pages", content.routes.len());
             Ok(())
         }

@@ -17,6 +17,8 @@ pub(crate) struct Loader {
     /// Lines before a file's YAML (an article's front matter starts on line 2).
     line_offsets: BTreeMap<String, usize>,
     pub(crate) errors: Vec<ContentError>,
+    /// What is worth fixing but builds as it is (a redirect chain, collapsed).
+    pub(crate) warnings: Vec<ContentError>,
 }
 
 impl Loader {
@@ -26,6 +28,7 @@ impl Loader {
             sources: BTreeMap::new(),
             line_offsets: BTreeMap::new(),
             errors: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -40,6 +43,7 @@ impl Loader {
         self.sources.extend(other.sources);
         self.line_offsets.extend(other.line_offsets);
         self.errors.extend(other.errors);
+        self.warnings.extend(other.warnings);
     }
 
     /// Reads and parses `rel` (a path under the content directory, with `/` separators).
@@ -111,6 +115,17 @@ impl Loader {
     pub(crate) fn error(&mut self, rel: &str, field: Option<&str>, message: String) {
         let position = field.and_then(|field| self.position(rel, field));
         self.errors.push(ContentError {
+            file: self.root.join(rel),
+            line: position.map(|p| p.0),
+            column: position.map(|p| p.1),
+            message,
+        });
+    }
+
+    /// Records a warning at `field` of file `rel`, placed as [`Loader::error`] places errors.
+    pub(crate) fn warning(&mut self, rel: &str, field: Option<&str>, message: String) {
+        let position = field.and_then(|field| self.position(rel, field));
+        self.warnings.push(ContentError {
             file: self.root.join(rel),
             line: position.map(|p| p.0),
             column: position.map(|p| p.1),
