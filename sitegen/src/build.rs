@@ -9,7 +9,7 @@
 //! | cards | [`cards`] | draw every page's social card (`og:image`), unless cached |
 //! | search index | [`search`] | the articles' static search index |
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
-//! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
+//! | site files | [`outputs`], [`feed`], [`redirects`] | sitemap, robots, `_headers`, the feed, the index, the redirects |
 //! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
 //! | publish | [`publish`] | swap in the new output: copies of what changed, the rest kept |
 //! | report | [`report`] | what each page weighs |
@@ -41,6 +41,7 @@ use crate::images::{self, Images};
 use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
 use crate::publish::{self, PlannedFile};
+use crate::redirects;
 use crate::render::{self, PageJob, RenderError, RenderOptions, Rendered};
 use crate::report::{self, BuildReport, StageTime};
 use crate::scan::Scan;
@@ -351,6 +352,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     let checked = steps.run(Stage::Verify, || {
         verify(cache, &plan, &rendered.pages, &routes)
     })?;
+    warn_of_dropped_pages(&options.out_dir, &plan, &content);
     let mut damaged = Vec::new();
     let published = steps.run(Stage::Publish, || {
         let record = cache
@@ -536,6 +538,30 @@ fn write_content_json(content: &Content, file: &Path) -> anyhow::Result<render::
         hash,
         path: file.to_owned(),
     })
+}
+
+/// Warns of each page of the output being replaced that the new one drops with no redirect
+/// answering its path, which `sitegen deploy` would refuse to remove from a bucket.
+fn warn_of_dropped_pages(out_dir: &Path, plan: &Plan, content: &Content) {
+    let Ok(previous) = Files::list(out_dir) else {
+        return;
+    };
+    let kept: std::collections::HashSet<&str> =
+        plan.files.iter().map(|f| f.file.as_str()).collect();
+    let rules = redirects::Rules::of(&content.redirects);
+    let dropped = previous
+        .iter()
+        .map(String::as_str)
+        .filter(|file| !kept.contains(file));
+    for path in rules.uncovered_pages(dropped) {
+        eprintln!(
+            "warning: {path} was a page of {} and this build drops it with no redirect: add it \
+             to the `aliases` of the page that replaces it, or mark it `gone` in \
+             content/redirects.yaml (`sitegen deploy` refuses to remove it from a bucket until \
+             then)",
+            out_dir.display()
+        );
+    }
 }
 
 /// The new output: every file, where its bytes are, and what the report needs of them.
@@ -734,7 +760,7 @@ fn write_site_files(
         &content.settings.cache,
     )?;
     feed::write(work.path(), content)?;
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut files = redirects::files(content)?;
     for entry in std::fs::read_dir(work.path())? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();

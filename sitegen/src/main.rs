@@ -180,6 +180,10 @@ struct DeployArgs {
     /// Upload every object, changed or not (after changing the cache rules in site.yaml).
     #[arg(long)]
     force: bool,
+    /// Delete pages the build no longer has even when no alias or redirects.yaml entry
+    /// answers their old path (without it, such a deploy stops before any change).
+    #[arg(long)]
+    allow_removals: bool,
     /// Invalidate the changed paths in a CDN: cloudfront:DISTRIBUTION_ID.
     #[arg(long, value_name = "cloudfront:ID")]
     invalidate: Option<sitegen::deploy::cloudfront::Distribution>,
@@ -391,6 +395,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_deletes: args.max_deletes,
                 dry_run: args.dry_run,
                 force: args.force,
+                allow_removals: args.allow_removals,
                 invalidate: args.invalidate,
                 progress: if args.quiet {
                     Progress::Quiet

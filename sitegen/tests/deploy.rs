@@ -99,6 +99,7 @@ fn options(dir: &Path, endpoint: &str, target: &str) -> DeployOptions {
         max_deletes: 256,
         dry_run: false,
         force: false,
+        allow_removals: false,
         invalidate: None,
         progress: Progress::Quiet,
         retry: Retry {

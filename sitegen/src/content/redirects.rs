@@ -170,30 +170,28 @@ pub(crate) fn derive(
     for entry in kept {
         let to = match &entry.to {
             Written::AliasOf(route) => Target::Page(route.clone()),
-            Written::Entry(to) => {
-                match follow(&entry.from, to, &written, &routes) {
-                    Ok((end, hops)) => {
-                        if hops.len() > 1 {
-                            loader.warning(
-                                &entry.file,
-                                Some(&entry.field),
-                                format!(
-                                    "`{}` redirects through {}: collapsed to `{}`; write that \
+            Written::Entry(to) => match follow(&entry.from, to, &written, &routes) {
+                Ok((end, hops)) => {
+                    if hops.len() > 1 {
+                        loader.warning(
+                            &entry.file,
+                            Some(&entry.field),
+                            format!(
+                                "`{}` redirects through {}: collapsed to `{}`; write that \
                                      target here",
-                                    entry.from,
-                                    hops.join(" -> "),
-                                    end.written()
-                                ),
-                            );
-                        }
-                        end
+                                entry.from,
+                                hops.join(" -> "),
+                                end.written()
+                            ),
+                        );
                     }
-                    Err(problem) => {
-                        loader.error(&entry.file, Some(&entry.field), problem);
-                        continue;
-                    }
+                    end
                 }
-            }
+                Err(problem) => {
+                    loader.error(&entry.file, Some(&entry.field), problem);
+                    continue;
+                }
+            },
         };
         table.push(Redirect {
             from: entry.from.clone(),
@@ -299,7 +297,10 @@ fn normalise(path: &str) -> Result<String, String> {
     if rest.is_empty() {
         return Ok("/".to_owned());
     }
-    if rest.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
+    if rest
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
         return Err("has an empty, `.` or `..` segment".into());
     }
     Ok(format!("/{rest}"))
@@ -363,8 +364,16 @@ fn aliases(content: &Content) -> Vec<(String, String, String, &[String])> {
     }
     let forms = &content.forms;
     let mut form_pages = vec![
-        (RouteKind::ContactSent, "sent.meta".to_owned(), &forms.sent.meta),
-        (RouteKind::ContactError, "error.meta".to_owned(), &forms.error.meta),
+        (
+            RouteKind::ContactSent,
+            "sent.meta".to_owned(),
+            &forms.sent.meta,
+        ),
+        (
+            RouteKind::ContactError,
+            "error.meta".to_owned(),
+            &forms.error.meta,
+        ),
     ];
     for (page, words) in &forms.newsletter.pages {
         let field = format!("newsletter.pages.{}.meta", page.as_str());
