@@ -244,6 +244,10 @@ pub struct Built {
     pub render_workers: usize,
     /// How many files the output directory took and lost.
     pub published: publish::Published,
+    /// The URL paths of the pages the replaced output had that this one drops with no
+    /// redirect answering them (`/insights/old-slug/`): what `sitegen deploy` would refuse
+    /// to remove from a bucket.
+    pub dropped_pages: Vec<String>,
 }
 
 /// Runs the whole pipeline. See the module documentation.
@@ -352,7 +356,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     let checked = steps.run(Stage::Verify, || {
         verify(cache, &plan, &rendered.pages, &routes)
     })?;
-    warn_of_dropped_pages(&options.out_dir, &plan, &content);
+    let dropped_pages = dropped_pages(&options.out_dir, &plan, &content);
     let mut damaged = Vec::new();
     let published = steps.run(Stage::Publish, || {
         let record = cache
@@ -396,6 +400,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         hashed: rendered.hashed,
         render_workers: rendered.workers,
         published,
+        dropped_pages,
     })
 }
 
@@ -540,28 +545,20 @@ fn write_content_json(content: &Content, file: &Path) -> anyhow::Result<render::
     })
 }
 
-/// Warns of each page of the output being replaced that the new one drops with no redirect
-/// answering its path, which `sitegen deploy` would refuse to remove from a bucket.
-fn warn_of_dropped_pages(out_dir: &Path, plan: &Plan, content: &Content) {
+/// The pages of the output being replaced that the new one drops with no redirect answering
+/// their path, by URL path; none when there is no output yet.
+fn dropped_pages(out_dir: &Path, plan: &Plan, content: &Content) -> Vec<String> {
     let Ok(previous) = Files::list(out_dir) else {
-        return;
+        return Vec::new();
     };
     let kept: std::collections::HashSet<&str> =
         plan.files.iter().map(|f| f.file.as_str()).collect();
-    let rules = redirects::Rules::of(&content.redirects);
-    let dropped = previous
-        .iter()
-        .map(String::as_str)
-        .filter(|file| !kept.contains(file));
-    for path in rules.uncovered_pages(dropped) {
-        eprintln!(
-            "warning: {path} was a page of {} and this build drops it with no redirect: add it \
-             to the `aliases` of the page that replaces it, or mark it `gone` in \
-             content/redirects.yaml (`sitegen deploy` refuses to remove it from a bucket until \
-             then)",
-            out_dir.display()
-        );
-    }
+    redirects::Rules::of(&content.redirects).uncovered_pages(
+        previous
+            .iter()
+            .map(String::as_str)
+            .filter(|file| !kept.contains(file)),
+    )
 }
 
 /// The new output: every file, where its bytes are, and what the report needs of them.

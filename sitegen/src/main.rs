@@ -246,6 +246,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             options.page_timeout = std::time::Duration::from_secs(page_timeout);
             let built = sitegen::build::build(&options)?;
+            for path in &built.dropped_pages {
+                eprintln!(
+                    "warning: {path} was a page of {} and this build drops it with no \
+                     redirect: add it to the `aliases` of the page that replaces it, or mark it \
+                     `gone` in content/redirects.yaml (`sitegen deploy` refuses to remove it \
+                     from a bucket until then)",
+                    options.out_dir.display()
+                );
+            }
             if let Some(path) = report_json {
                 built.report.write_json(&path)?;
             }

@@ -35,13 +35,15 @@ const REDIRECTS_YAML: &str = "\
 /old-services: /services/cloud-services/
 ";
 
-fn built(copy: &common::Copy, out: &Path) {
+/// Builds the copy into `out`; returns the pages of the previous output dropped unannounced.
+fn built(copy: &common::Copy, out: &Path) -> Vec<String> {
     let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.to_owned());
     options.quiet = true;
     options.cache_dir = Some(copy.dir.path().join("cache"));
     options.contact_endpoint = Some("http://127.0.0.1:9".into());
-    if let Err(err) = build(&options) {
-        panic!("the build failed: {err:#}");
+    match build(&options) {
+        Ok(built) => built.dropped_pages,
+        Err(err) => panic!("the build failed: {err:#}"),
     }
 }
 
@@ -84,7 +86,7 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
         region: "us-east-1".into(),
     };
 
-    built(&copy, &out);
+    assert_eq!(built(&copy, &out), Vec::<String>::new());
     deploy(&deploy_options(&out, &moto), &found).expect("the first deploy");
     let company = moto.get(BUCKET, "company/index.html");
     assert_eq!(
@@ -92,15 +94,15 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
         Some("/about/")
     );
 
-    // The article's slug changes and nothing says where its old path went: the deploy stops
-    // before any change, naming the path.
+    // The article's slug changes and nothing says where its old path went: the build says so
+    // of the output it replaces, and the deploy stops before any change, naming the path.
     let articles = copy.content.join("articles");
     std::fs::rename(
         articles.join(format!("{OLD}.md")),
         articles.join(format!("{NEW}.md")),
     )
     .expect("renamed");
-    built(&copy, &out);
+    assert_eq!(built(&copy, &out), vec![format!("/insights/{OLD}/")]);
     let before = moto.list(BUCKET);
     let err = deploy(&deploy_options(&out, &moto), &found)
         .map(|_| ())
@@ -120,7 +122,7 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
         &format!("aliases: [/insights/{OLD}]\ntype: article"),
     )
     .expect("the article's alias");
-    built(&copy, &out);
+    assert_eq!(built(&copy, &out), Vec::<String>::new());
     deploy(&deploy_options(&out, &moto), &found).expect("the deploy with the alias");
     let moved = moto.get(BUCKET, &format!("insights/{OLD}/index.html"));
     assert_eq!(
