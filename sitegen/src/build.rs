@@ -353,6 +353,13 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     })?;
     let plan = Plan::new(cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
+    let clashes = redirects::clashes(
+        &content.redirects,
+        plan.files.iter().map(|f| f.file.as_str()),
+    );
+    if !clashes.is_empty() {
+        return Err(BuildError::Content(ContentErrors(clashes)).into());
+    }
     let checked = steps.run(Stage::Verify, || {
         verify(cache, &plan, &rendered.pages, &routes)
     })?;

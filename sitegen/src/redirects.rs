@@ -298,9 +298,83 @@ pub fn files(content: &Content) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(files)
 }
 
+/// The entries whose page at the old path would take the place of another file of the output
+/// (`/404.html`, `/about/index.html`), or need a folder where the output has a file
+/// (`/feed.xml` is the folder `feed.xml/` of its page): each reported where it is written.
+/// `files` is every file of the output, the redirects' own pages included.
+pub fn clashes<'a>(
+    table: &[Redirect],
+    files: impl IntoIterator<Item = &'a str>,
+) -> Vec<crate::content::ContentError> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for file in files {
+        *count.entry(file).or_default() += 1;
+    }
+    table
+        .iter()
+        .filter(|redirect| redirect.to != Target::Gone)
+        .filter_map(|redirect| {
+            let file = route_file(&redirect.from);
+            let taken = count.get(file.as_str()).is_some_and(|&n| n > 1);
+            let folder = std::iter::successors(Some(file.as_str()), |f| {
+                f.rsplit_once('/').map(|(dir, _)| dir)
+            })
+            .skip(1)
+            .find(|dir| count.contains_key(dir));
+            let clash = if taken { Some(file.as_str()) } else { folder }?;
+            Some(redirect.error(format!(
+                "`{}` is the file `{clash}` of the site, which the page left at the old path \
+                 would replace: an old path must be a path no page or file has",
+                redirect.from
+            )))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn at() -> crate::content::ContentError {
+        crate::content::ContentError {
+            file: "content/redirects.yaml".into(),
+            line: Some(1),
+            column: Some(1),
+            message: String::new(),
+        }
+    }
+
+    fn moved(from: &str) -> Redirect {
+        Redirect {
+            from: from.into(),
+            to: Target::Page("/about".into()),
+            alias: false,
+            at: at(),
+        }
+    }
+
+    #[test]
+    fn an_old_path_that_is_a_file_of_the_output_is_reported_where_it_is_written() {
+        let table = [moved("/404.html"), moved("/feed.xml"), moved("/old")];
+        let files = [
+            "404.html",
+            "404.html",
+            "feed.xml",
+            "feed.xml/index.html",
+            "old/index.html",
+        ];
+        let found: Vec<String> = clashes(&table, files)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "content/redirects.yaml:1:1: `/404.html` is the file `404.html` of the site, which the page left at the old path would replace: an old path must be a path no page or file has",
+                "content/redirects.yaml:1:1: `/feed.xml` is the file `feed.xml` of the site, which the page left at the old path would replace: an old path must be a path no page or file has",
+            ]
+        );
+    }
 
     #[test]
     fn the_rules_read_back_as_they_were_written() {
@@ -309,16 +383,19 @@ mod tests {
                 from: "/old".into(),
                 to: Target::Page("/about#team".into()),
                 alias: true,
+                at: at(),
             },
             Redirect {
                 from: "/gone".into(),
                 to: Target::Gone,
                 alias: false,
+                at: at(),
             },
             Redirect {
                 from: "/partners".into(),
                 to: Target::Url("https://partners.example.com/".into()),
                 alias: false,
+                at: at(),
             },
         ];
         let rules = Rules::of(&table);

@@ -624,7 +624,11 @@ fn aliases_and_redirects_yaml_make_one_table_and_a_chain_is_collapsed_with_a_war
     let table: Vec<(&str, &Target, bool)> = content
         .redirects
         .iter()
-        .map(|Redirect { from, to, alias }| (from.as_str(), to, *alias))
+        .map(
+            |Redirect {
+                 from, to, alias, ..
+             }| (from.as_str(), to, *alias),
+        )
         .collect();
     assert_eq!(
         table,

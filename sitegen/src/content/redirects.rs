@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use super::Content;
 use super::articles::ARTICLES_DIR;
+use super::error::ContentError;
 use super::loader::Loader;
 use super::pages::FixedPage;
 use super::routes::RouteKind;
@@ -41,6 +42,18 @@ pub struct Redirect {
     pub to: Target,
     /// Whether a page lists it among its `aliases` (else `redirects.yaml` does).
     pub alias: bool,
+    /// Where it is written, for a mistake found once the output is known.
+    pub at: ContentError,
+}
+
+impl Redirect {
+    /// A mistake of this entry, at the place it is written.
+    pub fn error(&self, message: String) -> ContentError {
+        ContentError {
+            message,
+            ..self.at.clone()
+        }
+    }
 }
 
 /// What answers an old path.
@@ -193,10 +206,17 @@ pub(crate) fn derive(
                 }
             },
         };
+        let position = loader.position(&entry.file, &entry.field);
         table.push(Redirect {
             from: entry.from.clone(),
             to,
             alias: matches!(entry.to, Written::AliasOf(_)),
+            at: ContentError {
+                file: loader.root().join(&entry.file),
+                line: position.map(|p| p.0),
+                column: position.map(|p| p.1),
+                message: String::new(),
+            },
         });
     }
     table.sort_by(|a, b| a.from.cmp(&b.from));
