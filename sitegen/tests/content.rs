@@ -680,6 +680,7 @@ fn each_mistake_of_a_redirect_is_reported_at_its_line() {
 /loop-a: /loop-b
 /loop-b: /loop-a/
 /nowhere: elsewhere
+/loop-a: /about
 ";
     let (loaded, _) = load_files(&[("pages/about.yaml", &about), ("redirects.yaml", redirects)]);
     let errors = loaded.map(|_| ()).expect_err("fails");
@@ -687,10 +688,6 @@ fn each_mistake_of_a_redirect_is_reported_at_its_line() {
     assert_eq!(
         errors,
         vec![
-            format!(
-                "content/redirects.yaml:{}: `elsewhere` is neither a path of the site starting with `/`, an http(s) URL, nor `gone`",
-                at("/nowhere")
-            ),
             format!(
                 "content/pages/about.yaml:{}: alias `/services` is the path of a published page, which it would hide: remove it, or move that page",
                 position(&about, "/services")
@@ -701,6 +698,10 @@ fn each_mistake_of_a_redirect_is_reported_at_its_line() {
                 position(&about, "/company")
             ),
             format!(
+                "content/redirects.yaml:{}: `/old-team` redirects to `/abuot`, which leads to no page; did you mean `/about`?",
+                at("/old-team")
+            ),
+            format!(
                 "content/redirects.yaml:{}: redirect loop: /loop-a -> /loop-b -> /loop-a; point one of them at a page",
                 at("/loop-a:")
             ),
@@ -709,8 +710,12 @@ fn each_mistake_of_a_redirect_is_reported_at_its_line() {
                 at("/loop-b:")
             ),
             format!(
-                "content/redirects.yaml:{}: `/old-team` redirects to `/abuot`, which leads to no page; did you mean `/about`?",
-                at("/old-team")
+                "content/redirects.yaml:{}: `elsewhere` is neither a path of the site starting with `/`, an http(s) URL, nor `gone`",
+                at("/nowhere")
+            ),
+            format!(
+                "content/redirects.yaml:6:1: `/loop-a` has two entries: content/redirects.yaml:{} also redirects it; keep one",
+                at("/loop-a:")
             ),
         ]
     );

@@ -122,15 +122,10 @@ impl Loader {
         });
     }
 
-    /// Records a warning at `field` of file `rel`, placed as [`Loader::error`] places errors.
-    pub(crate) fn warning(&mut self, rel: &str, field: Option<&str>, message: String) {
-        let position = field.and_then(|field| self.position(rel, field));
-        self.warnings.push(ContentError {
-            file: self.root.join(rel),
-            line: position.map(|p| p.0),
-            column: position.map(|p| p.1),
-            message,
-        });
+    /// The line and column of the `n`th time (0-based) the key `field` is written in `rel`.
+    pub(crate) fn key_position(&self, rel: &str, field: &str, n: usize) -> Option<(usize, usize)> {
+        let (line, column) = Positions::index(self.sources.get(rel)?).find_key(field, n)?;
+        Some((line + self.offset(rel), column))
     }
 
     /// The line and column of `field` (a path like `hero.actions[0].href`) in the whole file

@@ -9,7 +9,7 @@
 //! page, two entries for one path, a path that leads to no page, and a loop; a chain is
 //! collapsed to its final target, with a warning.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 
 use serde::Deserialize;
 
@@ -28,10 +28,52 @@ pub const GONE: &str = "gone";
 
 /// `content/redirects.yaml`: each old path (`/services/legacy`) with where it now leads: a
 /// path of the site (`/services/cloud-services`), an absolute URL of another site, or `gone`
-/// for a page removed on purpose.
-#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
-#[serde(transparent)]
-pub struct RedirectsFile(pub BTreeMap<String, String>);
+/// for a page removed on purpose. Read in the order written, a path written twice included,
+/// so that it can be reported.
+#[derive(Debug, Clone, Default)]
+pub struct RedirectsFile(pub Vec<(String, String)>);
+
+impl<'de> Deserialize<'de> for RedirectsFile {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = RedirectsFile;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map of old paths to a path, a URL or `gone`")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    entries.push(entry);
+                }
+                Ok(RedirectsFile(entries))
+            }
+            /// A file of comments only, once its last entry is removed.
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+                Ok(RedirectsFile::default())
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
+impl schemars::JsonSchema for RedirectsFile {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RedirectsFile".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "`content/redirects.yaml`: each old path (`/services/legacy`) with where it now leads: a path of the site (`/services/cloud-services`), an absolute URL of another site (`https://...`), or `gone` for a page removed on purpose.",
+            "type": "object",
+            "propertyNames": { "pattern": "^/" },
+            "additionalProperties": { "type": "string" },
+        })
+    }
+}
 
 /// One old path and what answers it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,10 +115,17 @@ struct Declared {
     from: String,
     /// What it leads to, as written.
     to: Written,
-    /// The content file that wrote it.
-    file: String,
-    /// Its field in the file (`meta.aliases[0]`, `/old-path`).
-    field: String,
+    /// Where it is written, with no message yet.
+    at: ContentError,
+}
+
+impl Declared {
+    fn mistake(&self, message: String) -> ContentError {
+        ContentError {
+            message,
+            ..self.at.clone()
+        }
+    }
 }
 
 enum Written {
@@ -84,6 +133,28 @@ enum Written {
     AliasOf(String),
     /// An entry of `redirects.yaml`, once its value is read.
     Entry(Target),
+}
+
+/// `content/redirects.yaml:3:1`: where `at` is, as a message names another place.
+fn written_at(at: &ContentError) -> String {
+    let mut text = at.file.display().to_string();
+    if let Some(line) = at.line {
+        text.push_str(&format!(":{line}"));
+        if let Some(column) = at.column {
+            text.push_str(&format!(":{column}"));
+        }
+    }
+    text
+}
+
+/// The place `position` of the content file `rel`, for a message.
+fn place(loader: &Loader, rel: &str, position: Option<(usize, usize)>) -> ContentError {
+    ContentError {
+        file: loader.root().join(rel),
+        line: position.map(|p| p.0),
+        column: position.map(|p| p.1),
+        message: String::new(),
+    }
 }
 
 /// Every path the content redirects, sorted by path; mistakes go to `loader`, each at the
@@ -95,39 +166,43 @@ pub(crate) fn derive(
 ) -> Vec<Redirect> {
     let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
     let mut declared = Vec::new();
+    let mut mistakes = Vec::new();
     for (route, file, field, aliases) in aliases(content) {
         for (i, alias) in aliases.iter().enumerate() {
             let field = format!("{field}[{i}]");
+            let at = place(loader, &file, loader.position(&file, &field));
             match normalise(alias) {
                 Ok(from) => declared.push(Declared {
                     from,
                     to: Written::AliasOf(route.clone()),
-                    file: file.clone(),
-                    field,
+                    at,
                 }),
-                Err(problem) => {
-                    loader.error(&file, Some(&field), format!("alias `{alias}` {problem}"));
-                }
+                Err(problem) => mistakes.push(ContentError {
+                    message: format!("alias `{alias}` {problem}"),
+                    ..at
+                }),
             }
         }
     }
-    for (from, to) in file.map(|f| &f.0).into_iter().flatten() {
-        let field = from.clone();
-        let from = match normalise(from) {
-            Ok(from) => from,
-            Err(problem) => {
-                loader.error(REDIRECTS_FILE, Some(&field), format!("`{from}` {problem}"));
-                continue;
-            }
-        };
-        match target(to) {
-            Ok(to) => declared.push(Declared {
+    let mut times: HashMap<&str, usize> = HashMap::new();
+    for (key, to) in file.map(|f| &f.0).into_iter().flatten() {
+        let n = times.entry(key).or_default();
+        let at = place(
+            loader,
+            REDIRECTS_FILE,
+            loader.key_position(REDIRECTS_FILE, key, *n),
+        );
+        *n += 1;
+        let entry = normalise(key)
+            .map_err(|problem| format!("`{key}` {problem}"))
+            .and_then(|from| Ok((from, target(to)?)));
+        match entry {
+            Ok((from, to)) => declared.push(Declared {
                 from,
                 to: Written::Entry(to),
-                file: REDIRECTS_FILE.to_owned(),
-                field,
+                at,
             }),
-            Err(problem) => loader.error(REDIRECTS_FILE, Some(&field), problem),
+            Err(message) => mistakes.push(ContentError { message, ..at }),
         }
     }
 
@@ -140,31 +215,18 @@ pub(crate) fn derive(
                 Written::AliasOf(_) => format!("alias `{}`", entry.from),
                 Written::Entry(_) => format!("`{}`", entry.from),
             };
-            loader.error(
-                &entry.file,
-                Some(&entry.field),
-                format!(
-                    "{what} is the path of a published page, which it would hide: remove it, or \
-                     move that page"
-                ),
-            );
+            mistakes.push(entry.mistake(format!(
+                "{what} is the path of a published page, which it would hide: remove it, or \
+                 move that page"
+            )));
             continue;
         }
         if let Some(&before) = first.get(entry.from.as_str()) {
-            let other = &declared[before];
-            let at = loader
-                .position(&other.file, &other.field)
-                .map(|(line, column)| format!(":{line}:{column}"))
-                .unwrap_or_default();
-            loader.error(
-                &entry.file,
-                Some(&entry.field),
-                format!(
-                    "`{}` has two entries: {}{at} also redirects it; keep one",
-                    entry.from,
-                    loader.root().join(&other.file).display()
-                ),
-            );
+            let other = written_at(&declared[before].at);
+            mistakes.push(entry.mistake(format!(
+                "`{}` has two entries: {other} also redirects it; keep one",
+                entry.from
+            )));
             continue;
         }
         first.insert(&entry.from, i);
@@ -186,39 +248,32 @@ pub(crate) fn derive(
             Written::Entry(to) => match follow(&entry.from, to, &written, &routes) {
                 Ok((end, hops)) => {
                     if hops.len() > 1 {
-                        loader.warning(
-                            &entry.file,
-                            Some(&entry.field),
-                            format!(
-                                "`{}` redirects through {}: collapsed to `{}`; write that \
-                                     target here",
-                                entry.from,
-                                hops.join(" -> "),
-                                end.written()
-                            ),
-                        );
+                        loader.warnings.push(entry.mistake(format!(
+                            "`{}` redirects through {}: collapsed to `{}`; write that target \
+                             here",
+                            entry.from,
+                            hops.join(" -> "),
+                            end.written()
+                        )));
                     }
                     end
                 }
                 Err(problem) => {
-                    loader.error(&entry.file, Some(&entry.field), problem);
+                    mistakes.push(entry.mistake(problem));
                     continue;
                 }
             },
         };
-        let position = loader.position(&entry.file, &entry.field);
         table.push(Redirect {
             from: entry.from.clone(),
             to,
             alias: matches!(entry.to, Written::AliasOf(_)),
-            at: ContentError {
-                file: loader.root().join(&entry.file),
-                line: position.map(|p| p.0),
-                column: position.map(|p| p.1),
-                message: String::new(),
-            },
+            at: entry.at.clone(),
         });
     }
+    // In the order they are written, whichever check found them.
+    mistakes.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    loader.errors.extend(mistakes);
     table.sort_by(|a, b| a.from.cmp(&b.from));
     table
 }
