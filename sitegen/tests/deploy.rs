@@ -317,10 +317,10 @@ fn a_slug_changed_without_an_alias_stops_the_deploy_and_with_one_the_old_path_re
     assert!(!output.status.success());
     assert_eq!(
         String::from_utf8_lossy(&output.stderr).trim_end(),
-        "error: s3://www-example/ serves 1 pages that the build no longer has and that no \
-         redirect answers: nothing was uploaded or deleted.\n  /insights/old-slug/\nKeep each \
-         one working: add its path to the `aliases` of the page that replaces it, or mark it \
-         `gone` in content/redirects.yaml; or, to let them go unannounced, run again with \
+        "error: the build no longer has these pages of s3://www-example/, and no redirect \
+         answers them: nothing was uploaded or deleted.\n  /insights/old-slug/\nKeep each one \
+         working: add its path to the `aliases` of the page that replaces it, or mark it `gone` \
+         in content/redirects.yaml; or, to let them go unannounced, run again with \
          --allow-removals"
     );
     assert_eq!(

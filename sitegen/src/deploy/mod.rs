@@ -224,12 +224,11 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
 /// Why a deploy that would drop pages no redirect answers stops.
 fn removal_guard(dropped: &[String], options: &DeployOptions) -> anyhow::Error {
     anyhow!(
-        "{} serves {} pages that the build no longer has and that no redirect answers: \
-         nothing was uploaded or deleted.\n{}\nKeep each one working: add its path to the \
-         `aliases` of the page that replaces it, or mark it `gone` in content/redirects.yaml; \
-         or, to let them go unannounced, run again with --allow-removals",
+        "the build no longer has these pages of {}, and no redirect answers them: nothing \
+         was uploaded or deleted.\n{}\nKeep each one working: add its path to the `aliases` \
+         of the page that replaces it, or mark it `gone` in content/redirects.yaml; or, to let \
+         them go unannounced, run again with --allow-removals",
         options.target,
-        dropped.len(),
         dropped
             .iter()
             .map(|path| format!("  {path}"))
