@@ -178,7 +178,8 @@ impl Rules {
             "# Written by sitegen build from the content's aliases and redirects.yaml: one rule per\n\
              # spelling of each old path. Netlify serves a file before a rule unless the rule is\n\
              # forced (`301!`), which Cloudflare Pages refuses: there, the page left at the old\n\
-             # path redirects the visitor at once.\n",
+             # path redirects the visitor at once. Cloudflare Pages answers no 410: it skips those\n\
+             # lines, and a path that is gone is answered 404.\n",
         );
         for rule in &self.rules {
             text.push_str(&format!("{} {} {}\n", rule.from, rule.to, rule.status));

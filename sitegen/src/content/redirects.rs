@@ -339,8 +339,12 @@ fn target(to: &str) -> Result<Target, String> {
         return Ok(Target::Gone);
     }
     if to.starts_with("https://") || to.starts_with("http://") {
+        // As the URL serialises (percent-encoded, ASCII), it is one word of `_redirects` and a
+        // valid `Location`.
         return match url::Url::parse(to) {
-            Ok(url) if url.has_host() => Ok(Target::Url(to.to_owned())),
+            Ok(url) if url.has_host() && !to.contains(char::is_whitespace) => {
+                Ok(Target::Url(url.into()))
+            }
             _ => Err(format!("`{to}` is not a URL")),
         };
     }
