@@ -176,8 +176,8 @@ impl Rules {
     pub fn to_text(&self) -> String {
         let mut text = String::from(
             "# Written by sitegen build from the content's aliases and redirects.yaml: one rule per\n\
-             # spelling of each old path. Netlify serves a file before a rule unless the rule is\n\
-             # forced (`301!`), which Cloudflare Pages refuses: there, the page left at the old\n\
+             # spelling of each old path. Netlify serves a file before a rule it does not force\n\
+             # (`301!`, which Cloudflare Pages refuses), so on Netlify the page left at the old\n\
              # path redirects the visitor at once. Cloudflare Pages answers no 410: it skips those\n\
              # lines, and a path that is gone is answered 404.\n",
         );
