@@ -53,6 +53,7 @@ fn main() -> Result<()> {
             max_deletes: 256,
             dry_run: false,
             force: false,
+            allow_removals: false,
             invalidate: None,
             progress: Progress::Quiet,
             retry: Retry::default(),

@@ -9,7 +9,7 @@
 //! | cards | [`cards`] | draw every page's social card (`og:image`), unless cached |
 //! | search index | [`search`] | the articles' static search index |
 //! | render | [`render`] | every page through the render workers, only those whose data changed |
-//! | site files | [`outputs`], [`feed`] | sitemap, robots, `_headers`, the feed, the index |
+//! | site files | [`outputs`], [`feed`], [`redirects`] | sitemap, robots, `_headers`, the feed, the index, the redirects |
 //! | verify | [`scan`], [`check`] | every route has its page, every link resolves |
 //! | publish | [`publish`] | swap in the new output: copies of what changed, the rest kept |
 //! | report | [`report`] | what each page weighs |
@@ -41,6 +41,7 @@ use crate::images::{self, Images};
 use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
 use crate::outputs::{self, SitemapEntry};
 use crate::publish::{self, PlannedFile};
+use crate::redirects;
 use crate::render::{self, PageJob, RenderError, RenderOptions, Rendered};
 use crate::report::{self, BuildReport, StageTime};
 use crate::scan::Scan;
@@ -243,6 +244,10 @@ pub struct Built {
     pub render_workers: usize,
     /// How many files the output directory took and lost.
     pub published: publish::Published,
+    /// The URL paths of the pages the replaced output had that this one drops with no
+    /// redirect answering them (`/insights/old-slug/`): what `sitegen deploy` would refuse
+    /// to remove from a bucket.
+    pub dropped_pages: Vec<String>,
 }
 
 /// Runs the whole pipeline. See the module documentation.
@@ -348,9 +353,17 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     })?;
     let plan = Plan::new(cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
+    let clashes = redirects::clashes(
+        &content.redirects,
+        plan.files.iter().map(|f| f.file.as_str()),
+    );
+    if !clashes.is_empty() {
+        return Err(BuildError::Content(ContentErrors(clashes)).into());
+    }
     let checked = steps.run(Stage::Verify, || {
         verify(cache, &plan, &rendered.pages, &routes)
     })?;
+    let dropped_pages = dropped_pages(&options.out_dir, &plan, &content);
     let mut damaged = Vec::new();
     let published = steps.run(Stage::Publish, || {
         let record = cache
@@ -394,11 +407,15 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         hashed: rendered.hashed,
         render_workers: rendered.workers,
         published,
+        dropped_pages,
     })
 }
 
 fn load(options: &BuildOptions) -> Result<Content, BuildError> {
     let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
+    for warning in &content.warnings {
+        eprintln!("warning: {warning}");
+    }
     if let Some(endpoint) = &options.contact_endpoint {
         content.settings.contact_endpoint = endpoint.clone();
     }
@@ -533,6 +550,22 @@ fn write_content_json(content: &Content, file: &Path) -> anyhow::Result<render::
         hash,
         path: file.to_owned(),
     })
+}
+
+/// The pages of the output being replaced that the new one drops with no redirect answering
+/// their path, by URL path; none when there is no output yet.
+fn dropped_pages(out_dir: &Path, plan: &Plan, content: &Content) -> Vec<String> {
+    let Ok(previous) = Files::list(out_dir) else {
+        return Vec::new();
+    };
+    let kept: std::collections::HashSet<&str> =
+        plan.files.iter().map(|f| f.file.as_str()).collect();
+    redirects::Rules::of(&content.redirects).uncovered_pages(
+        previous
+            .iter()
+            .map(String::as_str)
+            .filter(|file| !kept.contains(file)),
+    )
 }
 
 /// The new output: every file, where its bytes are, and what the report needs of them.
@@ -731,7 +764,7 @@ fn write_site_files(
         &content.settings.cache,
     )?;
     feed::write(work.path(), content)?;
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut files = redirects::files(content)?;
     for entry in std::fs::read_dir(work.path())? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();

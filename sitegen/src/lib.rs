@@ -22,6 +22,7 @@ pub mod new;
 pub mod output_dir;
 pub mod outputs;
 pub mod publish;
+pub mod redirects;
 pub mod render;
 pub mod report;
 pub mod scan;

@@ -180,6 +180,10 @@ struct DeployArgs {
     /// Upload every object, changed or not (after changing the cache rules in site.yaml).
     #[arg(long)]
     force: bool,
+    /// Delete pages the build no longer has even when no alias or redirects.yaml entry
+    /// answers their old path (without it, such a deploy stops before any change).
+    #[arg(long)]
+    allow_removals: bool,
     /// Invalidate the changed paths in a CDN: cloudfront:DISTRIBUTION_ID.
     #[arg(long, value_name = "cloudfront:ID")]
     invalidate: Option<sitegen::deploy::cloudfront::Distribution>,
@@ -242,6 +246,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             options.page_timeout = std::time::Duration::from_secs(page_timeout);
             let built = sitegen::build::build(&options)?;
+            for path in &built.dropped_pages {
+                eprintln!(
+                    "warning: {path} was a page of {} and this build drops it with no \
+                     redirect: add it to the `aliases` of the page that replaces it, or mark it \
+                     `gone` in content/redirects.yaml (`sitegen deploy` refuses to remove it \
+                     from a bucket until then)",
+                    options.out_dir.display()
+                );
+            }
             if let Some(path) = report_json {
                 built.report.write_json(&path)?;
             }
@@ -328,6 +341,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Cmd::Validate { dirs } => {
             let content = dirs.load()?;
+            for warning in &content.warnings {
+                eprintln!("warning: {warning}");
+            }
             println!("content is valid: {} pages", content.routes.len());
             Ok(())
         }
@@ -388,6 +404,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 max_deletes: args.max_deletes,
                 dry_run: args.dry_run,
                 force: args.force,
+                allow_removals: args.allow_removals,
                 invalidate: args.invalidate,
                 progress: if args.quiet {
                     Progress::Quiet

@@ -19,7 +19,20 @@ use url::Url;
 pub const NOT_FOUND_FILE: &str = "404.html";
 
 /// Files the CDN reads as configuration and never serves.
-pub const CONFIG_FILES: [&str; 3] = ["_headers", "_redirects", CLOUDFRONT_POLICY_FILE];
+pub const CONFIG_FILES: [&str; 4] = [
+    "_headers",
+    REDIRECTS_FILE,
+    CLOUDFRONT_POLICY_FILE,
+    CLOUDFRONT_FUNCTION_FILE,
+];
+
+/// The redirect rules of Netlify and Cloudflare Pages (see [`crate::redirects`]).
+pub const REDIRECTS_FILE: &str = "_redirects";
+
+/// The CloudFront Function (viewer request, `cloudfront-js-2.0`) answering the redirects in
+/// front of an S3 REST origin (see [`crate::redirects`]): JavaScript, named without `.js` like
+/// the other configuration files so that it gets no compressed variants.
+pub const CLOUDFRONT_FUNCTION_FILE: &str = "_cloudfront-redirects-function";
 
 /// The site-wide headers of `_headers` as a CloudFront response-headers policy, for S3 +
 /// CloudFront, which do not read `_headers`.

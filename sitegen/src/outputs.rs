@@ -50,7 +50,7 @@ pub const HASHED_DIRS: [&str; 3] = ["assets", crate::search::DIR, crate::images:
 /// The site-wide files written beside the pages, revalidated like them.
 pub const SITE_WIDE_FILES: [&str; 3] = ["sitemap.xml", "robots.txt", "feed.xml"];
 
-const TEMPLATES: [(&str, &str); 4] = [
+const TEMPLATES: [(&str, &str); 5] = [
     (
         "sitemap.xml.j2",
         include_str!("../templates/sitemap.xml.j2"),
@@ -58,6 +58,7 @@ const TEMPLATES: [(&str, &str); 4] = [
     ("robots.txt.j2", include_str!("../templates/robots.txt.j2")),
     ("_headers.j2", include_str!("../templates/_headers.j2")),
     ("feed.xml.j2", include_str!("../templates/feed.xml.j2")),
+    ("moved.html.j2", include_str!("../templates/moved.html.j2")),
 ];
 
 /// Writes `sitemap.xml`, `robots.txt`, `_headers` and the CloudFront policy into `dir`.
@@ -275,9 +276,9 @@ pub(crate) fn environment() -> Result<Environment<'static>> {
             .context("configuring the template syntax")?,
     );
     // minijinja's HTML escaping writes `/` as `&#x2f;`, which is valid XML but unreadable in
-    // a sitemap; XML needs only the five predefined entities.
+    // a sitemap; XML needs only the five predefined entities, and so does HTML.
     env.set_auto_escape_callback(|name| {
-        if name.ends_with(".xml.j2") {
+        if name.ends_with(".xml.j2") || name.ends_with(".html.j2") {
             AutoEscape::Custom("xml".into())
         } else {
             AutoEscape::None

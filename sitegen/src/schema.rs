@@ -77,6 +77,10 @@ pub fn file_schemas() -> Vec<FileSchema> {
             content::articles::AUTHORS_FILE,
             json_schema_of::<std::collections::BTreeMap<String, content::articles::Author>>(),
         ),
+        file_schema(
+            content::redirects::REDIRECTS_FILE,
+            json_schema_of::<content::redirects::RedirectsFile>(),
+        ),
     ];
     schemas.extend(
         FixedPage::ALL

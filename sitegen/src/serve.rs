@@ -3,6 +3,8 @@
 //!
 //! - `/about` and `/about/` both serve `about/index.html` with status 200, no redirect.
 //! - Unknown paths get status 404 with the body of `404.html`.
+//! - The rules of `_redirects` come first, as Cloudflare Pages applies them: an old path is
+//!   answered 301 with its `Location`, a path that is gone 410 with the not-found page's body.
 //! - The rules of `_headers` (Netlify / Cloudflare Pages format) are applied. A page is matched
 //!   under its request path and its canonical paths (`/about/`, `/about/index.html`), so both
 //!   spellings of a URL get the same headers; the not-found page also gets `/404.html`'s rules.
@@ -21,7 +23,7 @@ use anyhow::{Context, Result, ensure};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{ACCEPT_ENCODING, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, VARY};
+use axum::http::header::{ACCEPT_ENCODING, ALLOW, CONTENT_ENCODING, CONTENT_TYPE, LOCATION, VARY};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::net::TcpListener;
@@ -30,9 +32,10 @@ use tower_http::services::ServeFile;
 use crate::compress::Encoding;
 use crate::headers::{HeaderRules, with_charset};
 use crate::output_dir::{CONFIG_FILES, NOT_FOUND_FILE, candidate_files, header_paths};
+use crate::redirects::{self, Rule, Rules};
 
-/// The app serving `dir`. Fails when `dir` is not a directory or its `_headers` is malformed
-/// (every bad line is listed). `_headers` is read once, here.
+/// The app serving `dir`. Fails when `dir` is not a directory or its `_headers` or
+/// `_redirects` is malformed (every bad line of `_headers` is listed). Both are read once, here.
 pub fn router(dir: PathBuf) -> Result<Router> {
     ensure!(
         dir.is_dir(),
@@ -43,7 +46,12 @@ pub fn router(dir: PathBuf) -> Result<Router> {
         .canonicalize()
         .with_context(|| format!("resolving {}", dir.display()))?;
     let rules = HeaderRules::load(&root.join("_headers"))?;
-    let site = Arc::new(Site { root, rules });
+    let redirects = Rules::load(&root)?;
+    let site = Arc::new(Site {
+        root,
+        rules,
+        redirects,
+    });
     Ok(Router::new().fallback(handle).with_state(site))
 }
 
@@ -100,6 +108,7 @@ struct Site {
     /// The output directory, canonicalised.
     root: PathBuf,
     rules: HeaderRules,
+    redirects: Rules,
 }
 
 async fn handle(State(site): State<Arc<Site>>, req: Request) -> Response {
@@ -111,6 +120,9 @@ async fn handle(State(site): State<Arc<Site>>, req: Request) -> Response {
     }
     let request_path = req.uri().path().to_owned();
     let headers = req.headers().clone();
+    if let Some(rule) = site.redirects.get(&request_path) {
+        return site.redirect(rule, &request_path, &headers).await;
+    }
     let Some(candidates) = candidate_files(&request_path) else {
         let mut res = (StatusCode::BAD_REQUEST, "400 Bad Request: invalid path\n").into_response();
         site.rules.apply(&[&request_path], res.headers_mut());
@@ -226,6 +238,28 @@ impl Site {
             }
         }
         found
+    }
+
+    /// The answer of a `_redirects` rule: a 301 to its target, or a 410 with the not-found
+    /// page's body.
+    async fn redirect(&self, rule: &Rule, request_path: &str, headers: &HeaderMap) -> Response {
+        if rule.status == redirects::GONE {
+            let mut res = self.not_found(request_path, headers).await;
+            *res.status_mut() = StatusCode::GONE;
+            return res;
+        }
+        let mut res = StatusCode::MOVED_PERMANENTLY.into_response();
+        match HeaderValue::from_str(&rule.to) {
+            Ok(location) => {
+                res.headers_mut().insert(LOCATION, location);
+            }
+            Err(_) => {
+                eprintln!("error: _redirects: {:?} is not a valid Location", rule.to);
+                return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+            }
+        }
+        self.rules.apply(&[request_path], res.headers_mut());
+        res
     }
 
     async fn not_found(&self, request_path: &str, headers: &HeaderMap) -> Response {

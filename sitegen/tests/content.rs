@@ -526,7 +526,7 @@ fn front_matter_mistakes_point_at_lines_of_the_markdown_file() {
     assert_eq!(
         errors_of("article-unknown-field"),
         [
-            "content/articles/unknown-field.md:6:1: unknown field `categroy`, expected one of `title`, `excerpt`, `author`, `date`, `category`, `type`, `image`, `image_alt`, `decorative`, `share_image`, `share_image_alt`, `featured`, `read_time`"
+            "content/articles/unknown-field.md:6:1: unknown field `categroy`, expected one of `title`, `excerpt`, `author`, `date`, `category`, `type`, `image`, `image_alt`, `decorative`, `share_image`, `share_image_alt`, `featured`, `read_time`, `aliases`"
         ]
     );
 }
@@ -571,4 +571,175 @@ fn the_feed_carries_only_the_newest_articles() {
         "/insights/article-{}/",
         sitegen::feed::FEED_ENTRIES
     )));
+}
+
+/// Loads the real content with each `(file, text)` written over it; errors and warnings are
+/// rendered with the content directory shown as `content`.
+fn load_files(files: &[(&str, &str)]) -> (Result<Content, Vec<String>>, String) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &dir);
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).expect("write content file");
+    }
+    let shown = |e: &sitegen::content::ContentError| {
+        e.to_string().replace(&dir.display().to_string(), "content")
+    };
+    let root = dir.display().to_string();
+    match Content::load(&dir, &repo().join("site/public")) {
+        Ok(content) => (Ok(content), root),
+        Err(errors) => (Err(errors.0.iter().map(shown).collect()), root),
+    }
+}
+
+const ABOUT_META: &str = "meta:\n  title: About Us | Nordvale\n";
+
+#[test]
+fn aliases_and_redirects_yaml_make_one_table_and_a_chain_is_collapsed_with_a_warning() {
+    use sitegen::content::redirects::{Redirect, Target};
+    let about = edited(
+        "pages/about.yaml",
+        ABOUT_META,
+        "meta:\n  aliases: [/company/, /team]\n  title: About Us | Nordvale\n",
+    );
+    let article = "articles/choosing-between-a-modular-monolith-and-microservices.md";
+    let moved = edited(
+        article,
+        "type: article\n",
+        "type: article\naliases:\n  - /insights/monolith-first\n",
+    );
+    let redirects = "\
+/old-services: /services/
+/partners: https://partners.example.com/
+/offers/2023: gone
+/people: /old-team
+/old-team: /about#team
+";
+    let (loaded, root) = load_files(&[
+        ("pages/about.yaml", &about),
+        (article, &moved),
+        ("redirects.yaml", redirects),
+    ]);
+    let content = loaded.expect("loads");
+    let page = |p: &str| Target::Page(p.into());
+    let table: Vec<(&str, &Target, bool)> = content
+        .redirects
+        .iter()
+        .map(
+            |Redirect {
+                 from, to, alias, ..
+             }| (from.as_str(), to, *alias),
+        )
+        .collect();
+    assert_eq!(
+        table,
+        vec![
+            ("/company", &page("/about"), true),
+            (
+                "/insights/monolith-first",
+                &page("/insights/choosing-between-a-modular-monolith-and-microservices"),
+                true
+            ),
+            ("/offers/2023", &Target::Gone, false),
+            ("/old-services", &page("/services"), false),
+            ("/old-team", &page("/about#team"), false),
+            (
+                "/partners",
+                &Target::Url("https://partners.example.com/".into()),
+                false
+            ),
+            ("/people", &page("/about#team"), false),
+            ("/team", &page("/about"), true),
+        ]
+    );
+    let warnings: Vec<String> = content
+        .warnings
+        .iter()
+        .map(|w| w.to_string().replace(&root, "content"))
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![format!(
+            "content/redirects.yaml:{}: `/people` redirects through /old-team -> /about#team: collapsed to `/about#team`; write that target here",
+            position(redirects, "/people")
+        )]
+    );
+    // Aliases are in no route: no sitemap, feed or search index lists them.
+    assert!(content.routes.iter().all(|r| r.path != "/company"));
+}
+
+#[test]
+fn each_mistake_of_a_redirect_is_reported_at_its_line() {
+    let about = edited(
+        "pages/about.yaml",
+        ABOUT_META,
+        "meta:\n  aliases: [/services, /company]\n  title: About Us | Nordvale\n",
+    );
+    let redirects = "\
+/company/: /contact
+/old-team: /abuot
+/loop-a: /loop-b
+/loop-b: /loop-a/
+/nowhere: elsewhere
+/loop-a: /about
+";
+    let (loaded, _) = load_files(&[("pages/about.yaml", &about), ("redirects.yaml", redirects)]);
+    let errors = loaded.map(|_| ()).expect_err("fails");
+    let at = |needle: &str| position(redirects, needle);
+    assert_eq!(
+        errors,
+        vec![
+            format!(
+                "content/pages/about.yaml:{}: alias `/services` is the path of a published page, which it would hide: remove it, or move that page",
+                position(&about, "/services")
+            ),
+            format!(
+                "content/redirects.yaml:{}: `/company` has two entries: content/pages/about.yaml:{} also redirects it; keep one",
+                at("/company/"),
+                position(&about, "/company")
+            ),
+            format!(
+                "content/redirects.yaml:{}: `/old-team` redirects to `/abuot`, which leads to no page; did you mean `/about`?",
+                at("/old-team")
+            ),
+            format!(
+                "content/redirects.yaml:{}: redirect loop: /loop-a -> /loop-b -> /loop-a; point one of them at a page",
+                at("/loop-a:")
+            ),
+            format!(
+                "content/redirects.yaml:{}: redirect loop: /loop-b -> /loop-a -> /loop-b; point one of them at a page",
+                at("/loop-b:")
+            ),
+            format!(
+                "content/redirects.yaml:{}: `elsewhere` is neither a path of the site starting with `/`, an http(s) URL, nor `gone`",
+                at("/nowhere")
+            ),
+            format!(
+                "content/redirects.yaml:6:1: `/loop-a` has two entries: content/redirects.yaml:{} also redirects it; keep one",
+                at("/loop-a:")
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_link_to_an_old_path_is_reported_where_it_is_written() {
+    let about = edited(
+        "pages/about.yaml",
+        ABOUT_META,
+        "meta:\n  aliases: [/company]\n  title: About Us | Nordvale\n",
+    );
+    let site = edited(
+        "site.yaml",
+        "{ label: About Us, href: /about }",
+        "{ label: About Us, href: /company/ }",
+    );
+    let (loaded, _) = load_files(&[("pages/about.yaml", &about), ("site.yaml", &site)]);
+    assert_eq!(
+        loaded.map(|_| ()).expect_err("fails"),
+        vec![format!(
+            "content/site.yaml:{}: link `/company/` leads to an old path that redirects to `/about`: link to `/about` instead",
+            position(&site, "href: /company/")
+        )]
+    );
 }

@@ -99,6 +99,7 @@ fn options(dir: &Path, endpoint: &str, target: &str) -> DeployOptions {
         max_deletes: 256,
         dry_run: false,
         force: false,
+        allow_removals: false,
         invalidate: None,
         progress: Progress::Quiet,
         retry: Retry {
@@ -263,7 +264,7 @@ fn an_edited_article_uploads_only_the_objects_whose_bytes_changed() {
 }
 
 #[test]
-fn a_removed_page_is_deleted_after_the_uploads() {
+fn a_page_marked_gone_is_deleted_after_the_uploads() {
     let moto = Moto::start();
     moto.create_bucket(BUCKET);
     let dir = tempfile::tempdir().expect("temp dir");
@@ -274,6 +275,11 @@ fn a_removed_page_is_deleted_after_the_uploads() {
     );
 
     build(dir.path(), &["first"]);
+    write(
+        dir.path(),
+        "_redirects",
+        b"/insights/second /404.html 410\n/insights/second/ /404.html 410\n",
+    );
     let summary = run(
         &moto,
         &options(dir.path(), &moto.endpoint, "s3://www-example"),
@@ -289,6 +295,67 @@ fn a_removed_page_is_deleted_after_the_uploads() {
         keys,
         served_files(dir.path()),
         "the bucket holds exactly the build"
+    );
+}
+
+#[test]
+fn a_slug_changed_without_an_alias_stops_the_deploy_and_with_one_the_old_path_redirects() {
+    let moto = Moto::start();
+    moto.create_bucket(BUCKET);
+    let dir = tempfile::tempdir().expect("temp dir");
+    build(dir.path(), &["edge-ai", "old-slug"]);
+    run(
+        &moto,
+        &options(dir.path(), &moto.endpoint, "s3://www-example"),
+    );
+    let before = moto.list(BUCKET);
+
+    // The article's slug changed, and nothing says where its old path went.
+    build(dir.path(), &["new-slug", "edge-ai"]);
+    let args = [dir.path().to_str().expect("UTF-8"), "s3://www-example"];
+    let output = cli(&moto, &args, None);
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim_end(),
+        "error: the build no longer has these pages of s3://www-example/, and no redirect \
+         answers them: nothing was uploaded or deleted.\n  /insights/old-slug/\nKeep each one \
+         working: add its path to the `aliases` of the page that replaces it, or mark it `gone` \
+         in content/redirects.yaml; or, to let them go unannounced, run again with \
+         --allow-removals"
+    );
+    assert_eq!(
+        moto.list(BUCKET),
+        before,
+        "nothing uploaded, nothing deleted"
+    );
+
+    // With the alias, the build has the page at the old path and its rule in `_redirects`.
+    write(
+        dir.path(),
+        "_redirects",
+        b"/insights/old-slug /insights/new-slug/ 301\n/insights/old-slug/ /insights/new-slug/ 301\n",
+    );
+    write(
+        dir.path(),
+        "insights/old-slug/index.html",
+        b"<!doctype html><meta http-equiv=refresh content=\"0; url=/insights/new-slug/\">",
+    );
+    let output = cli(&moto, &args, None);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let moved = moto.get(BUCKET, "insights/old-slug/index.html");
+    assert_eq!(
+        moved.website_redirect_location.as_deref(),
+        Some("/insights/new-slug/")
+    );
+    let page = moto.get(BUCKET, "insights/new-slug/index.html");
+    assert_eq!(page.website_redirect_location, None);
+    assert_eq!(
+        moto.list(BUCKET).into_keys().collect::<Vec<_>>(),
+        served_files(dir.path())
     );
 }
 
@@ -317,6 +384,7 @@ fn more_deletions_than_max_deletes_change_nothing_and_fail() {
             "s3://www-example",
             "--max-deletes",
             "2",
+            "--allow-removals",
         ],
         None,
     );
@@ -344,6 +412,7 @@ fn more_deletions_than_max_deletes_change_nothing_and_fail() {
             "--max-deletes",
             "2",
             "--dry-run",
+            "--allow-removals",
         ],
         None,
     );
@@ -376,6 +445,7 @@ fn a_dry_run_lists_every_change_with_its_reason_and_changes_nothing() {
             dir.path().to_str().expect("UTF-8"),
             "s3://www-example",
             "--dry-run",
+            "--allow-removals",
         ],
         None,
     );

@@ -108,6 +108,8 @@ struct FrontMatter {
     featured: bool,
     #[serde(default)]
     read_time: Option<u32>,
+    #[serde(default)]
+    aliases: Vec<String>,
 }
 
 /// One entry of an article's table of contents.
@@ -159,6 +161,11 @@ pub struct Article {
     pub share_image_alt: Option<String>,
     /// Whether the Insights page shows it among the featured articles.
     pub featured: bool,
+    /// Old paths of the article (`/insights/old-slug`), each answered with a permanent
+    /// redirect to it (see [`super::common::Meta::aliases`]).
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub aliases: Vec<String>,
     /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
     pub read_time: u32,
     /// The body as HTML. Its photos are placed by the images stage: until then each raster
@@ -426,6 +433,7 @@ fn parse_file(
             share_image: front.share_image,
             share_image_alt: front.share_image_alt,
             featured: front.featured,
+            aliases: front.aliases,
             read_time,
             html: rendered.html,
             text: rendered.text,

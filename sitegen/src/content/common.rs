@@ -22,6 +22,12 @@ pub struct Meta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub share_image_alt: Option<String>,
+    /// Old paths of this page (`/services/cloud/finops`), each answered with a permanent
+    /// redirect here: write one when the page's path changes, so links to the old one keep
+    /// working. Listed in no sitemap, feed or search index.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub aliases: Vec<String>,
 }
 
 impl Meta {

@@ -17,6 +17,8 @@ pub(crate) struct Loader {
     /// Lines before a file's YAML (an article's front matter starts on line 2).
     line_offsets: BTreeMap<String, usize>,
     pub(crate) errors: Vec<ContentError>,
+    /// What is worth fixing but builds as it is (a redirect chain, collapsed).
+    pub(crate) warnings: Vec<ContentError>,
 }
 
 impl Loader {
@@ -26,6 +28,7 @@ impl Loader {
             sources: BTreeMap::new(),
             line_offsets: BTreeMap::new(),
             errors: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -40,6 +43,7 @@ impl Loader {
         self.sources.extend(other.sources);
         self.line_offsets.extend(other.line_offsets);
         self.errors.extend(other.errors);
+        self.warnings.extend(other.warnings);
     }
 
     /// Reads and parses `rel` (a path under the content directory, with `/` separators).
@@ -116,6 +120,12 @@ impl Loader {
             column: position.map(|p| p.1),
             message,
         });
+    }
+
+    /// The line and column of the `n`th time (0-based) the key `field` is written in `rel`.
+    pub(crate) fn key_position(&self, rel: &str, field: &str, n: usize) -> Option<(usize, usize)> {
+        let (line, column) = Positions::index(self.sources.get(rel)?).find_key(field, n)?;
+        Some((line + self.offset(rel), column))
     }
 
     /// The line and column of `field` (a path like `hero.actions[0].href`) in the whole file

@@ -14,6 +14,9 @@ pub type FieldPathText = String;
 #[derive(Debug, Default)]
 pub struct Positions {
     by_path: HashMap<FieldPathText, (usize, usize)>,
+    /// Where each mapping key is written, every time: a key written twice in one mapping
+    /// (which the YAML parser lets pass, keeping the last) has two positions here.
+    keys: HashMap<FieldPathText, Vec<(usize, usize)>>,
 }
 
 impl Positions {
@@ -26,7 +29,13 @@ impl Positions {
         }
         Self {
             by_path: builder.by_path,
+            keys: builder.keys,
         }
+    }
+
+    /// Where the key `path` is written for the `n`th time (0-based), if it is that often.
+    pub fn find_key(&self, path: &str, n: usize) -> Option<(usize, usize)> {
+        self.keys.get(path)?.get(n).copied()
     }
 
     /// Where `path` is written, or the nearest enclosing field that is.
@@ -62,6 +71,7 @@ enum Frame {
 struct Builder {
     stack: Vec<Frame>,
     by_path: HashMap<FieldPathText, (usize, usize)>,
+    keys: HashMap<FieldPathText, Vec<(usize, usize)>>,
 }
 
 impl Builder {
@@ -124,6 +134,10 @@ impl MarkedEventReceiver for Builder {
                         if let Some(item_path) = item_path {
                             self.record(item_path, mark);
                         }
+                        self.keys
+                            .entry(full.clone())
+                            .or_default()
+                            .push((mark.line(), mark.col() + 1));
                         self.record(full, mark);
                     }
                 } else {
@@ -182,6 +196,14 @@ hero:
         assert_eq!(pos.find("meta.title"), Some((2, 3)));
         assert_eq!(pos.find("hero.actions[0].href"), Some((7, 7)));
         assert_eq!(pos.find("hero.actions[1]"), Some((8, 7)));
+    }
+
+    #[test]
+    fn a_key_written_twice_has_both_positions() {
+        let pos = Positions::index("/a: /b\n/c: /d\n/a: /e\n");
+        assert_eq!(pos.find_key("/a", 0), Some((1, 1)));
+        assert_eq!(pos.find_key("/a", 1), Some((3, 1)));
+        assert_eq!(pos.find_key("/a", 2), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod images;
 mod loader;
 mod locate;
 pub mod pages;
+pub mod redirects;
 mod routes;
 pub mod services;
 pub mod settings;
@@ -63,6 +64,15 @@ pub struct Content {
     #[serde(skip)]
     #[ts(skip)]
     pub image_refs: Vec<images::ImageRef>,
+    /// Every old path and what answers it (aliases and `redirects.yaml`), sorted by path:
+    /// the one table every host's redirect rules are written from.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub redirects: Vec<redirects::Redirect>,
+    /// What validation found worth fixing that builds as it is, each at its `file:line:col`.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub warnings: Vec<ContentError>,
     /// Set only in the JSON `sitegen build` hands its render workers: the articles' `html` is
     /// empty there and read from this file when a page needs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +120,7 @@ const TOP_LEVEL_FILES: &[&str] = &[
     COUNTRIES_FILE,
     FORMS_FILE,
     articles::AUTHORS_FILE,
+    redirects::REDIRECTS_FILE,
 ];
 
 impl Content {
@@ -133,6 +144,12 @@ impl Content {
         let pages = pages::Pages::load(&mut loader);
         let services = load_services(&mut loader);
         let loaded = articles::load(&mut loader);
+        // A site that never moved a page has no redirects file.
+        let redirects_file = content_dir
+            .join(redirects::REDIRECTS_FILE)
+            .exists()
+            .then(|| loader.file::<redirects::RedirectsFile>(redirects::REDIRECTS_FILE))
+            .flatten();
         // Authors are needed once there are articles; a site without articles may omit the file.
         let authors =
             if loaded.articles.is_empty() && !content_dir.join(articles::AUTHORS_FILE).exists() {
@@ -165,9 +182,12 @@ impl Content {
             images: BTreeMap::new(),
             cards: BTreeMap::new(),
             image_refs: Vec::new(),
+            redirects: Vec::new(),
+            warnings: Vec::new(),
             article_bodies: None,
         };
         content.routes = routes::derive(&content);
+        content.redirects = redirects::derive(&mut loader, &content, redirects_file.as_ref());
         content.image_refs = validate::validate(&mut loader, &content, public_dir);
         let article_images =
             validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
@@ -182,6 +202,7 @@ impl Content {
                     articles::plain_image_html(&image.src, &image.alt, images::svg_size(&path));
                 article.place_body_image(n, &html);
             }
+            content.warnings = loader.warnings;
             Ok(content)
         } else {
             Err(ContentErrors(loader.errors))

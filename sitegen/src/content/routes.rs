@@ -179,6 +179,7 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
                 description: article.excerpt.clone(),
                 share_image: article.share_image.clone(),
                 share_image_alt: article.share_image_alt.clone(),
+                aliases: Vec::new(),
             },
         ));
     }
@@ -210,6 +211,7 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
                 description: category.summary.clone(),
                 share_image: None,
                 share_image_alt: None,
+                aliases: Vec::new(),
             };
             routes.push(RouteInfo::new(kind, meta, Some(PageOf { pages, label })));
         }

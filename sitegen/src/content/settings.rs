@@ -29,6 +29,11 @@ pub struct Settings {
     pub not_found: NotFound,
     /// Words of the interface that belong to no page.
     pub ui: UiStrings,
+    /// The page left at each old path of a moved page (see `redirects.yaml` and `aliases`),
+    /// for hosts that answer no redirect: it sends the visitor on at once.
+    #[serde(skip_serializing)]
+    #[ts(skip)]
+    pub moved: MovedPage,
     /// How long browsers and the CDN keep each kind of file: written into `_headers` and onto
     /// every object `sitegen deploy` uploads. Leave out for the defaults.
     #[serde(default, skip_serializing)]
@@ -188,6 +193,19 @@ pub struct NotFound {
     pub suggestions_title: String,
     /// Pages to try instead, in order.
     pub suggestions: Vec<Link>,
+}
+
+/// The words of the page at an old path (`/old/index.html`), which forwards to the new one.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MovedPage {
+    /// Its `<title>` and heading (`This page has moved`).
+    pub title: String,
+    /// The sentence before the link (`It is now at`).
+    pub lead: String,
+    /// The link's words when it leads to another site (`its new address`); a link on this
+    /// site shows its path.
+    pub external_link: String,
 }
 
 /// Interface words that belong to no single page.

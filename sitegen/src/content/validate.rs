@@ -16,6 +16,7 @@ use super::images::{self, ImageRef, ImageUse};
 use super::loader::Loader;
 use super::locate::join;
 use super::pages::FixedPage;
+use super::redirects::{REDIRECTS_FILE, Target};
 
 /// Keys whose string value is a link (internal path or absolute URL).
 const LINK_KEYS: &[&str] = &["href"];
@@ -30,7 +31,7 @@ const MAY_BE_EMPTY: &[&str] = &["value", "image_alt", "avatar_alt"];
 
 /// Checks the model; returns every raster picture it names, with where.
 pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path) -> Vec<ImageRef> {
-    let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
+    let routes = Paths::of(content);
     let mut pictures = Vec::new();
     for (file, value) in files(content) {
         let mut walker = Walker {
@@ -74,10 +75,29 @@ fn to_value<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
+/// The paths a link may name: the routes, and the old paths, which it should not.
+struct Paths<'a> {
+    routes: BTreeSet<&'a str>,
+    redirects: HashMap<&'a str, &'a Target>,
+}
+
+impl<'a> Paths<'a> {
+    fn of(content: &'a Content) -> Self {
+        Self {
+            routes: content.routes.iter().map(|r| r.path.as_str()).collect(),
+            redirects: content
+                .redirects
+                .iter()
+                .map(|r| (r.from.as_str(), &r.to))
+                .collect(),
+        }
+    }
+}
+
 struct Walker<'a> {
     loader: &'a mut Loader,
     file: &'a str,
-    routes: &'a BTreeSet<&'a str>,
+    routes: &'a Paths<'a>,
     public_dir: &'a Path,
     pictures: &'a mut Vec<ImageRef>,
 }
@@ -315,11 +335,23 @@ fn check_body_images(
     (photos, public)
 }
 
-/// What is wrong with a link, if anything: an internal path must be a route.
-fn link_problem(href: &str, routes: &BTreeSet<&str>) -> Option<String> {
+/// What is wrong with a link, if anything: an internal path must be a route, not an old path
+/// that redirects to one.
+fn link_problem(href: &str, paths: &Paths<'_>) -> Option<String> {
+    let routes = &paths.routes;
     if let Some(internal) = href.strip_prefix('/') {
         let route = internal.split(['#', '?']).next().unwrap_or_default();
         let route = format!("/{}", route.trim_end_matches('/'));
+        if let Some(to) = paths.redirects.get(route.as_str()) {
+            return Some(match to {
+                Target::Page(target) | Target::Url(target) => format!(
+                    "link `{href}` leads to an old path that redirects to `{target}`: link to `{target}` instead"
+                ),
+                Target::Gone => format!(
+                    "link `{href}` leads to a page removed on purpose (`gone` in {REDIRECTS_FILE}): remove the link"
+                ),
+            });
+        }
         if !routes.contains(route.as_str()) {
             let hint = closest(&route, routes)
                 .map(|r| format!("; did you mean `{r}`?"))
@@ -360,7 +392,7 @@ pub(crate) fn validate_articles(
 ) -> ArticleImages {
     let mut pictures = Vec::new();
     let mut public = Vec::new();
-    let routes: BTreeSet<&str> = content.routes.iter().map(|r| r.path.as_str()).collect();
+    let routes = Paths::of(content);
     let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
     for (index, article) in content.articles.iter().enumerate() {
         let file = format!("{ARTICLES_DIR}/{}.md", article.slug);

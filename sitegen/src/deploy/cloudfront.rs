@@ -171,6 +171,7 @@ mod tests {
             md5: String::new(),
             len: 0,
             phase: Phase::Pages,
+            redirect: None,
         };
         let about = object("about/index.html");
         let plan = Plan {

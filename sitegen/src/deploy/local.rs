@@ -1,8 +1,8 @@
 //! The objects a build directory becomes: one per file the host serves, with the bytes to
 //! upload and the metadata that goes with them. Everything here is read from the directory:
 //! the precompressed variant the build wrote, `Content-Type` from [`crate::headers`], and
-//! `Cache-Control` from the `_headers` the build wrote, so the bucket serves what
-//! `sitegen serve` previews.
+//! `Cache-Control` from the `_headers` the build wrote, and the redirect of each page left at
+//! an old path from its `_redirects`, so the bucket serves what `sitegen serve` previews.
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +15,7 @@ use crate::compress::Encoding;
 use crate::headers::{HeaderRules, content_type};
 use crate::output_dir::{CONFIG_FILES, Files, header_paths};
 use crate::outputs::SITE_WIDE_FILES;
+use crate::redirects::Rules;
 
 /// The coding of the bytes uploaded for a file the build compressed. A bucket sends one
 /// body per key whatever the request's `Accept-Encoding`, and every HTTP client of the last
@@ -77,18 +78,22 @@ pub struct LocalObject {
     pub len: u64,
     /// When it is uploaded.
     pub phase: Phase,
+    /// Where an S3 website endpoint redirects its URL (`x-amz-website-redirect-location`):
+    /// set on the page left at an old path, from the build's `_redirects`.
+    pub redirect: Option<String>,
 }
 
 /// Every object of the build in `dir`, sorted by file. Fails when `dir` is not a build.
 pub fn objects(dir: &Path) -> Result<Vec<LocalObject>> {
     ensure_build(dir)?;
     let rules = HeaderRules::load(&dir.join("_headers"))?;
+    let redirects = Rules::load(dir)?;
     let files = Files::list(dir)?;
     let mut served: Vec<&String> = files.iter().filter(|f| !is_side_file(f, &files)).collect();
     served.sort();
     served
         .into_par_iter()
-        .map(|file| object(dir, file, &files, &rules))
+        .map(|file| object(dir, file, &files, &rules, &redirects))
         .collect()
 }
 
@@ -113,7 +118,13 @@ fn is_side_file(file: &str, files: &Files) -> bool {
     config(file) || original.is_some_and(|o| files.contains(o) || config(o))
 }
 
-fn object(dir: &Path, file: &str, files: &Files, rules: &HeaderRules) -> Result<LocalObject> {
+fn object(
+    dir: &Path,
+    file: &str,
+    files: &Files,
+    rules: &HeaderRules,
+    redirects: &Rules,
+) -> Result<LocalObject> {
     let variant = format!("{file}{}", UPLOADED_ENCODING.suffix());
     let (source, encoding) = if files.contains(&variant) {
         (dir.join(&variant), Some(UPLOADED_ENCODING))
@@ -132,6 +143,7 @@ fn object(dir: &Path, file: &str, files: &Files, rules: &HeaderRules) -> Result<
         md5: hex(&Md5::digest(&bytes)),
         len: bytes.len() as u64,
         phase: Phase::of(file),
+        redirect: redirects.location_of_file(file).map(str::to_owned),
     })
 }
 

@@ -8,7 +8,9 @@
 //!    object).
 //! 3. [`plan`]: the diff: upload what is new or whose bytes changed (ETag against MD5), delete
 //!    what the build no longer has.
-//! 4. The guard: more deletions than `--max-deletes` stops the deploy before any change.
+//! 4. The guards, each stopping the deploy before any change: a page the bucket serves that
+//!    the build no longer has and no redirect of its `_redirects` answers (unless
+//!    `--allow-removals`), and more deletions than `--max-deletes`.
 //! 5. Uploads, concurrently, phase after phase: assets, then pages, then the sitemap, robots
 //!    and feed, so a visitor never gets a page whose assets are missing; deletions last, so
 //!    the old pages keep working until the new ones are in place. A deploy that fails
@@ -35,6 +37,7 @@ use self::local::{LocalObject, Phase};
 use self::plan::{Plan, Upload};
 use self::s3::{Retry, S3Store};
 use self::target::Target;
+use crate::redirects::Rules;
 
 /// What `--max-deletes` is unless raised.
 pub const DEFAULT_MAX_DELETES: usize = 256;
@@ -56,6 +59,9 @@ pub struct DeployOptions {
     pub dry_run: bool,
     /// Upload every object, changed or not (after a change of the cache rules).
     pub force: bool,
+    /// Delete pages the bucket serves that the build no longer has and that no alias or
+    /// `redirects.yaml` entry answers; without it such a deploy stops before any change.
+    pub allow_removals: bool,
     /// The CloudFront distribution whose cache is invalidated for the changed paths.
     pub invalidate: Option<cloudfront::Distribution>,
     /// How progress is shown.
@@ -144,6 +150,15 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
         Ok::<_, anyhow::Error>((objects, remote))
     })?;
     let plan = plan::diff(&objects, &remote, &target.prefix, options.force);
+    let dropped = Rules::load(&options.dir)?.uncovered_pages(
+        plan.deletions
+            .iter()
+            .filter_map(|key| key.strip_prefix(&target.prefix)),
+    );
+    let refuse_removals = !dropped.is_empty() && !options.allow_removals;
+    if refuse_removals && !options.dry_run {
+        return Err(removal_guard(&dropped, options));
+    }
     let too_many_deletions = plan.deletions.len() > options.max_deletes;
     if too_many_deletions && !options.dry_run {
         return Err(deletion_guard(&plan, options));
@@ -168,6 +183,9 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
         }
         if too_many_deletions {
             return Err(deletion_guard(&plan, options));
+        }
+        if refuse_removals {
+            return Err(removal_guard(&dropped, options));
         }
         summary.uploaded = plan.uploads.len();
         summary.deleted = plan.deletions.len();
@@ -201,6 +219,22 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
     }
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+/// Why a deploy that would drop pages no redirect answers stops.
+fn removal_guard(dropped: &[String], options: &DeployOptions) -> anyhow::Error {
+    anyhow!(
+        "the build no longer has these pages of {}, and no redirect answers them: nothing \
+         was uploaded or deleted.\n{}\nKeep each one working: add its path to the `aliases` \
+         of the page that replaces it, or mark it `gone` in content/redirects.yaml; or, to let \
+         them go unannounced, run again with --allow-removals",
+        options.target,
+        dropped
+            .iter()
+            .map(|path| format!("  {path}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }
 
 /// Why a deploy that would delete more than `--max-deletes` objects stops.
@@ -325,6 +359,9 @@ fn upload_one(store: &S3Store, upload: &Upload<'_>) -> Result<(), String> {
     }
     if let Some(cache) = &object.cache_control {
         headers.push(("cache-control", cache.as_str()));
+    }
+    if let Some(location) = &object.redirect {
+        headers.push(("x-amz-website-redirect-location", location.as_str()));
     }
     store
         .put(&upload.key, &bytes, &headers)

@@ -110,6 +110,7 @@ mod tests {
             md5: md5.into(),
             len: 3,
             phase,
+            redirect: None,
         }
     }
 

@@ -32,6 +32,8 @@ pub struct Fetched {
     pub content_type: Option<String>,
     pub content_encoding: Option<String>,
     pub cache_control: Option<String>,
+    /// Where an S3 website endpoint redirects the object's URL.
+    pub website_redirect_location: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -277,10 +279,11 @@ impl Moto {
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned)
         };
-        let (content_type, content_encoding, cache_control) = (
+        let (content_type, content_encoding, cache_control, website_redirect_location) = (
             header("content-type"),
             header("content-encoding"),
             header("cache-control"),
+            header("x-amz-website-redirect-location"),
         );
         let body = response
             .into_body()
@@ -292,6 +295,7 @@ impl Moto {
             content_type,
             content_encoding,
             cache_control,
+            website_redirect_location,
             body,
         }
     }

@@ -1,0 +1,430 @@
+//! The content's redirects table ([`crate::content::redirects`]) written for every kind of
+//! host, and read back from the output where a host is emulated:
+//!
+//! - `_redirects` ([`REDIRECTS_FILE`], Netlify and Cloudflare Pages syntax): a 301 per old
+//!   path, both spellings (`/old` and `/old/`), and a 410 for a path marked `gone`;
+//! - a page at each old path that is not gone (`old/index.html`) for hosts that read none of
+//!   these: an immediate `<meta http-equiv="refresh">`, a canonical link to the target,
+//!   `noindex`, and a visible link, in the site's language and words;
+//! - a CloudFront Function ([`CLOUDFRONT_FUNCTION_FILE`], viewer request) answering the same
+//!   301s and 410s in front of an S3 REST origin.
+//!
+//! `sitegen serve` and `sitegen deploy` read `_redirects` back ([`Rules::parse`]), so the
+//! preview, the bucket and every CDN answer from one file the build wrote.
+
+use std::collections::{BTreeSet, HashMap};
+
+use anyhow::{Context, Result, bail};
+use minijinja::context;
+
+use crate::content::Content;
+use crate::content::redirects::{Redirect, Target};
+pub use crate::output_dir::{CLOUDFRONT_FUNCTION_FILE, REDIRECTS_FILE};
+use crate::output_dir::{NOT_FOUND_FILE, route_file, route_url_path};
+use crate::outputs;
+
+/// The status of a path moved elsewhere.
+pub const MOVED: u16 = 301;
+/// The status of a path removed on purpose.
+pub const GONE: u16 = 410;
+
+/// One line of `_redirects`: a request path, what answers it, and with which status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// The request path, exactly as a host matches it (`/old`, `/old/`).
+    pub from: String,
+    /// The `Location` of a 301; for a 410, the page whose body is sent (`/404.html`).
+    pub to: String,
+    /// [`MOVED`] or [`GONE`].
+    pub status: u16,
+}
+
+/// The rules of `_redirects`, by request path.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    rules: Vec<Rule>,
+    by_path: HashMap<String, usize>,
+}
+
+impl Rules {
+    /// The rules for `table`: each old path in both spellings.
+    pub fn of(table: &[Redirect]) -> Self {
+        let mut rules = Vec::new();
+        for redirect in table {
+            let (to, status) = match &redirect.to {
+                Target::Page(page) => (location(page), MOVED),
+                Target::Url(url) => (url.clone(), MOVED),
+                Target::Gone => (format!("/{NOT_FOUND_FILE}"), GONE),
+            };
+            for from in spellings(&redirect.from) {
+                rules.push(Rule {
+                    from,
+                    to: to.clone(),
+                    status,
+                });
+            }
+        }
+        Self::from_rules(rules)
+    }
+
+    fn from_rules(rules: Vec<Rule>) -> Self {
+        let mut by_path = HashMap::new();
+        for (i, rule) in rules.iter().enumerate() {
+            // As the hosts do: the first rule for a path wins.
+            by_path.entry(rule.from.clone()).or_insert(i);
+        }
+        Self { rules, by_path }
+    }
+
+    /// Reads a `_redirects` file: `from to [status]` per line, `#` comments, status 301 when
+    /// left out. Only exact paths and the statuses [`MOVED`] and [`GONE`] are understood;
+    /// anything else is refused with its line, so nothing is answered differently than the
+    /// file says.
+    pub fn parse(text: &str) -> Result<Self> {
+        let mut rules = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            let (from, to, status) = match parts.as_slice() {
+                [from, to] => (*from, *to, MOVED),
+                [from, to, status] => match status.parse::<u16>() {
+                    Ok(status @ (MOVED | GONE)) => (*from, *to, status),
+                    _ => bail!(
+                        "{REDIRECTS_FILE}:{}: status {status} is not one sitegen answers ({MOVED} or {GONE})",
+                        n + 1
+                    ),
+                },
+                _ => bail!(
+                    "{REDIRECTS_FILE}:{}: expected `FROM TO [STATUS]`, found {line:?}",
+                    n + 1
+                ),
+            };
+            if !from.starts_with('/') || from.contains([':', '*']) {
+                bail!(
+                    "{REDIRECTS_FILE}:{}: {from:?} is not an exact path; sitegen answers exact paths only",
+                    n + 1
+                );
+            }
+            rules.push(Rule {
+                from: from.to_owned(),
+                to: to.to_owned(),
+                status,
+            });
+        }
+        Ok(Self::from_rules(rules))
+    }
+
+    /// Reads `dir`'s `_redirects`; none when the output has no such file.
+    pub fn load(dir: &std::path::Path) -> Result<Self> {
+        let path = dir.join(REDIRECTS_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Self::parse(&text).with_context(|| format!("reading {}", path.display())),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
+        }
+    }
+
+    /// The rule answering the request path `path`, if any.
+    pub fn get(&self, path: &str) -> Option<&Rule> {
+        self.by_path.get(path).map(|&i| &self.rules[i])
+    }
+
+    /// Every rule, in the file's order.
+    pub fn iter(&self) -> impl Iterator<Item = &Rule> {
+        self.rules.iter()
+    }
+
+    /// The `Location` of the 301 answering the URL the file `file` is served at
+    /// (`old/index.html`: `/old/`).
+    pub fn location_of_file(&self, file: &str) -> Option<&str> {
+        let path = match file.strip_suffix("index.html") {
+            Some(dir) => format!("/{dir}"),
+            None => format!("/{file}"),
+        };
+        self.get(&path)
+            .filter(|rule| rule.status == MOVED)
+            .map(|rule| rule.to.as_str())
+    }
+
+    /// The URL paths of the pages among `files` (`old/index.html`: `/old/`) that these rules
+    /// do not answer: pages a visitor would find gone without anyone having said so.
+    pub fn uncovered_pages<'a>(&self, files: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        files
+            .into_iter()
+            .filter(|file| file.ends_with(".html") && !self.covers_file(file))
+            .map(|file| match file.strip_suffix("index.html") {
+                Some(dir) => format!("/{dir}"),
+                None => format!("/{file}"),
+            })
+            .collect()
+    }
+
+    /// The files a page removed from the output may have had, and that these rules still
+    /// answer: the page at an old path that moves elsewhere, or one that is gone.
+    pub fn covers_file(&self, file: &str) -> bool {
+        let Some(dir) = file.strip_suffix("index.html") else {
+            return self.get(&format!("/{file}")).is_some();
+        };
+        let path = format!("/{dir}");
+        self.get(&path).is_some() || self.get(path.trim_end_matches('/')).is_some()
+    }
+
+    /// The `_redirects` text of these rules.
+    pub fn to_text(&self) -> String {
+        let mut text = String::from(
+            "# Written by sitegen build from the content's aliases and redirects.yaml: one rule per\n\
+             # spelling of each old path. Netlify serves a file before a rule it does not force\n\
+             # (`301!`, which Cloudflare Pages refuses), so on Netlify the page left at the old\n\
+             # path redirects the visitor at once. Cloudflare Pages answers no 410: it skips those\n\
+             # lines, and a path that is gone is answered 404.\n",
+        );
+        for rule in &self.rules {
+            text.push_str(&format!("{} {} {}\n", rule.from, rule.to, rule.status));
+        }
+        text
+    }
+
+    /// The CloudFront Function (viewer request) answering these rules.
+    pub fn cloudfront_function(&self) -> Result<String> {
+        let table: serde_json::Map<String, serde_json::Value> = self
+            .rules
+            .iter()
+            .filter(|rule| self.get(&rule.from) == Some(rule))
+            .map(|rule| {
+                let answer = if rule.status == GONE {
+                    serde_json::json!([rule.status])
+                } else {
+                    serde_json::json!([rule.status, rule.to])
+                };
+                (rule.from.clone(), answer)
+            })
+            .collect();
+        let table = serde_json::to_string(&table).context("serialising the redirects")?;
+        Ok(format!(
+            "// Written by sitegen build: the redirects of the site's `_redirects`, for a CloudFront\n\
+             // distribution in front of an S3 REST origin. Associate it with the viewer-request event\n\
+             // (runtime cloudfront-js-2.0). A function's code is limited to 10 KB.\n\
+             var REDIRECTS = {table};\n\
+             \n\
+             function handler(event) {{\n\
+             \x20 var request = event.request;\n\
+             \x20 var rule = REDIRECTS[request.uri];\n\
+             \x20 if (!rule) {{\n\
+             \x20   return request;\n\
+             \x20 }}\n\
+             \x20 if (rule[0] === {GONE}) {{\n\
+             \x20   return {{ statusCode: {GONE}, statusDescription: 'Gone' }};\n\
+             \x20 }}\n\
+             \x20 return {{\n\
+             \x20   statusCode: rule[0],\n\
+             \x20   statusDescription: 'Moved Permanently',\n\
+             \x20   headers: {{ location: {{ value: rule[1] }} }},\n\
+             \x20 }};\n\
+             }}\n"
+        ))
+    }
+}
+
+/// The request paths a host may be asked for an old route: `/old` and `/old/`.
+fn spellings(route: &str) -> Vec<String> {
+    let trimmed = route.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return vec!["/".to_owned()];
+    }
+    vec![trimmed.to_owned(), format!("{trimmed}/")]
+}
+
+/// Where a redirect to a page of the site points: its canonical URL path (`/about/`), so the
+/// visitor lands in one hop, with the fragment written.
+fn location(page: &str) -> String {
+    let (route, fragment) = page
+        .split_once('#')
+        .map_or((page, None), |(r, f)| (r, Some(f)));
+    let path = route_url_path(route).unwrap_or_else(|_| route.to_owned());
+    match fragment {
+        Some(fragment) => format!("{path}#{fragment}"),
+        None => path,
+    }
+}
+
+/// Every file the redirects add to the output, by name: `_redirects`, the CloudFront
+/// Function, and the page at each old path that is not gone.
+pub fn files(content: &Content) -> Result<Vec<(String, Vec<u8>)>> {
+    let rules = Rules::of(&content.redirects);
+    let mut files = vec![
+        (REDIRECTS_FILE.to_owned(), rules.to_text().into_bytes()),
+        (
+            CLOUDFRONT_FUNCTION_FILE.to_owned(),
+            rules.cloudfront_function()?.into_bytes(),
+        ),
+    ];
+    let env = outputs::environment()?;
+    let base = outputs::parse_base_url(&content.settings.base_url)?;
+    let words = &content.settings.moved;
+    let mut written = BTreeSet::new();
+    for redirect in &content.redirects {
+        let (href, canonical, label) = match &redirect.to {
+            Target::Gone => continue,
+            Target::Page(page) => {
+                let href = location(page);
+                let canonical = base
+                    .join(href.trim_start_matches('/'))
+                    .with_context(|| format!("{href:?} does not form a URL"))?;
+                let label = href.split('#').next().unwrap_or_default().to_owned();
+                (href, canonical.to_string(), label)
+            }
+            Target::Url(url) => (url.clone(), url.clone(), words.external_link.clone()),
+        };
+        let file = route_file(&redirect.from);
+        if !written.insert(file.clone()) {
+            continue;
+        }
+        let html = outputs::render(
+            &env,
+            "moved.html.j2",
+            context! {
+                lang => content.settings.language.clone(),
+                title => words.title.clone(),
+                lead => words.lead.clone(),
+                href,
+                canonical,
+                label,
+            },
+        )?;
+        files.push((file, html.into_bytes()));
+    }
+    Ok(files)
+}
+
+/// The entries whose page at the old path would take the place of another file of the output
+/// (`/404.html`, `/about/index.html`), or need a folder where the output has a file
+/// (`/feed.xml` is the folder `feed.xml/` of its page): each reported where it is written.
+/// `files` is every file of the output, the redirects' own pages included.
+pub fn clashes<'a>(
+    table: &[Redirect],
+    files: impl IntoIterator<Item = &'a str>,
+) -> Vec<crate::content::ContentError> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for file in files {
+        *count.entry(file).or_default() += 1;
+    }
+    table
+        .iter()
+        .filter(|redirect| redirect.to != Target::Gone)
+        .filter_map(|redirect| {
+            let file = route_file(&redirect.from);
+            let taken = count.get(file.as_str()).is_some_and(|&n| n > 1);
+            let folder = std::iter::successors(Some(file.as_str()), |f| {
+                f.rsplit_once('/').map(|(dir, _)| dir)
+            })
+            .skip(1)
+            .find(|dir| count.contains_key(dir));
+            let clash = if taken { Some(file.as_str()) } else { folder }?;
+            Some(redirect.error(format!(
+                "`{}` is the file `{clash}` of the site, which the page left at the old path \
+                 would replace: an old path must be a path no page or file has",
+                redirect.from
+            )))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at() -> crate::content::ContentError {
+        crate::content::ContentError {
+            file: "content/redirects.yaml".into(),
+            line: Some(1),
+            column: Some(1),
+            message: String::new(),
+        }
+    }
+
+    fn moved(from: &str) -> Redirect {
+        Redirect {
+            from: from.into(),
+            to: Target::Page("/about".into()),
+            alias: false,
+            at: at(),
+        }
+    }
+
+    #[test]
+    fn an_old_path_that_is_a_file_of_the_output_is_reported_where_it_is_written() {
+        let table = [moved("/404.html"), moved("/feed.xml"), moved("/old")];
+        let files = [
+            "404.html",
+            "404.html",
+            "feed.xml",
+            "feed.xml/index.html",
+            "old/index.html",
+        ];
+        let found: Vec<String> = clashes(&table, files)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "content/redirects.yaml:1:1: `/404.html` is the file `404.html` of the site, which the page left at the old path would replace: an old path must be a path no page or file has",
+                "content/redirects.yaml:1:1: `/feed.xml` is the file `feed.xml` of the site, which the page left at the old path would replace: an old path must be a path no page or file has",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_rules_read_back_as_they_were_written() {
+        let table = vec![
+            Redirect {
+                from: "/old".into(),
+                to: Target::Page("/about#team".into()),
+                alias: true,
+                at: at(),
+            },
+            Redirect {
+                from: "/gone".into(),
+                to: Target::Gone,
+                alias: false,
+                at: at(),
+            },
+            Redirect {
+                from: "/partners".into(),
+                to: Target::Url("https://partners.example.com/".into()),
+                alias: false,
+                at: at(),
+            },
+        ];
+        let rules = Rules::of(&table);
+        let text = rules.to_text();
+        assert!(text.contains("\n/old /about/#team 301\n/old/ /about/#team 301\n"));
+        assert!(text.contains("\n/gone /404.html 410\n/gone/ /404.html 410\n"));
+        let read = Rules::parse(&text).expect("parses");
+        assert_eq!(
+            read.iter().collect::<Vec<_>>(),
+            rules.iter().collect::<Vec<_>>()
+        );
+        assert!(read.covers_file("old/index.html"));
+        assert!(read.covers_file("gone/index.html"));
+        assert!(!read.covers_file("about/index.html"));
+    }
+
+    #[test]
+    fn rules_sitegen_cannot_answer_exactly_are_refused_with_their_line() {
+        let err = Rules::parse("# c\n/a /b 302\n")
+            .map(|_| ())
+            .expect_err("refused");
+        assert_eq!(
+            err.to_string(),
+            "_redirects:2: status 302 is not one sitegen answers (301 or 410)"
+        );
+        let err = Rules::parse("/blog/* /insights/:splat\n")
+            .map(|_| ())
+            .expect_err("refused");
+        assert!(err.to_string().starts_with("_redirects:1: "), "{err}");
+    }
+}

@@ -1,0 +1,253 @@
+//! Moved pages never break: from one content fixture (an alias, `redirects.yaml` with a move,
+//! another site and a page gone on purpose, then an article whose slug changes) the real
+//! build writes `_redirects`, the pages at the old paths and the CloudFront Function;
+//! `sitegen serve` answers 301 and 410 exactly as `_redirects` says, the CloudFront Function
+//! under Node answers the same table, and `sitegen deploy` to moto's S3 refuses to drop the
+//! article's old page until an alias covers it, then writes it with its redirect location.
+
+mod common;
+mod support {
+    // The deploy tests read more of the store than this one does.
+    #[allow(dead_code)]
+    pub mod moto;
+}
+
+use std::path::Path;
+use std::process::Command;
+
+use axum::body::{Body, to_bytes};
+use axum::http::{Request, StatusCode};
+use sitegen::build::{BuildOptions, build};
+use sitegen::deploy::credentials::Found;
+use sitegen::deploy::s3::Retry;
+use sitegen::deploy::{DeployOptions, Progress, deploy};
+use sitegen::redirects::{CLOUDFRONT_FUNCTION_FILE, REDIRECTS_FILE, Rules};
+use support::moto::Moto;
+use tower::ServiceExt;
+
+const OLD: &str = "dashboards-nobody-opens-and-how-to-fix-them";
+const NEW: &str = "dashboards-people-open";
+const BUCKET: &str = "www-example";
+
+const REDIRECTS_YAML: &str = "\
+/offers/2023: gone
+/partners: https://partners.example.com/
+/old-services: /services/cloud-services/
+";
+
+/// Builds the copy into `out`; returns the pages of the previous output dropped unannounced.
+fn built(copy: &common::Copy, out: &Path) -> Vec<String> {
+    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.to_owned());
+    options.quiet = true;
+    options.cache_dir = Some(copy.dir.path().join("cache"));
+    options.contact_endpoint = Some("http://127.0.0.1:9".into());
+    match build(&options) {
+        Ok(built) => built.dropped_pages,
+        Err(err) => panic!("the build failed: {err:#}"),
+    }
+}
+
+fn deploy_options(out: &Path, moto: &Moto) -> DeployOptions {
+    DeployOptions {
+        dir: out.to_owned(),
+        target: format!("s3://{BUCKET}").parse().expect("a target"),
+        endpoint: Some(moto.endpoint.clone()),
+        concurrency: 4,
+        max_deletes: 256,
+        dry_run: false,
+        force: false,
+        allow_removals: false,
+        invalidate: None,
+        progress: Progress::Quiet,
+        retry: Retry::default(),
+    }
+}
+
+fn read(out: &Path, file: &str) -> String {
+    std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently() {
+    let copy = common::Copy::new().expect("a copy of the site");
+    common::without_photos(&copy.content).expect("illustrations");
+    common::replace(
+        &copy.content.join("pages/about.yaml"),
+        "meta:",
+        "meta:\n  aliases: [/company]",
+    )
+    .expect("an alias");
+    std::fs::write(copy.content.join("redirects.yaml"), REDIRECTS_YAML).expect("redirects");
+    let out = copy.dir.path().join("dist");
+    let moto = Moto::start();
+    moto.create_bucket(BUCKET);
+    let found = Found {
+        credentials: moto.credentials.clone(),
+        region: "us-east-1".into(),
+    };
+
+    assert_eq!(built(&copy, &out), Vec::<String>::new());
+    deploy(&deploy_options(&out, &moto), &found).expect("the first deploy");
+    let company = moto.get(BUCKET, "company/index.html");
+    assert_eq!(
+        company.website_redirect_location.as_deref(),
+        Some("/about/")
+    );
+
+    // The article's slug changes and nothing says where its old path went: the build says so
+    // of the output it replaces, and the deploy stops before any change, naming the path.
+    let articles = copy.content.join("articles");
+    std::fs::rename(
+        articles.join(format!("{OLD}.md")),
+        articles.join(format!("{NEW}.md")),
+    )
+    .expect("renamed");
+    assert_eq!(built(&copy, &out), vec![format!("/insights/{OLD}/")]);
+    let before = moto.list(BUCKET);
+    let err = deploy(&deploy_options(&out, &moto), &found)
+        .map(|_| ())
+        .expect_err("refused");
+    assert!(
+        err.to_string().contains(&format!(
+            "nothing was uploaded or deleted.\n  /insights/{OLD}/\n"
+        )),
+        "{err}"
+    );
+    assert_eq!(moto.list(BUCKET), before, "the bucket is untouched");
+
+    // With the alias, the deploy goes through and the old path redirects.
+    common::replace(
+        &articles.join(format!("{NEW}.md")),
+        "type: ",
+        &format!("aliases: [/insights/{OLD}]\ntype: article"),
+    )
+    .expect("the article's alias");
+    assert_eq!(built(&copy, &out), Vec::<String>::new());
+    deploy(&deploy_options(&out, &moto), &found).expect("the deploy with the alias");
+    let moved = moto.get(BUCKET, &format!("insights/{OLD}/index.html"));
+    assert_eq!(
+        moved.website_redirect_location,
+        Some(format!("/insights/{NEW}/"))
+    );
+
+    // `_redirects`: each old path in both spellings, sorted by path.
+    let rules: Vec<String> = read(&out, REDIRECTS_FILE)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    let moved_article = format!("/insights/{OLD} /insights/{NEW}/ 301");
+    assert_eq!(
+        rules,
+        vec![
+            "/company /about/ 301",
+            "/company/ /about/ 301",
+            &moved_article,
+            &format!("/insights/{OLD}/ /insights/{NEW}/ 301"),
+            "/offers/2023 /404.html 410",
+            "/offers/2023/ /404.html 410",
+            "/old-services /services/cloud-services/ 301",
+            "/old-services/ /services/cloud-services/ 301",
+            "/partners https://partners.example.com/ 301",
+            "/partners/ https://partners.example.com/ 301",
+        ]
+    );
+
+    // The page at an old path, for hosts that read none of the rules.
+    let company = read(&out, "company/index.html");
+    for part in [
+        "<html lang=\"en\">",
+        "<title>This page has moved</title>",
+        "<meta name=\"robots\" content=\"noindex\">",
+        "<link rel=\"canonical\" href=\"https://www.nordvale.example/about/\">",
+        "<meta http-equiv=\"refresh\" content=\"0; url=/about/\">",
+        "<p>It is now at: <a href=\"/about/\">/about/</a></p>",
+    ] {
+        assert!(company.contains(part), "{part} is not in {company}");
+    }
+    let partners = read(&out, "partners/index.html");
+    assert!(
+        partners.contains("<a href=\"https://partners.example.com/\">its new address</a>"),
+        "{partners}"
+    );
+    assert!(!out.join("offers/2023/index.html").exists());
+    // Old paths are in no sitemap or feed.
+    for file in ["sitemap.xml", "feed.xml"] {
+        let text = read(&out, file);
+        assert!(!text.contains("/company"), "{file}");
+        assert!(!text.contains(&format!("/insights/{OLD}")), "{file}");
+    }
+
+    // `sitegen serve` answers every rule of `_redirects` as written, before any file.
+    let table = Rules::load(&out).expect("_redirects reads back");
+    let app = sitegen::serve::router(out.clone()).expect("servable");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let not_found = read(&out, "404.html");
+    runtime.block_on(async {
+        for rule in table.iter() {
+            let res = app
+                .clone()
+                .oneshot(
+                    Request::get(&rule.from)
+                        .body(Body::empty())
+                        .expect("a request"),
+                )
+                .await
+                .expect("infallible");
+            assert_eq!(res.status().as_u16(), rule.status, "{}", rule.from);
+            if res.status() == StatusCode::GONE {
+                let body = to_bytes(res.into_body(), usize::MAX).await.expect("a body");
+                assert_eq!(body, not_found.as_bytes(), "{}", rule.from);
+            } else {
+                let location = res.headers().get("location").map(|v| v.to_str().ok());
+                assert_eq!(location, Some(Some(rule.to.as_str())), "{}", rule.from);
+            }
+        }
+        let about = app
+            .clone()
+            .oneshot(
+                Request::get("/about/")
+                    .body(Body::empty())
+                    .expect("a request"),
+            )
+            .await
+            .expect("infallible");
+        assert_eq!(about.status(), StatusCode::OK);
+    });
+
+    // The CloudFront Function, run under Node, answers the same table, and passes the rest.
+    let mut uris: Vec<String> = table.iter().map(|r| r.from.clone()).collect();
+    uris.push("/about/".into());
+    let script = "const fs = require('fs');\
+        const handler = new Function(fs.readFileSync(process.argv[1], 'utf8') + '; return handler;')();\
+        const uris = JSON.parse(process.argv[2]);\
+        console.log(JSON.stringify(uris.map((uri) => handler({ request: { uri } }))));";
+    let output = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(out.join(CLOUDFRONT_FUNCTION_FILE))
+        .arg(serde_json::to_string(&uris).expect("JSON"))
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers: Vec<serde_json::Value> =
+        serde_json::from_slice(&output.stdout).expect("the answers");
+    for (rule, answer) in table.iter().zip(&answers) {
+        assert_eq!(answer["statusCode"], rule.status, "{}", rule.from);
+        if rule.status == 301 {
+            assert_eq!(answer["headers"]["location"]["value"], rule.to.as_str());
+        }
+    }
+    assert_eq!(
+        answers.last(),
+        Some(&serde_json::json!({ "uri": "/about/" })),
+        "a page is passed on as it was asked for"
+    );
+}
