@@ -363,12 +363,14 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     let checked = steps.run(Stage::Verify, || {
         verify(cache, &plan, &rendered.pages, &routes)
     })?;
-    let dropped_pages = dropped_pages(&options.out_dir, &plan, &content);
+    let record = cache
+        .output_record(&options.out_dir)
+        .map_err(BuildError::during(Stage::Publish))?;
+    // The output's record names what it holds; without one, the output is listed.
+    let unrecorded_drops =
+        (!record.is_file()).then(|| dropped_pages(&options.out_dir, &plan, &content));
     let mut damaged = Vec::new();
     let published = steps.run(Stage::Publish, || {
-        let record = cache
-            .output_record(&options.out_dir)
-            .map_err(BuildError::during(Stage::Publish))?;
         let _lock = cache
             .lock_output(&record)
             .map_err(BuildError::during(Stage::Publish))?;
@@ -384,6 +386,10 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     let Some((published, previous)) = published else {
         return Err(Attempt::Damaged(damaged));
     };
+    let dropped_pages = unrecorded_drops.unwrap_or_else(|| {
+        redirects::Rules::of(&content.redirects)
+            .uncovered_pages(published.removed_files.iter().map(String::as_str))
+    });
     // The previous output goes while the report is made.
     let removal = std::thread::spawn(move || previous.remove());
     let elapsed = steps.started.elapsed();

@@ -208,12 +208,14 @@ pub struct PlannedFile {
 }
 
 /// What [`publish_plan`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Published {
     /// Files copied into the output.
     pub written: usize,
     /// Files the output no longer has.
     pub removed: usize,
+    /// Those files, when the output's record named them (none when it had no record).
+    pub removed_files: Vec<String>,
     /// Whether the output was written whole (no record of it, or none of it could be kept).
     pub replaced: bool,
 }
@@ -306,15 +308,17 @@ pub fn publish_plan(
         })
         .collect();
     let unchanged = kept.iter().filter(|k| k.is_some()).count();
-    let removed = previous.as_ref().map_or(0, |previous| {
+    let removed_files: Vec<String> = previous.as_ref().map_or_else(Vec::new, |previous| {
         let planned: std::collections::HashSet<&str> =
             plan.iter().map(|f| f.file.as_str()).collect();
         previous
             .files
             .keys()
             .filter(|file| !planned.contains(file.as_str()))
-            .count()
+            .cloned()
+            .collect()
     });
+    let removed = removed_files.len();
     let nothing_old = PreviousOutput {
         holder: None,
         target: target.to_path_buf(),
@@ -323,6 +327,7 @@ pub fn publish_plan(
         let published = Published {
             written: 0,
             removed: 0,
+            removed_files: Vec::new(),
             replaced: false,
         };
         return Ok((published, nothing_old));
@@ -378,6 +383,7 @@ pub fn publish_plan(
     let published = Published {
         written: plan.len() - unchanged,
         removed,
+        removed_files,
         replaced: unchanged == 0,
     };
     Ok((published, previous_output))
