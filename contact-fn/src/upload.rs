@@ -258,6 +258,10 @@ async fn spool_file(
     let mut file = tokio::fs::File::from_std(file);
     // tokio buffers up to 2 MB per write by default: 20 uploads would hold 40 MB.
     file.set_max_buf_size(WRITE_BUFFER);
+    // The body arrives in pieces of a few kB; each write of a tokio file is a trip to its
+    // blocking pool, so they are gathered into writes of WRITE_BUFFER (the file writes one
+    // while the next is gathered).
+    let mut file = tokio::io::BufWriter::with_capacity(WRITE_BUFFER, file);
     let mut hash = digest::Context::new(&digest::SHA256);
     let mut head = Vec::with_capacity(HEAD_BYTES);
     let mut text = TextCheck::default();
@@ -295,6 +299,8 @@ async fn spool_file(
         return Ok(None);
     }
     // Durable before it is answered: the store moves (files) or copies (PostgreSQL) it.
+    file.flush().await.map_err(io)?;
+    let file = file.into_inner();
     file.sync_all().await.map_err(io)?;
     let detected = match attachment::sniff(&head) {
         Sniffed::Known(known) => Some(known),
