@@ -114,7 +114,8 @@ enum Cmd {
     /// Show the build cache: where it is, its size, and what the last builds used of it.
     ///
     /// Every build records what it used and then trims the cache to the entries of the last
-    /// five builds (unless another sitegen is using it at that moment).
+    /// builds, as many as `cache prune` keeps by default (unless another sitegen is using
+    /// the cache at that moment).
     Cache {
         #[command(subcommand)]
         action: Option<CacheAction>,

@@ -75,9 +75,15 @@ struct Used {
 }
 
 fn insert(set: &Mutex<HashSet<String>>, item: &str) {
+    insert_all(set, [item]);
+}
+
+fn insert_all<'i>(set: &Mutex<HashSet<String>>, items: impl IntoIterator<Item = &'i str>) {
     let mut set = set.lock().unwrap_or_else(PoisonError::into_inner);
-    if !set.contains(item) {
-        set.insert(item.to_owned());
+    for item in items {
+        if !set.contains(item) {
+            set.insert(item.to_owned());
+        }
     }
 }
 
@@ -85,13 +91,7 @@ impl Cache {
     /// The cache at `dir`, or where the platform keeps caches: `$XDG_CACHE_HOME/sitegen`, else
     /// `~/.cache/sitegen`.
     pub fn open(dir: Option<&Path>) -> Result<Self> {
-        let root = match dir {
-            Some(dir) => dir.to_owned(),
-            None => default_dir().context(
-                "no cache folder: set SITEGEN_CACHE_DIR or --cache-dir (neither XDG_CACHE_HOME \
-                 nor HOME is set)",
-            )?,
-        };
+        let root = dir_or_default(dir)?;
         let root =
             std::path::absolute(&root).with_context(|| format!("resolving {}", root.display()))?;
         std::fs::create_dir_all(root.join("tmp"))
@@ -215,12 +215,7 @@ impl Cache {
         if let Some(dir) = record.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("opening {}", Path::new(&path).display()))?;
+        let file = usage::lock_file(Path::new(&path))?;
         Ok(file.lock().is_ok().then_some(file))
     }
 
@@ -234,16 +229,7 @@ impl Cache {
     /// Notes that this build uses the memos `keys` without recalling them: those a memo that
     /// stands for them made unnecessary to read (see [`usage`]).
     pub fn note_memos<'k>(&self, keys: impl IntoIterator<Item = &'k str>) {
-        let mut memo = self
-            .used
-            .memo
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        for key in keys {
-            if !memo.contains(key) {
-                memo.insert(key.to_owned());
-            }
-        }
+        insert_all(&self.used.memo, keys);
     }
 
     /// Remembers `value` under `key`, a hash of everything `value` was made from.
@@ -370,9 +356,8 @@ impl Store {
         }
     }
 
-    /// What the bytes of `path`, the stored file hashed `hash` or one of its variants
-    /// (`encoding`), must hash to before they are published, or `None` when this process
-    /// wrote them itself. A variant's hash is read from the file's list of them; a missing
+    /// What the bytes of the stored file hashed `hash`, or of its variant `encoding`, must
+    /// hash to before they are published: [`Expected::Fresh`] when this process wrote them. A variant's hash is read from the file's list of them; a missing
     /// or unreadable list names no hash, so the entry is taken as damaged.
     pub fn expected(&self, hash: &str, encoding: Option<Encoding>) -> Expected {
         if self.used.as_ref().is_some_and(|used| {

@@ -53,12 +53,7 @@ pub enum Access {
 /// the other way; `None` where the file system has no locks.
 pub fn lock(root: &Path, access: Access) -> Result<Option<File>> {
     let path = root.join(LOCK_FILE);
-    let file = fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))?;
+    let file = lock_file(&path)?;
     let tried = match access {
         Access::Shared => file.try_lock_shared(),
         Access::Exclusive => file.try_lock(),
@@ -84,6 +79,16 @@ pub fn lock(root: &Path, access: Access) -> Result<Option<File>> {
         }
         Err(TryLockError::Error(_)) => Ok(None),
     }
+}
+
+/// Opens (creating it) the file at `path` that a lock is taken on.
+pub(super) fn lock_file(path: &Path) -> Result<File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))
 }
 
 /// The entry a file of `files/` or `memo/` belongs to: its name up to the first dot (a stored
@@ -400,7 +405,7 @@ fn prune_locked(root: &Path, keep: Keep) -> Result<Pruned> {
         size,
         ..Pruned::default()
     };
-    let mut bundles_gone = HashSet::new();
+    let mut folders_gone = HashSet::new();
     for item in &items {
         if kept.contains(item.kind, &item.entry) {
             continue;
@@ -409,7 +414,7 @@ fn prune_locked(root: &Path, keep: Keep) -> Result<Pruned> {
         pruned.removed_files += 1;
         match item.kind {
             Kind::Bundle | Kind::Temporary => {
-                bundles_gone.insert((item.kind, item.entry.clone()));
+                folders_gone.insert((item.kind, item.entry.clone()));
             }
             Kind::File | Kind::Memo => match fs::remove_file(&item.path) {
                 Err(err) if err.kind() != ErrorKind::NotFound => {
@@ -419,7 +424,7 @@ fn prune_locked(root: &Path, keep: Keep) -> Result<Pruned> {
             },
         }
     }
-    for (kind, entry) in bundles_gone {
+    for (kind, entry) in folders_gone {
         let path = root
             .join(if kind == Kind::Bundle {
                 BUNDLES_DIR

@@ -19,6 +19,7 @@ use super::error::ContentError;
 use super::loader::Loader;
 use super::pages::FixedPage;
 use super::routes::RouteKind;
+use super::validate::closest;
 
 /// The file of moved and removed paths, under the content directory.
 pub const REDIRECTS_FILE: &str = "redirects.yaml";
@@ -383,16 +384,6 @@ fn normalise(path: &str) -> Result<String, String> {
         return Err("has an empty, `.` or `..` segment".into());
     }
     Ok(format!("/{rest}"))
-}
-
-/// The known route most like `route`, when one is close enough to be a likely typo.
-fn closest<'a>(route: &str, routes: &BTreeSet<&'a str>) -> Option<&'a str> {
-    routes
-        .iter()
-        .map(|r| (strsim::levenshtein(route, r), *r))
-        .filter(|(distance, _)| *distance <= 3)
-        .min()
-        .map(|(_, r)| r)
 }
 
 /// Each page that may list aliases: its route, its file, the field of its aliases and them.

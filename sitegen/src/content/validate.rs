@@ -467,7 +467,7 @@ pub(crate) fn validate_articles(
 }
 
 /// The known route most like `route`, when one is close enough to be a likely typo.
-fn closest<'a>(route: &str, routes: &BTreeSet<&'a str>) -> Option<&'a str> {
+pub(super) fn closest<'a>(route: &str, routes: &BTreeSet<&'a str>) -> Option<&'a str> {
     routes
         .iter()
         .map(|r| (strsim::levenshtein(route, r), *r))
