@@ -18,8 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, ensure};
 use sitegen::deploy::credentials::Found;
-use sitegen::deploy::s3::Retry;
-use sitegen::deploy::{DeployOptions, Progress, Summary, deploy, human_bytes};
+use sitegen::deploy::{DeployOptions, Summary, deploy, human_bytes};
 
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
@@ -44,19 +43,13 @@ fn main() -> Result<()> {
         let dist = content.with_extension("dist");
         let build_time = build(&sitegen, content, &dist)?;
         let options = DeployOptions {
-            dir: dist.clone(),
-            target: format!("s3://{bucket}")
-                .parse()
-                .map_err(anyhow::Error::msg)?,
             endpoint: Some(moto.endpoint.clone()),
-            concurrency: 16,
-            max_deletes: 256,
-            dry_run: false,
-            force: false,
-            allow_removals: false,
-            invalidate: None,
-            progress: Progress::Quiet,
-            retry: Retry::default(),
+            ..DeployOptions::new(
+                dist.clone(),
+                format!("s3://{bucket}")
+                    .parse()
+                    .map_err(anyhow::Error::msg)?,
+            )
         };
         let found = Found {
             credentials: moto.credentials.clone(),

@@ -170,7 +170,7 @@ struct DeployArgs {
     #[arg(long, env = "AWS_ENDPOINT_URL", value_name = "URL")]
     endpoint_url: Option<String>,
     /// Uploads in flight at once.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, default_value_t = sitegen::deploy::DEFAULT_CONCURRENCY, value_parser = clap::value_parser!(u16).range(1..=256))]
     concurrency: u16,
     /// The most objects a deploy may delete; past it, nothing is changed.
     #[arg(long, default_value_t = sitegen::deploy::DEFAULT_MAX_DELETES)]
@@ -398,8 +398,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .map_err(|e| anyhow::anyhow!(e))?;
             let found = sitegen::deploy::credentials::find(&|name| std::env::var(name).ok())?;
             let options = DeployOptions {
-                dir,
-                target,
                 endpoint: args.endpoint_url.filter(|e| !e.is_empty()),
                 concurrency: usize::from(args.concurrency),
                 max_deletes: args.max_deletes,
@@ -414,7 +412,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 } else {
                     Progress::Lines
                 },
-                retry: sitegen::deploy::s3::Retry::default(),
+                ..DeployOptions::new(dir, target)
             };
             let summary = sitegen::deploy::deploy(&options, &found)?;
             println!("{summary}");

@@ -15,7 +15,7 @@ use std::time::Duration;
 use sitegen::content::settings::CacheRules;
 use sitegen::deploy::credentials::Found;
 use sitegen::deploy::s3::Retry;
-use sitegen::deploy::{DeployOptions, Progress, Summary, deploy};
+use sitegen::deploy::{DeployOptions, Summary, deploy};
 use sitegen::outputs::{SitemapEntry, write_site_files};
 use support::moto::{Moto, between};
 use support::proxy::DyingProxy;
@@ -92,20 +92,13 @@ fn rewrite(dir: &Path, file: &str, bytes: &[u8]) {
 
 fn options(dir: &Path, endpoint: &str, target: &str) -> DeployOptions {
     DeployOptions {
-        dir: dir.to_owned(),
-        target: target.parse().expect("a target"),
         endpoint: Some(endpoint.to_owned()),
         concurrency: 4,
-        max_deletes: 256,
-        dry_run: false,
-        force: false,
-        allow_removals: false,
-        invalidate: None,
-        progress: Progress::Quiet,
         retry: Retry {
             attempts: 2,
             first_wait: Duration::from_millis(20),
         },
+        ..DeployOptions::new(dir.to_owned(), target.parse().expect("a target"))
     }
 }
 

@@ -19,8 +19,7 @@ use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode};
 use sitegen::build::{BuildOptions, build};
 use sitegen::deploy::credentials::Found;
-use sitegen::deploy::s3::Retry;
-use sitegen::deploy::{DeployOptions, Progress, deploy};
+use sitegen::deploy::{DeployOptions, deploy};
 use sitegen::redirects::{CLOUDFRONT_FUNCTION_FILE, REDIRECTS_FILE, Rules};
 use support::moto::Moto;
 use tower::ServiceExt;
@@ -49,17 +48,12 @@ fn built(copy: &common::Copy, out: &Path) -> Vec<String> {
 
 fn deploy_options(out: &Path, moto: &Moto) -> DeployOptions {
     DeployOptions {
-        dir: out.to_owned(),
-        target: format!("s3://{BUCKET}").parse().expect("a target"),
         endpoint: Some(moto.endpoint.clone()),
         concurrency: 4,
-        max_deletes: 256,
-        dry_run: false,
-        force: false,
-        allow_removals: false,
-        invalidate: None,
-        progress: Progress::Quiet,
-        retry: Retry::default(),
+        ..DeployOptions::new(
+            out.to_owned(),
+            format!("s3://{BUCKET}").parse().expect("a target"),
+        )
     }
 }
 

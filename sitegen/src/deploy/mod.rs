@@ -42,6 +42,9 @@ use crate::redirects::Rules;
 /// What `--max-deletes` is unless raised.
 pub const DEFAULT_MAX_DELETES: usize = 256;
 
+/// What `--concurrency` is unless set.
+pub const DEFAULT_CONCURRENCY: u16 = 16;
+
 /// What `sitegen deploy` was asked to do.
 #[derive(Debug, Clone)]
 pub struct DeployOptions {
@@ -68,6 +71,26 @@ pub struct DeployOptions {
     pub progress: Progress,
     /// How failed requests are retried.
     pub retry: Retry,
+}
+
+impl DeployOptions {
+    /// A deploy of `dir` to `target` (AWS S3) as `sitegen deploy` makes it with no flags,
+    /// without progress output.
+    pub fn new(dir: PathBuf, target: Target) -> Self {
+        Self {
+            dir,
+            target,
+            endpoint: None,
+            concurrency: usize::from(DEFAULT_CONCURRENCY),
+            max_deletes: DEFAULT_MAX_DELETES,
+            dry_run: false,
+            force: false,
+            allow_removals: false,
+            invalidate: None,
+            progress: Progress::Quiet,
+            retry: Retry::default(),
+        }
+    }
 }
 
 /// How a deploy shows its progress.
