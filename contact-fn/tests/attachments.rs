@@ -11,16 +11,11 @@ use std::path::Path;
 use contact_fn::contract::ATTACHMENTS;
 use mail_parser::MimeHeaders as _;
 use serde_json::Value;
+use support::Kind;
 use support::pg::Cluster;
 use support::{Mode, Service, SmtpServer};
 
 const BOUNDARY: &str = "----attachments-test-7MA4YWxkTrZu0gW";
-
-#[derive(Debug, Clone, Copy)]
-enum Kind {
-    Files,
-    Postgres,
-}
 
 /// The service on a store, delivering to a real SMTP server.
 struct Env {
@@ -239,18 +234,7 @@ fn attachments_of(mail: &support::Received) -> Vec<(String, String, Vec<u8>)> {
         .collect()
 }
 
-macro_rules! suite {
-    ($($test:ident),* $(,)?) => {
-        mod files {
-            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Files).await; })*
-        }
-        mod postgres {
-            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Postgres).await; })*
-        }
-    };
-}
-
-suite![
+support::on_both_stores![
     files_at_every_limit_are_delivered_intact_and_then_removed,
     one_byte_or_one_file_past_a_limit_is_refused_and_nothing_is_kept,
     an_idempotent_retry_stores_the_files_once,

@@ -12,13 +12,8 @@ use contact_fn::contract::FormKind;
 use contact_fn::subscribers::{Requested, SendLimits, StoreError};
 use contact_fn::{AppState, Config, EnqueueError, Record, Seen, Taken};
 use sqlx::Connection as _;
+use support::Kind;
 use support::pg::Cluster;
-
-#[derive(Debug, Clone, Copy)]
-enum Kind {
-    Files,
-    Postgres,
-}
 
 /// One store opened as the service opens it, and what it takes to open it again.
 struct Fixture {
@@ -98,19 +93,7 @@ fn record(id: &str, due: u64) -> Record {
     }
 }
 
-/// Runs each named test against both stores.
-macro_rules! suite {
-    ($($test:ident),* $(,)?) => {
-        mod files {
-            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Files).await; })*
-        }
-        mod postgres {
-            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Postgres).await; })*
-        }
-    };
-}
-
-suite![
+support::on_both_stores![
     a_stored_message_is_taken_once_and_forgotten_once_delivered,
     a_message_is_not_taken_before_its_time,
     a_failed_attempt_is_kept_with_its_state_and_retried_later,

@@ -4,6 +4,31 @@
 
 pub mod pg;
 
+/// The store a test that runs on both is given.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// The data folder (the embedded default).
+    Files,
+    /// A database of the shared throwaway PostgreSQL cluster.
+    Postgres,
+}
+
+/// Runs each named `async fn(Kind)` of the test file against both stores, as
+/// `files::NAME` and `postgres::NAME` (the file imports [`Kind`]).
+#[allow(unused_macros)]
+macro_rules! on_both_stores {
+    ($($test:ident),* $(,)?) => {
+        mod files {
+            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Files).await; })*
+        }
+        mod postgres {
+            $(#[tokio::test] async fn $test() { super::$test(super::Kind::Postgres).await; })*
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use on_both_stores;
+
 use std::io::{BufRead as _, BufReader};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
