@@ -275,7 +275,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                         "from the cache"
                     },
                     published.written,
-                    published.removed,
+                    published.removed_files.len(),
                     if published.replaced {
                         " (output replaced whole)"
                     } else {

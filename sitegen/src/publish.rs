@@ -212,9 +212,7 @@ pub struct PlannedFile {
 pub struct Published {
     /// Files copied into the output.
     pub written: usize,
-    /// Files the output no longer has.
-    pub removed: usize,
-    /// Those files, when the output's record named them (none when it had no record).
+    /// Files the output no longer has, as its record named them (none without a record).
     pub removed_files: Vec<String>,
     /// Whether the output was written whole (no record of it, or none of it could be kept).
     pub replaced: bool,
@@ -318,15 +316,13 @@ pub fn publish_plan(
             .cloned()
             .collect()
     });
-    let removed = removed_files.len();
     let nothing_old = PreviousOutput {
         holder: None,
         target: target.to_path_buf(),
     };
-    if previous.is_some() && unchanged == plan.len() && removed == 0 {
+    if previous.is_some() && unchanged == plan.len() && removed_files.is_empty() {
         let published = Published {
             written: 0,
-            removed: 0,
             removed_files: Vec::new(),
             replaced: false,
         };
@@ -382,7 +378,6 @@ pub fn publish_plan(
     crate::cache::write_atomic(record, &bytes)?;
     let published = Published {
         written: plan.len() - unchanged,
-        removed,
         removed_files,
         replaced: unchanged == 0,
     };
