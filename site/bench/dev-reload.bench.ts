@@ -1,53 +1,151 @@
-// `make bench`: how long from saving a content edit to the new text in an open page, with
-// `sitegen dev` (target: a median of 0.5 s or less). Each sample edits the About page's title in a
-// temporary copy of content/ and times, from the moment the file is written, until the reloaded
-// page's DOM holds the new title. Prints the samples and their median; asserts nothing on time.
-import { test } from '@playwright/test'
-import { startDev } from '../tests-dev/devServer'
+// `make bench-dev`: `sitegen dev` at the size of the site as it is and with generated articles
+// (BENCH_DEV_ARTICLES, default `0 5000`). For each size it times, from the moment the file is
+// written until the reloaded page's DOM holds the new words, four kinds of save (target: a median
+// of 0.5 s or less each):
+//   - a fixed page's YAML (the About page's title, on /about/);
+//   - the open article's body (a sentence added to it, on the article's page);
+//   - a new article, the newest, which appears on the open listing page (/insights/);
+//   - site.yaml, the frame of every page (the footer's copyright line, on /about/).
+// It also times `sitegen dev`'s start until the first page is answered (target: 3 s at 5,000
+// articles) and prints the memory of its processes together (target: under 600 MB), with the
+// machine's load. Asserts nothing on time.
+import { readFileSync } from 'node:fs'
+import os from 'node:os'
+import { type Page, test } from '@playwright/test'
+import { type DevServer, startDev } from '../tests-dev/devServer'
 
-const SAMPLES = 10
-const WARM_UP = 2
-const TITLE = 'Engineering the future of business since 2019'
+const SAMPLES = Number(process.env.BENCH_DEV_SAMPLES || 5)
+const WARM_UP = 1
+const SIZES = (process.env.BENCH_DEV_ARTICLES || '0 5000').split(/\s+/).filter(Boolean).map(Number)
 
-test('save to visible with sitegen dev', async ({ page }) => {
-  const dev = await startDev()
-  try {
-    await page.goto(new URL('/about/', dev.url).href)
-    const heading = page.getByRole('heading', { level: 1 })
-    await heading.waitFor()
+const ARTICLE = 'dashboards-nobody-opens-and-how-to-fix-them'
+const ABOUT_TITLE = 'Engineering the future of business since 2019'
+const COPYRIGHT = '© 2025 Nordvale Technologies OÜ. All rights reserved.'
 
-    let current = TITLE
-    const samples: number[] = []
-    for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+/** One kind of save: the page it is watched on, and the edit that makes `words` appear. */
+interface Scenario {
+  name: string
+  path: string
+  /** Makes the `i`th edit, whose words are returned. */
+  save(dev: DevServer, i: number): string
+}
+
+const scenarios: Scenario[] = [
+  {
+    name: "a fixed page's YAML",
+    path: '/about/',
+    save(dev, i) {
       const next = `Engineering the future of business, edit ${i}`
-      const shown = new Promise<number>((resolve) => {
-        const onLoad = async () => {
-          const at = performance.now()
-          if ((await heading.textContent().catch(() => null)) === next) {
-            page.off('domcontentloaded', onLoad)
-            resolve(at)
-          }
-        }
-        page.on('domcontentloaded', onLoad)
-      })
-      const previous = current
-      const saved = performance.now()
-      dev.edit('pages/about.yaml', (text) => text.replace(`title: ${previous}`, `title: ${next}`))
-      current = next
-      const elapsed = (await shown) - saved
-      if (i >= WARM_UP) samples.push(elapsed)
-      await page.waitForLoadState('load')
-      // Let the reloaded page's own scripts settle before the next edit.
-      await page.waitForTimeout(500)
-    }
+      dev.edit('pages/about.yaml', (text) => text.replace(/^(\s*title: )Engineering the future of business.*$/m, `$1${next}`))
+      return next
+    },
+  },
+  {
+    name: "the open article's body",
+    path: `/insights/${ARTICLE}/`,
+    save(dev, i) {
+      const next = `A sentence added by edit ${i} of the benchmark.`
+      dev.edit(`articles/${ARTICLE}.md`, (text) =>
+        text.replace(/^## Start from the decision\n(\nA sentence added by edit \d+ of the benchmark\.\n)?/m, `## Start from the decision\n\n${next}\n`),
+      )
+      return next
+    },
+  },
+  {
+    name: 'a new article on the open listing',
+    path: '/insights/',
+    save(dev, i) {
+      const title = `A new article written by save ${i}`
+      const source = readFileSync(`${dev.contentDir}/articles/${ARTICLE}.md`, 'utf8')
+      const text = source
+        .replace(/^title: .*$/m, `title: ${title}`)
+        .replace(/^date: .*$/m, `date: 2026-01-${String(i + 1).padStart(2, '0')}`)
+        .replace(/^featured: .*$/m, 'featured: false')
+      dev.write(`articles/bench-new-${i}.md`, text)
+      return title
+    },
+  },
+  {
+    name: 'site.yaml (every page)',
+    path: '/about/',
+    save(dev, i) {
+      const next = `© 2025 Nordvale Technologies OÜ, edit ${i}.`
+      dev.edit('site.yaml', (text) => text.replace(/^(\s*copyright: ).*$/m, `$1${next}`))
+      return next
+    },
+  },
+]
 
-    samples.sort((a, b) => a - b)
-    const mid = samples.length / 2
-    const median = samples.length % 2 ? samples[Math.floor(mid)]! : (samples[mid - 1]! + samples[mid]!) / 2
-    const ms = (n: number) => `${Math.round(n)} ms`
-    console.log(`sitegen dev, save to visible over ${SAMPLES} edits: median ${ms(median)} (target 500 ms)`)
-    console.log(`  samples: ${samples.map(ms).join(', ')}`)
-  } finally {
-    await dev.stop()
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const mid = sorted.length / 2
+  return sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+const ms = (n: number) => `${Math.round(n)} ms`
+
+/** The time from `save()` until a load of `page` shows `words`. */
+async function saveToVisible(page: Page, save: () => string): Promise<number> {
+  let words = ''
+  const shown = new Promise<number>((resolve) => {
+    const onLoad = async () => {
+      const at = performance.now()
+      const text = await page.evaluate(() => document.body.innerText).catch(() => '')
+      if (words && text.includes(words)) {
+        page.off('domcontentloaded', onLoad)
+        resolve(at)
+      }
+    }
+    page.on('domcontentloaded', onLoad)
+  })
+  const saved = performance.now()
+  words = save()
+  const elapsed = (await shown) - saved
+  await page.waitForLoadState('load')
+  // Let the reloaded page's own scripts settle before the next edit.
+  await page.waitForTimeout(500)
+  return elapsed
+}
+
+/** Asks for `/` until it is answered: the time from the start of `sitegen dev`. */
+async function firstPage(dev: DevServer): Promise<number> {
+  for (;;) {
+    const response = await fetch(new URL('/', dev.url)).catch(() => undefined)
+    if (response?.ok) {
+      await response.text()
+      return performance.now() - dev.startedAt
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
   }
-})
+}
+
+for (const articles of SIZES) {
+  test(`save to visible with sitegen dev, ${articles} extra articles`, async ({ page }) => {
+    test.setTimeout(900_000)
+    const dev = await startDev({ articles })
+    try {
+      const lines = [`sitegen dev with ${articles} extra articles (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}):`]
+      lines.push(`  first page answered ${ms(await firstPage(dev))} after the start (target 3000 ms at 5,000 articles)`)
+      for (const scenario of scenarios) {
+        await page.goto(new URL(scenario.path, dev.url).href)
+        await page.waitForLoadState('load')
+        const samples: number[] = []
+        for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+          const elapsed = await saveToVisible(page, () => scenario.save(dev, i))
+          if (i >= WARM_UP) samples.push(elapsed)
+        }
+        lines.push(
+          `  save to visible, ${scenario.name}: median ${ms(median(samples))} over ${SAMPLES} saves (target 500 ms); ` +
+            `samples ${samples.map(ms).join(', ')}`,
+        )
+      }
+      const memory = dev.memory()
+      lines.push(
+        `  memory of its processes: ${Math.round(memory.now)} MB now, ${Math.round(memory.peak)} MB of peaks (target under 600 MB at 5,000 articles)`,
+      )
+      console.log(lines.join('\n'))
+    } finally {
+      await dev.stop()
+    }
+  })
+}

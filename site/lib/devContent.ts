@@ -95,13 +95,21 @@ export function reloadOnContent(
     name: 'sitegen:reload-on-content',
     apply: 'serve',
     configureServer(server) {
-      if (!existsSync(contentFile)) {
+      // `sitegen dev` (which names a status file) starts this server while it reads the content
+      // and writes the content JSON once it has; requests wait for it. Alone, the file must be
+      // there.
+      let arrived = () => {}
+      const content = new Promise<void>((resolve) => (arrived = resolve))
+      if (existsSync(contentFile)) {
+        loadContent(contentFile)
+        arrived()
+      } else if (!statusFile) {
         throw new Error(
           `Content file not found: ${contentFile}\n` +
             'Generate it with `make content` (or `target/debug/sitegen export`), or use `sitegen dev`.',
         )
       }
-      loadContent(contentFile)
+      server.middlewares.use((_req, _res, next) => void content.then(() => next()))
       if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
       const onFile = (file: string) => {
@@ -116,6 +124,7 @@ export function reloadOnContent(
             // Being replaced: the next event brings the whole file.
             return
           }
+          arrived()
           server.ws.send({ type: 'full-reload', path: '*' })
         } else if (mistakes.length > 0) {
           server.ws.send(overlay(mistakes))
@@ -123,6 +132,13 @@ export function reloadOnContent(
       }
       server.watcher.on('add', onFile)
       server.watcher.on('change', onFile)
+      if (!existsSync(contentFile)) {
+        // A file written before the watcher was ready raises no event: look for it until it is.
+        const poll = setInterval(() => {
+          if (existsSync(contentFile)) onFile(contentFile)
+        }, 100)
+        void content.then(() => clearInterval(poll))
+      }
       // A page opened (or reloaded) while the content is broken shows the mistakes too.
       server.ws.on('connection', (socket) => {
         if (mistakes.length > 0) socket.send(JSON.stringify(overlay(mistakes)))

@@ -1,6 +1,6 @@
 // Starts `sitegen dev` against a temporary copy of content/ and stops it again, for the dev tests
 // and the reload benchmark.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,26 +10,49 @@ const repo = path.resolve(import.meta.dirname, '../..')
 export interface DevServer {
   /** The URL `sitegen dev` printed. */
   url: string
+  /** When it was started, on `performance.now()`'s clock. */
+  startedAt: number
   /** The temporary content directory it serves. */
   contentDir: string
   /** Everything it printed so far. */
   output(): string
   /** Rewrites `rel` (under the content directory) with `edit` applied to its text. */
   edit(rel: string, edit: (text: string) => string): void
+  /** Writes a new file `rel` under the content directory. */
+  write(rel: string, text: string): void
   /** `LINE:COL` (1-based) of the first occurrence of `needle` in `rel`. */
   position(rel: string, needle: string): string
   /** The ids of every process it started, alive now. */
   processes(): number[]
+  /**
+   * The resident memory of `sitegen dev` and every process it started, in MB: now (`VmRSS`)
+   * and the sum of each process's peak (`VmHWM`).
+   */
+  memory(): { now: number; peak: number }
   /** Sends SIGTERM and waits for it to exit. */
   stop(): Promise<void>
 }
 
+export interface DevOptions {
+  /**
+   * Generated articles to add to the copy of content/, written by the generator of the
+   * benchmarks (sitegen's `scale` example, built beside the binary).
+   */
+  articles?: number
+}
+
 /** Starts `sitegen dev --port 0` (the binary is `$SITEGEN_BIN`, else target/debug/sitegen). */
-export async function startDev(): Promise<DevServer> {
+export async function startDev({ articles = 0 }: DevOptions = {}): Promise<DevServer> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'sitegen-dev-test-'))
   const contentDir = path.join(scratch, 'content')
-  cpSync(path.join(repo, 'content'), contentDir, { recursive: true })
   const bin = process.env.SITEGEN_BIN || path.join(repo, 'target/debug/sitegen')
+  if (articles > 0) {
+    const scale = path.join(path.dirname(bin), 'examples/scale')
+    execFileSync(scale, [bin, '--write-content', contentDir, '--articles', String(articles)], { cwd: repo })
+  } else {
+    cpSync(path.join(repo, 'content'), contentDir, { recursive: true })
+  }
+  const startedAt = performance.now()
   const child = spawn(bin, ['dev', '--port', '0', '--content', contentDir, '--site', path.join(repo, 'site')], {
     cwd: repo,
     // contact-fn keeps its outbox and mail in the scratch directory, not in var/.
@@ -42,7 +65,7 @@ export async function startDev(): Promise<DevServer> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sitegen dev printed no URL:\n${output}`)), 120_000)
+    const timer = setTimeout(() => reject(new Error(`sitegen dev printed no URL:\n${output}`)), 300_000)
     const look = () => {
       const match = /sitegen dev: (http:\/\/\S+)/.exec(output)
       if (match?.[1]) {
@@ -56,11 +79,15 @@ export async function startDev(): Promise<DevServer> {
 
   return {
     url,
+    startedAt,
     contentDir,
     output: () => output,
     edit(rel, edit) {
       const file = path.join(contentDir, rel)
       writeFileSync(file, edit(readFileSync(file, 'utf8')))
+    },
+    write(rel, text) {
+      writeFileSync(path.join(contentDir, rel), text)
     },
     position(rel, needle) {
       const text = readFileSync(path.join(contentDir, rel), 'utf8')
@@ -68,6 +95,21 @@ export async function startDev(): Promise<DevServer> {
       return `${before.length}:${(before.at(-1)?.length ?? 0) + 1}`
     },
     processes: () => descendants(child),
+    memory() {
+      let now = 0
+      let peak = 0
+      for (const pid of [child.pid ?? 0, ...descendants(child)]) {
+        try {
+          const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+          const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0)
+          now += kb('VmRSS')
+          peak += kb('VmHWM')
+        } catch {
+          // The process ended while we looked.
+        }
+      }
+      return { now: now / 1024, peak: peak / 1024 }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
       await exited

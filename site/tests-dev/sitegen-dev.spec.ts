@@ -88,3 +88,22 @@ test('a photo saved into an article body shows as a lazy picture of the encoded 
     await dev.stop()
   }
 })
+
+test('at 5,000 generated articles, a save of the open article shows in it', async ({ page }) => {
+  test.setTimeout(600_000)
+  const dev = await startDev({ articles: 5000 })
+  try {
+    const slug = 'dashboards-nobody-opens-and-how-to-fix-them'
+    await page.goto(new URL(`/insights/${slug}/`, dev.url).href)
+    const body = page.locator('.article-body')
+    await expect(body).toContainText('Start from the decision')
+    const added = 'A sentence saved into the article while five thousand others wait.'
+    dev.edit(`articles/${slug}.md`, (text) => text.replace('## Start from the decision\n', `## Start from the decision\n\n${added}\n`))
+    await expect(body).toContainText(added)
+    // A generated article's page renders from the same content.
+    await page.goto(new URL('/insights/', dev.url).href)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  } finally {
+    await dev.stop()
+  }
+})

@@ -8,6 +8,7 @@
 //! is in the site's stylesheet).
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -292,8 +293,68 @@ pub(crate) struct Loaded {
     pub links: Vec<(String, Vec<BodyLink>)>,
 }
 
-/// Reads every `articles/*.md`, newest first (then by slug).
-pub(crate) fn load(loader: &mut Loader) -> Loaded {
+/// What reading one article file gave: its loader's findings (and the text they point into)
+/// and, when it parsed, the article with the links of its body.
+#[derive(Debug, Clone)]
+struct ParsedFile {
+    own: Loader,
+    parsed: Option<(Article, Vec<BodyLink>)>,
+}
+
+/// Which version of a file was read: changed by any write, rename over it or metadata change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Self {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+}
+
+/// The article files an earlier load parsed, by file name, each with the [`Stamp`] of the
+/// version it read: a reader that loads the content again and again (`sitegen dev`) parses
+/// only the files written since, instead of every article on every save.
+#[derive(Debug, Default)]
+pub struct ArticleMemo {
+    files: HashMap<String, (Stamp, ParsedFile)>,
+}
+
+impl ArticleMemo {
+    /// Forgets what was parsed from `name` (`SLUG.md`), whatever its stamp says: for a file the
+    /// file watcher saw written.
+    pub fn forget(&mut self, name: &str) {
+        self.files.remove(name);
+    }
+
+    /// How many article files it remembers.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether it remembers no article file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// Reads every `articles/*.md`, newest first (then by slug). With a memo, a file whose stamp
+/// has not changed since the memo's load is taken from it rather than parsed again, and the
+/// memo is brought up to date.
+pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loaded {
     let dir = loader.root().join(ARTICLES_DIR);
     let mut names: Vec<String> = walkdir::WalkDir::new(&dir)
         .min_depth(1)
@@ -305,14 +366,24 @@ pub(crate) fn load(loader: &mut Loader) -> Loaded {
         .filter(|name| name.ends_with(".md"))
         .collect();
     names.sort();
+    let remembered = memo.as_deref();
     // Each article is read, parsed and highlighted on its own thread, with a loader of its own
     // whose findings join the main one's in file order.
-    let parsed: Vec<_> = names
+    let parsed: Vec<(String, Option<Stamp>, ParsedFile, bool)> = names
         .par_iter()
         .map(|name| {
+            let path = dir.join(name);
+            // Stamped before it is read: a write after this is seen at the next load.
+            let stamp = remembered.and_then(|_| Stamp::of(&path));
+            if let Some((_, known)) = remembered
+                .and_then(|memo| memo.files.get(name))
+                .filter(|(was, _)| Some(*was) == stamp)
+            {
+                return (name.clone(), stamp, known.clone(), false);
+            }
             let mut own = loader.fork();
             let rel = format!("{ARTICLES_DIR}/{name}");
-            let parsed = match std::fs::read_to_string(dir.join(name)) {
+            let parsed = match std::fs::read_to_string(&path) {
                 Ok(text) => {
                     let slug = name.trim_end_matches(".md").to_owned();
                     parse_file(&mut own, &rel, slug, &text)
@@ -322,14 +393,23 @@ pub(crate) fn load(loader: &mut Loader) -> Loaded {
                     None
                 }
             };
-            (rel, own, parsed)
+            (name.clone(), stamp, ParsedFile { own, parsed }, true)
         })
         .collect();
+    if let Some(memo) = memo {
+        memo.files
+            .retain(|name, _| names.binary_search(name).is_ok());
+        for (name, stamp, file, new) in &parsed {
+            if let (Some(stamp), true) = (stamp, new) {
+                memo.files.insert(name.clone(), (*stamp, file.clone()));
+            }
+        }
+    }
     let mut loaded = Loaded::default();
-    for (rel, own, parsed) in parsed {
+    for (name, _, ParsedFile { own, parsed }, _) in parsed {
         loader.absorb(own);
         if let Some((article, links)) = parsed {
-            loaded.links.push((rel, links));
+            loaded.links.push((format!("{ARTICLES_DIR}/{name}"), links));
             loaded.articles.push(article);
         }
     }

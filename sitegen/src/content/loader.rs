@@ -10,7 +10,7 @@ use super::locate::Positions;
 use super::yaml;
 
 /// Reads files relative to the content directory and collects every error instead of stopping.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Loader {
     root: PathBuf,
     sources: BTreeMap<String, String>,

@@ -137,13 +137,23 @@ impl Content {
 
     /// Reads and validates the content directory. Images are looked up under `public_dir`.
     pub fn load(content_dir: &Path, public_dir: &Path) -> Result<Self, ContentErrors> {
+        Self::load_with(content_dir, public_dir, None)
+    }
+
+    /// [`Content::load`], taking the articles whose files have not changed since the last load
+    /// with `memo` from it instead of parsing them again (see [`articles::ArticleMemo`]).
+    pub fn load_with(
+        content_dir: &Path,
+        public_dir: &Path,
+        memo: Option<&mut articles::ArticleMemo>,
+    ) -> Result<Self, ContentErrors> {
         let mut loader = Loader::new(content_dir);
         let settings = loader.file::<settings::Settings>(SITE_FILE);
         let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
         let forms = loader.file::<forms::Forms>(FORMS_FILE);
         let pages = pages::Pages::load(&mut loader);
         let services = load_services(&mut loader);
-        let loaded = articles::load(&mut loader);
+        let loaded = articles::load(&mut loader, memo);
         // A site that never moved a page has no redirects file.
         let redirects_file = content_dir
             .join(redirects::REDIRECTS_FILE)

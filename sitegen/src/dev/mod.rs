@@ -25,7 +25,8 @@ use tokio::process::Command;
 use tokio::signal::unix::{SignalKind, signal};
 
 use crate::cache::Cache;
-use crate::content::{Content, ContentErrors};
+use crate::content::articles::ArticleMemo;
+use crate::content::{ArticleBodies, Content, ContentErrors};
 use crate::images::ImagesError;
 use children::Owned;
 
@@ -50,14 +51,16 @@ pub struct Prepared {
 
 /// Loads and validates `content_dir`, then encodes its photos with `settings` and draws its
 /// cards through `cache` as a build does. A content mistake (a picture that cannot be
-/// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`.
+/// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`. With
+/// `memo`, the articles whose files did not change since its last load are not parsed again.
 pub fn prepare(
     content_dir: &Path,
     public_dir: &Path,
     cache: &Cache,
     settings: &crate::images::Settings,
+    memo: Option<&mut ArticleMemo>,
 ) -> anyhow::Result<Result<Prepared, ContentErrors>> {
-    let mut content = match Content::load(content_dir, public_dir) {
+    let mut content = match Content::load_with(content_dir, public_dir, memo) {
         Ok(content) => content,
         Err(errors) => return Ok(Err(errors)),
     };
@@ -111,11 +114,76 @@ pub fn run(options: &DevOptions) -> anyhow::Result<()> {
 struct Exported {
     dir: PathBuf,
     contact_endpoint: Option<String>,
+    bodies: Bodies,
 }
 
 impl Drop for Exported {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The articles' bodies as the dev server's pages read them (`article_bodies`, as in a build):
+/// one file that only grows, each version of a body appended once, so a save writes the bodies
+/// it changed and the content JSON stays small whatever the archive's size. Offsets already
+/// handed out stay valid for a page still rendering with the content before.
+#[derive(Debug)]
+struct Bodies {
+    path: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+    len: u64,
+    /// Where each body written so far is, by its digest: `(offset, toc length, html length)`.
+    spans: std::collections::HashMap<String, (u64, u64, u64)>,
+}
+
+impl Bodies {
+    fn create(path: PathBuf) -> anyhow::Result<Self> {
+        let file =
+            std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        Ok(Self {
+            path,
+            file: std::io::BufWriter::new(file),
+            len: 0,
+            spans: std::collections::HashMap::new(),
+        })
+    }
+
+    /// Takes the bodies out of `content`'s articles and names where the file has each.
+    fn take(&mut self, content: &mut Content) -> anyhow::Result<ArticleBodies> {
+        use std::io::Write as _;
+        let mut spans = Vec::with_capacity(content.articles.len());
+        let mut digests = Vec::with_capacity(content.articles.len());
+        for article in &mut content.articles {
+            let toc = serde_json::to_vec(&article.toc)?;
+            let html = std::mem::take(&mut article.html);
+            article.toc.clear();
+            // The search index's words: no page reads them.
+            article.text.clear();
+            let digest = crate::cache::hash_hex(&[&toc, html.as_bytes()]);
+            let span = match self.spans.get(&digest) {
+                Some(span) => *span,
+                None => {
+                    self.file
+                        .write_all(&toc)
+                        .and_then(|()| self.file.write_all(html.as_bytes()))
+                        .with_context(|| format!("writing {}", self.path.display()))?;
+                    let span = (self.len, toc.len() as u64, html.len() as u64);
+                    self.len += span.1 + span.2;
+                    self.spans.insert(digest.clone(), span);
+                    span
+                }
+            };
+            spans.push(span);
+            digests.push(digest);
+        }
+        self.file
+            .flush()
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        Ok(ArticleBodies {
+            file: self.path.to_string_lossy().into_owned(),
+            spans,
+            digests,
+        })
     }
 }
 
@@ -134,6 +202,18 @@ struct Mistake<'a> {
 }
 
 impl Exported {
+    fn create(dir: PathBuf, contact_endpoint: Option<String>) -> anyhow::Result<Self> {
+        // A directory left by a killed run on this port holds nothing worth keeping.
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let bodies = Bodies::create(dir.join("bodies"))?;
+        Ok(Self {
+            dir,
+            contact_endpoint,
+            bodies,
+        })
+    }
+
     fn content_file(&self) -> PathBuf {
         self.dir.join("content.json")
     }
@@ -149,9 +229,9 @@ impl Exported {
 
     /// Publishes a new state: the status first, then (when valid) the content JSON, whose change
     /// reloads the pages. Both are replaced by rename, so the plugin never reads half a file.
-    fn publish(&self, loaded: &Result<Prepared, ContentErrors>) -> anyhow::Result<()> {
-        let status = Status {
-            errors: match loaded {
+    fn publish(&mut self, loaded: Result<Prepared, ContentErrors>) -> anyhow::Result<()> {
+        let status = serde_json::to_vec(&Status {
+            errors: match &loaded {
                 Ok(_) => Vec::new(),
                 Err(errors) => errors
                     .0
@@ -164,19 +244,19 @@ impl Exported {
                     })
                     .collect(),
             },
-        };
-        replace(&self.status_file(), &serde_json::to_vec(&status)?)?;
-        if let Ok(Prepared { content, files }) = loaded {
+        })?;
+        replace(&self.status_file(), &status)?;
+        if let Ok(Prepared { mut content, files }) = loaded {
             // The pictures first: the new content's reload asks for them.
             let files: std::collections::BTreeMap<&str, &Path> = files
                 .iter()
                 .map(|(url, path)| (url.as_str(), path.as_path()))
                 .collect();
             replace(&self.files_file(), &serde_json::to_vec(&files)?)?;
-            let mut content = content.clone();
             if let Some(endpoint) = &self.contact_endpoint {
                 content.settings.contact_endpoint.clone_from(endpoint);
             }
+            content.article_bodies = Some(self.bodies.take(&mut content)?);
             replace(&self.content_file(), &serde_json::to_vec(&content)?)?;
         }
         Ok(())
@@ -217,21 +297,16 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
     let cache = Cache::open(None)?;
     // The build's settings: a build after this one reuses every picture.
     let settings = crate::images::Settings::default();
-    let loaded = prepare(&options.content_dir, &public, &cache, &settings)??;
     let contact_fn = contact_fn_binary();
     let contact_port = match &contact_fn {
         Some(_) => Some(free_port(options.host, 0, "contact-fn")?),
         None => None,
     };
     let dir = std::path::absolute(options.site_dir.join(DEV_DIR).join(format!("dev-{port}")))?;
-    // A directory left by a killed run on this port holds nothing worth keeping.
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let exported = Exported {
+    let mut exported = Exported::create(
         dir,
-        contact_endpoint: contact_port.map(|p| format!("http://{}:{p}", options.host)),
-    };
-    exported.publish(&Ok(loaded))?;
+        contact_port.map(|p| format!("http://{}:{p}", options.host)),
+    )?;
 
     let mut contact = match (&contact_fn, contact_port) {
         (Some(binary), Some(contact_port)) => {
@@ -283,7 +358,38 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         }
     };
 
+    // The children start while the content is read: Node and Vite take about as long as
+    // reading thousands of articles, and the dev server holds the first requests until the
+    // content arrives. Watching starts first, so no save made meanwhile is missed.
     let mut watch = watch::Watch::start(&options.content_dir, &public)?;
+    let mut memo = ArticleMemo::default();
+    let started = Instant::now();
+    let first = prepare(
+        &options.content_dir,
+        &public,
+        &cache,
+        &settings,
+        Some(&mut memo),
+    )
+    .and_then(|loaded| {
+        let loaded = loaded?;
+        let pages = loaded.content.routes.len();
+        exported.publish(Ok(loaded))?;
+        Ok(pages)
+    });
+    match first {
+        Ok(pages) => println!(
+            "sitegen dev: content valid ({pages} pages, {} ms)",
+            started.elapsed().as_millis()
+        ),
+        Err(err) => {
+            vite.stop().await;
+            if let Some(contact) = contact {
+                contact.stop().await;
+            }
+            return Err(err);
+        }
+    }
     let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
     let mut ready = Box::pin(wait_for_port(options.host, port));
     let mut shown_url = false;
@@ -304,7 +410,13 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
             save = watch.next_save() => {
                 let Some(changed) = save else { break Err(anyhow::anyhow!("the file watcher stopped")) };
                 let started = Instant::now();
-                let loaded = match prepare(&options.content_dir, &public, &cache, &settings) {
+                for path in &changed {
+                    // Whatever its stamp says, a file the watcher saw written is read again.
+                    if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+                        memo.forget(name);
+                    }
+                }
+                let loaded = match prepare(&options.content_dir, &public, &cache, &settings, Some(&mut memo)) {
                     Ok(loaded) => loaded,
                     Err(err) => break Err(err),
                 };
@@ -321,7 +433,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                         if errors.0.len() == 1 { "" } else { "s" }
                     ),
                 }
-                if let Err(err) = exported.publish(&loaded) {
+                if let Err(err) = exported.publish(loaded) {
                     break Err(err);
                 }
             }
