@@ -41,6 +41,9 @@ export default defineConfig(({ command }) => ({
     // it would load its whole barrel of some 1,600 icons.
     noExternal: command === 'build' ? true : ['lucide-react'],
   },
+  // The dev server transforms the pages' server modules (and the stylesheet) as it starts, while
+  // `sitegen dev` reads the content, instead of when the first page is asked for.
+  server: { warmup: { ssrFiles: ['./pages/**/+*.{ts,tsx}', './pages/app.css'] } },
   // The render workers import the server entry themselves: no record of it is written into
   // node_modules.
   vitePluginServerEntry: { disableAutoImport: true },

@@ -13,7 +13,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Connect, ErrorPayload, Plugin } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
-import { setContent } from './contentGlobal'
+import { setContent } from './contentGlobal.ts'
 
 /** One content mistake, as `sitegen dev` writes it into the status file. */
 interface ContentMistake {

@@ -24,6 +24,7 @@
 use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -341,7 +342,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     // Only the search index reads the articles' plain text: the JSON every worker parses goes
     // without it, a third lighter, and sitegen does not hold it for the rest of the build.
     for article in &mut content.articles {
-        article.text = String::new();
+        article.text = Arc::default();
     }
     let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
     let rendered = steps.run(Stage::Render, || {
@@ -462,7 +463,7 @@ fn render_pages(
     // articles, go to a file of their own that a worker reads an article's from only for the
     // page that shows it, instead of every worker parsing and holding them all; they are back
     // in the model for the rest of the build.
-    let bodies: Vec<(Vec<TocEntry>, String)> = content
+    let bodies: Vec<(Vec<TocEntry>, Arc<str>)> = content
         .articles
         .iter_mut()
         .map(|article| {
@@ -506,7 +507,10 @@ const BODIES_FILE: &str = "bodies";
 
 /// Writes each article's table of contents (as JSON) and body, one article after the other,
 /// into `file`: where each is, and the hash of each.
-fn write_bodies(file: &Path, bodies: &[(Vec<TocEntry>, String)]) -> anyhow::Result<ArticleBodies> {
+fn write_bodies(
+    file: &Path,
+    bodies: &[(Vec<TocEntry>, Arc<str>)],
+) -> anyhow::Result<ArticleBodies> {
     let tocs = bodies
         .iter()
         .map(|(toc, _)| serde_json::to_vec(toc))
@@ -924,6 +928,7 @@ mod tests {
     #[test]
     fn the_bodies_file_holds_each_table_of_contents_then_its_body_and_a_digest_of_both() {
         use super::{TocEntry, write_bodies};
+        use std::sync::Arc;
 
         let dir = tempfile::tempdir().expect("a temporary folder");
         let file = dir.path().join("bodies");
@@ -933,8 +938,8 @@ mod tests {
             level: 2,
         }];
         let bodies = vec![
-            (toc.clone(), "<h2 id=\"start\">Start</h2>".to_owned()),
-            (Vec::new(), "<p>Ünïcode</p>".to_owned()),
+            (toc.clone(), Arc::from("<h2 id=\"start\">Start</h2>")),
+            (Vec::new(), Arc::from("<p>Ünïcode</p>")),
         ];
         let written = write_bodies(&file, &bodies).expect("written");
         let bytes = std::fs::read(&file).expect("read back");
@@ -954,7 +959,7 @@ mod tests {
         // The digest changes with the table of contents alone, as with the body alone.
         let retitled = vec![(Vec::new(), bodies[0].1.clone()), bodies[1].clone()];
         let rewritten = vec![
-            (toc, "<h2 id=\"start\">Begin</h2>".to_owned()),
+            (toc, Arc::from("<h2 id=\"start\">Begin</h2>")),
             bodies[1].clone(),
         ];
         let other = dir.path().join("other");

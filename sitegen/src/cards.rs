@@ -70,8 +70,54 @@ pub struct Cards {
 /// content names it), or drawing, encoding or storing failed. The images stage's two kinds.
 pub type CardsError = crate::images::ImagesError;
 
+/// The cards a long-running process (`sitegen dev`) has already found or drawn, by the words
+/// they show: the next time the same words come, their stored drawing is taken from here
+/// without laying out the SVG or asking the cache's memo and store again.
+#[derive(Debug, Default)]
+pub struct CardMemo {
+    drawn: Mutex<HashMap<blake3::Hash, String>>,
+}
+
+impl CardMemo {
+    /// The key of a card showing `text` under `brand`.
+    fn key(brand: &str, text: &CardText) -> blake3::Hash {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(CARDS_VERSION.as_bytes());
+        for part in [
+            Some(brand),
+            text.eyebrow.as_deref(),
+            Some(text.title.as_str()),
+            text.byline.as_deref(),
+        ] {
+            let part = part.map_or(&[0xff][..], str::as_bytes);
+            hasher.update(&(part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+        hasher.finalize()
+    }
+
+    fn get(&self, key: &blake3::Hash) -> Option<String> {
+        self.drawn.lock().ok()?.get(key).cloned()
+    }
+
+    fn insert(&self, key: blake3::Hash, hash: &str) {
+        if let Ok(mut drawn) = self.drawn.lock() {
+            drawn.insert(key, hash.to_owned());
+        }
+    }
+}
+
 /// Draws the card of every route not yet in the cache and fills `content.cards`.
 pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError> {
+    process_with(cache, content, None)
+}
+
+/// [`process`], taking the cards `memo` knows from it and telling it the others.
+pub fn process_with(
+    cache: &Cache,
+    content: &mut Content,
+    memo: Option<&CardMemo>,
+) -> Result<Cards, CardsError> {
     let brand = content.settings.brand.name.clone();
     let base = Base::default();
     let store = cache.files();
@@ -105,8 +151,6 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
                     share_picture(cache, content, name, &share.src, &share.alt)?;
                 return Ok((path.clone(), card, file, hash, drawn));
             }
-            let svg = svg(&brand, text)?;
-            let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
             // The memo keeps the drawing's hash (which also names its file), not a file name:
             // the same card may belong to a route of another name (an article renamed), and
             // its file is named for the route.
@@ -114,17 +158,29 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
                 let hash = cache::name_hash(hash);
                 format!("{}/card-{name}.{hash}.png", crate::images::DIR)
             };
-            let recalled = cache
-                .recall(&key)
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-                .filter(|hash| store.contains(hash));
-            let (file, hash, drawn) = match recalled {
+            let known = memo.map(|memo| (memo, CardMemo::key(&brand, text)));
+            let (file, hash, drawn) = match known.and_then(|(memo, key)| memo.get(&key)) {
                 Some(hash) => (file_of(&hash), hash, false),
                 None => {
-                    let png = base.draw(&brand, text)?;
-                    let (file, stored) = store.put_named(&png, file_of)?;
-                    cache.remember(&key, stored.hash.as_bytes())?;
-                    (file, stored.hash, true)
+                    let svg = svg(&brand, text)?;
+                    let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
+                    let recalled = cache
+                        .recall(&key)
+                        .and_then(|bytes| String::from_utf8(bytes).ok())
+                        .filter(|hash| store.contains(hash));
+                    let made = match recalled {
+                        Some(hash) => (file_of(&hash), hash, false),
+                        None => {
+                            let png = base.draw(&brand, text)?;
+                            let (file, stored) = store.put_named(&png, file_of)?;
+                            cache.remember(&key, stored.hash.as_bytes())?;
+                            (file, stored.hash, true)
+                        }
+                    };
+                    if let Some((memo, key)) = known {
+                        memo.insert(key, &made.1);
+                    }
+                    made
                 }
             };
             let card = SocialCard {

@@ -31,24 +31,7 @@ fn a_port_in_use_gives_one_clear_line() {
 
 /// `sitegen dev` hands its pages the content with its photos encoded and its cards drawn, and
 /// lists every file they name for the dev server to serve under `/img/`.
-#[test]
-fn the_dev_content_names_pictures_the_dev_server_can_serve() {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let cache_dir = tempfile::tempdir().expect("tempdir");
-    let cache = sitegen::cache::Cache::open(Some(cache_dir.path())).expect("cache");
-    // Fast settings: the test checks what is served, not how small.
-    let settings = sitegen::images::Settings {
-        avif_speed: 10,
-        ..sitegen::images::Settings::default()
-    };
-    let prepared = sitegen::dev::prepare(
-        &root.join("content"),
-        &root.join("site/public"),
-        &cache,
-        &settings,
-    )
-    .expect("the cache works")
-    .expect("the content is valid");
+fn assert_every_picture_is_served(prepared: &sitegen::dev::Prepared) {
     let files: std::collections::BTreeMap<&str, &std::path::Path> = prepared
         .files
         .iter()
@@ -75,5 +58,109 @@ fn the_dev_content_names_pictures_the_dev_server_can_serve() {
             .get(url)
             .unwrap_or_else(|| panic!("{url} is not served"));
         assert!(file.is_file(), "{url}: {} is missing", file.display());
+    }
+}
+
+/// The pictures every load names are served (see [`assert_every_picture_is_served`]), and a
+/// save costs what it changed: with the memo, an article whose file is as it was is the one
+/// parsed before (its body shared, not parsed again), while an edited, added or removed article
+/// shows as it now is; the cards follow the words.
+#[test]
+fn the_dev_content_is_served_whole_and_a_second_load_parses_only_what_changed() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let content = scratch.path().join("content");
+    copy_dir(&root.join("content"), &content);
+    let cache = sitegen::cache::Cache::open(Some(&scratch.path().join("cache"))).expect("cache");
+    let settings = sitegen::images::Settings {
+        avif_speed: 10,
+        ..sitegen::images::Settings::default()
+    };
+    let public = root.join("site/public");
+    let mut memo = sitegen::dev::Memo::default();
+    let load = |memo: &mut sitegen::dev::Memo| {
+        let prepared = sitegen::dev::prepare(&content, &public, &cache, &settings, Some(memo))
+            .expect("the cache works")
+            .expect("the content is valid");
+        assert_every_picture_is_served(&prepared);
+        prepared.content
+    };
+    let first = load(&mut memo);
+    assert_eq!(memo.articles.len(), first.articles.len());
+
+    let articles = content.join("articles");
+    let edited = "dashboards-nobody-opens-and-how-to-fix-them";
+    let path = articles.join(format!("{edited}.md"));
+    let text = std::fs::read_to_string(&path).expect("read");
+    std::fs::write(
+        &path,
+        text.replace(
+            "## Start from the decision\n",
+            "## Start from the decision\n\nA sentence saved since.\n",
+        )
+        .replace(
+            "title: Dashboards nobody opens",
+            "title: Dashboards nobody reads",
+        ),
+    )
+    .expect("edit");
+    let removed = &first.articles.last().expect("an article").slug;
+    std::fs::remove_file(articles.join(format!("{removed}.md"))).expect("remove");
+    std::fs::write(
+        articles.join("saved-since.md"),
+        text.replace(
+            "title: Dashboards nobody opens, and how to fix them",
+            "title: An article saved since",
+        ),
+    )
+    .expect("add");
+
+    let second = load(&mut memo);
+    let by_slug = |content: &sitegen::content::Content| -> std::collections::HashMap<String, sitegen::content::articles::Article> {
+        content.articles.iter().map(|a| (a.slug.clone(), a.clone())).collect()
+    };
+    let (before, after) = (by_slug(&first), by_slug(&second));
+    assert!(after[edited].html.contains("A sentence saved since."));
+    assert_eq!(
+        after[edited].title,
+        "Dashboards nobody reads, and how to fix them"
+    );
+    assert!(!std::sync::Arc::ptr_eq(
+        &before[edited].html,
+        &after[edited].html
+    ));
+    assert!(!after.contains_key(removed.as_str()));
+    assert_eq!(after["saved-since"].title, "An article saved since");
+    for (slug, article) in &after {
+        if slug != edited && slug != "saved-since" {
+            assert!(
+                std::sync::Arc::ptr_eq(&before[slug].html, &article.html),
+                "{slug} was parsed again though its file did not change"
+            );
+        }
+    }
+    assert_eq!(memo.articles.len(), second.articles.len());
+    let card = |content: &sitegen::content::Content, slug: &str| {
+        let path = format!("/insights/{slug}");
+        content.cards[&path].clone()
+    };
+    assert_eq!(
+        card(&second, edited).alt,
+        "Dashboards nobody reads, and how to fix them"
+    );
+    assert_ne!(card(&first, edited).src, card(&second, edited).src);
+    let unchanged = &second.articles[0].slug;
+    assert_eq!(card(&first, unchanged), card(&second, unchanged));
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.expect("walk");
+        let target = to.join(entry.path().strip_prefix(from).expect("under"));
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
     }
 }

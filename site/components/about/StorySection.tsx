@@ -1,4 +1,4 @@
-import { Quote } from 'lucide-react'
+import Quote from 'lucide-react/icons/quote'
 import type { StorySection as StoryContent } from '../../schema/StorySection'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'

@@ -1,4 +1,6 @@
-import { ArrowRight, Calendar, Clock } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
+import Calendar from 'lucide-react/icons/calendar'
+import Clock from 'lucide-react/icons/clock'
 import { useId } from 'react'
 import { buttonClasses } from '../ui/buttonStyles'
 import type { ArticleCardData } from '../insights/articleCard'

@@ -1,4 +1,4 @@
-import { X } from 'lucide-react'
+import X from 'lucide-react/icons/x'
 import { type ChangeEvent, useEffect, useRef, useState } from 'react'
 import type { AttachmentsField as AttachmentsWords } from '../../schema/AttachmentsField'
 import type { FormMessages } from '../../schema/FormMessages'

@@ -1,4 +1,4 @@
-import { Mail } from 'lucide-react'
+import Mail from 'lucide-react/icons/mail'
 import { useState } from 'react'
 import type { Consent } from '../../schema/Consent'
 import type { FormMessages } from '../../schema/FormMessages'

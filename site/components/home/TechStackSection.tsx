@@ -1,4 +1,4 @@
-import { ArrowRight } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
 import type { TechStackSection as TechStackContent } from '../../schema/TechStackSection'
 import { ContentIcon } from '../icons/ContentIcon'
 import { Card } from '../ui/Card'

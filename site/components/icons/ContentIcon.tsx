@@ -1,4 +1,4 @@
-import { Icon as LucideIcon } from 'lucide-react'
+import LucideIcon from 'lucide-react/dist/esm/Icon.mjs'
 import type { SVGProps } from 'react'
 import { usePageContext } from 'vike-react/usePageContext'
 import type { Icon } from '../../schema/Icon'

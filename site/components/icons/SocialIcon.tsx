@@ -1,4 +1,4 @@
-import { Globe } from 'lucide-react'
+import Globe from 'lucide-react/icons/globe'
 import type { ComponentType, SVGProps } from 'react'
 import type { Icon } from '../../schema/Icon'
 import { GitHubIcon } from './GitHubIcon'

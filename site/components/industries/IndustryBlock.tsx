@@ -1,4 +1,5 @@
-import { ArrowRight, Check } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
+import Check from 'lucide-react/icons/check'
 import type { Industry } from '../../schema/Industry'
 import type { Link } from '../../schema/Link'
 import { cx } from '../../lib/cx'

@@ -1,4 +1,4 @@
-import { Sparkles } from 'lucide-react'
+import Sparkles from 'lucide-react/icons/sparkles'
 import { ArticleImage } from './ArticleImage'
 import { AuthorByline } from './AuthorByline'
 import { ArticleMeta } from './ArticleMeta'

@@ -1,4 +1,5 @@
-import { Search, SlidersHorizontal } from 'lucide-react'
+import Search from 'lucide-react/icons/search'
+import SlidersHorizontal from 'lucide-react/icons/sliders-horizontal'
 import { useId } from 'react'
 import { enhance } from '../../enhance/modules'
 import { cx } from '../../lib/cx'

@@ -1,4 +1,4 @@
-import { Download } from 'lucide-react'
+import Download from 'lucide-react/icons/download'
 import type { Resource } from '../../schema/Resource'
 import { ContentIcon } from '../icons/ContentIcon'
 import { Card } from '../ui/Card'

@@ -1,4 +1,5 @@
-import { ArrowRight, ChevronDown } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
+import ChevronDown from 'lucide-react/icons/chevron-down'
 import { useId } from 'react'
 import type { ServicesMenu as ServicesMenuContent } from '../../schema/ServicesMenu'
 import { cx } from '../../lib/cx'

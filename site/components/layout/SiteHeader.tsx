@@ -1,4 +1,5 @@
-import { Menu, X } from 'lucide-react'
+import Menu from 'lucide-react/icons/menu'
+import X from 'lucide-react/icons/x'
 import type { Settings } from '../../schema/Settings'
 import { enhance } from '../../enhance/modules'
 import { ActionLink } from '../ui/ActionLink'

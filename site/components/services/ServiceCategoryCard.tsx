@@ -1,4 +1,4 @@
-import { ChevronRight } from 'lucide-react'
+import ChevronRight from 'lucide-react/icons/chevron-right'
 import type { Icon } from '../../schema/Icon'
 import type { Link } from '../../schema/Link'
 import { ContentIcon } from '../icons/ContentIcon'

@@ -1,4 +1,4 @@
-import { ArrowRight } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
 import type { Icon } from '../../schema/Icon'
 import type { SectionIntro } from '../../schema/SectionIntro'
 import { ContentIcon } from '../icons/ContentIcon'

@@ -1,4 +1,4 @@
-import { Check } from 'lucide-react'
+import Check from 'lucide-react/icons/check'
 import type { Platform } from '../../schema/Platform'
 import { ContentIcon } from '../icons/ContentIcon'
 import { Card } from '../ui/Card'

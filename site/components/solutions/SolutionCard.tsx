@@ -1,4 +1,6 @@
-import { ArrowRight, Check, TrendingUp } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
+import Check from 'lucide-react/icons/check'
+import TrendingUp from 'lucide-react/icons/trending-up'
 import type { Solution } from '../../schema/Solution'
 import { ContentIcon } from '../icons/ContentIcon'
 

@@ -1,4 +1,5 @@
-import { Quote, Star } from 'lucide-react'
+import Quote from 'lucide-react/icons/quote'
+import Star from 'lucide-react/icons/star'
 import type { Testimonial } from '../../schema/Testimonial'
 import { cx } from '../../lib/cx'
 import { Card } from '../ui/Card'

@@ -1,4 +1,4 @@
-import { ArrowRight } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
 import type { AnchorHTMLAttributes, ReactNode } from 'react'
 import { type ButtonSize, type ButtonVariant, buttonClasses } from './buttonStyles'
 

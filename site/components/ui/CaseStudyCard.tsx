@@ -1,4 +1,5 @@
-import { Check, TrendingUp } from 'lucide-react'
+import Check from 'lucide-react/icons/check'
+import TrendingUp from 'lucide-react/icons/trending-up'
 import type { CaseStudy } from '../../schema/CaseStudy'
 import type { CaseStudyLabels } from '../../schema/CaseStudyLabels'
 import { cx } from '../../lib/cx'

@@ -1,4 +1,4 @@
-import { Plus } from 'lucide-react'
+import Plus from 'lucide-react/icons/plus'
 import type { Faq } from '../../schema/Faq'
 import { cx } from '../../lib/cx'
 import { SectionHeading } from './SectionHeading'

@@ -1,4 +1,4 @@
-import { ArrowRight } from 'lucide-react'
+import ArrowRight from 'lucide-react/icons/arrow-right'
 import { useData } from 'vike-react/useData'
 import { ActionLink } from '../../components/ui/ActionLink'
 import { Container } from '../../components/ui/Container'

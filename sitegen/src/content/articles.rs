@@ -8,8 +8,7 @@
 //! is in the site's stylesheet).
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use rayon::prelude::*;
@@ -20,7 +19,7 @@ use syntect::util::LinesWithEndings;
 use ts_rs::TS;
 
 use super::images::Picture;
-use super::loader::Loader;
+use super::loader::{Loader, Stamp};
 
 /// The folder of the article files, under the content directory.
 pub const ARTICLES_DIR: &str = "articles";
@@ -170,10 +169,11 @@ pub struct Article {
     /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
     pub read_time: u32,
     /// The body as HTML. Its photos are placed by the images stage: until then each raster
-    /// picture of [`Article::body_images`] is a [`BodyImage::marker`].
-    pub html: String,
+    /// picture of [`Article::body_images`] is a [`BodyImage::marker`]. Shared, not copied,
+    /// with a memo of parsed articles (`sitegen dev`).
+    pub html: Arc<str>,
     /// The body as plain text, for the search index.
-    pub text: String,
+    pub text: Arc<str>,
     /// The `##`/`###` headings, when there are at least [`TOC_MIN_HEADINGS`]; else empty.
     pub toc: Vec<TocEntry>,
     /// The pictures of the body (`![alt](/images/chart.png)`), in order, with where they are
@@ -207,7 +207,7 @@ impl BodyImage {
 impl Article {
     /// Puts `html` in place of the marker of the `n`th picture of the body.
     pub fn place_body_image(&mut self, n: usize, html: &str) {
-        self.html = self.html.replacen(&BodyImage::marker(n), html, 1);
+        self.html = self.html.replacen(&BodyImage::marker(n), html, 1).into();
     }
 }
 
@@ -299,30 +299,6 @@ pub(crate) struct Loaded {
 struct ParsedFile {
     own: Loader,
     parsed: Option<(Article, Vec<BodyLink>)>,
-}
-
-/// Which version of a file was read: changed by any write, rename over it or metadata change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    dev: u64,
-    ino: u64,
-    len: u64,
-    mtime: (i64, i64),
-    ctime: (i64, i64),
-}
-
-impl Stamp {
-    fn of(path: &Path) -> Option<Self> {
-        use std::os::unix::fs::MetadataExt as _;
-        let meta = std::fs::metadata(path).ok()?;
-        Some(Self {
-            dev: meta.dev(),
-            ino: meta.ino(),
-            len: meta.len(),
-            mtime: (meta.mtime(), meta.mtime_nsec()),
-            ctime: (meta.ctime(), meta.ctime_nsec()),
-        })
-    }
 }
 
 /// The article files an earlier load parsed, by file name, each with the [`Stamp`] of the
@@ -515,8 +491,8 @@ fn parse_file(
             featured: front.featured,
             aliases: front.aliases,
             read_time,
-            html: rendered.html,
-            text: rendered.text,
+            html: rendered.html.into(),
+            text: rendered.text.into(),
             toc,
             body_images,
         },

@@ -5,10 +5,14 @@
 //! SVG illustrations stay in `site/public/images/` and are published as they are; a raster
 //! source is written the same way (`/images/team/anna.jpg` is `content/images/team/anna.jpg`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use super::loader::Stamp;
 
 /// The folder of raster sources under the content directory.
 pub const SOURCE_DIR: &str = "images";
@@ -134,6 +138,26 @@ pub fn source_path(content_dir: &Path, src: &str) -> Option<PathBuf> {
 /// The width and height of the image at `path` as it is shown (after its EXIF orientation),
 /// read from its header alone.
 pub fn shown_size(path: &Path) -> Result<(u32, u32), String> {
+    // Reading a JPEG's size parses its headers; a process that loads the content again and
+    // again (`sitegen dev`) does it once per version of the file.
+    type Sizes = Mutex<HashMap<PathBuf, (Stamp, (u32, u32))>>;
+    static SIZES: OnceLock<Sizes> = OnceLock::new();
+    let sizes = SIZES.get_or_init(Sizes::default);
+    let stamp = Stamp::of(path);
+    if let (Some(stamp), Ok(known)) = (stamp, sizes.lock())
+        && let Some((was, size)) = known.get(path)
+        && *was == stamp
+    {
+        return Ok(*size);
+    }
+    let size = read_shown_size(path)?;
+    if let (Some(stamp), Ok(mut known)) = (stamp, sizes.lock()) {
+        known.insert(path.to_owned(), (stamp, size));
+    }
+    Ok(size)
+}
+
+fn read_shown_size(path: &Path) -> Result<(u32, u32), String> {
     use image::ImageDecoder as _;
     let reader = image::ImageReader::open(path)
         .and_then(image::ImageReader::with_guessed_format)

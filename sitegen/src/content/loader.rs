@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
@@ -13,7 +14,8 @@ use super::yaml;
 #[derive(Debug, Clone)]
 pub(crate) struct Loader {
     root: PathBuf,
-    sources: BTreeMap<String, String>,
+    /// Each file's text, shared with the memo of `sitegen dev` rather than copied.
+    sources: BTreeMap<String, Arc<str>>,
     /// Lines before a file's YAML (an article's front matter starts on line 2).
     line_offsets: BTreeMap<String, usize>,
     pub(crate) errors: Vec<ContentError>,
@@ -69,7 +71,7 @@ impl Loader {
     /// Parses `text` as the content of `rel`.
     pub(crate) fn parse<T: DeserializeOwned>(&mut self, rel: &str, text: String) -> Option<T> {
         let parsed = yaml::from_str(&text);
-        self.sources.insert(rel.to_owned(), text);
+        self.sources.insert(rel.to_owned(), text.into());
         match parsed {
             Ok(value) => Some(value),
             Err(err) => {
@@ -137,5 +139,29 @@ impl Loader {
 
     pub(crate) fn root(&self) -> &Path {
         &self.root
+    }
+}
+
+/// Which version of a file was read: changed by any write, rename over it or metadata change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    pub(crate) fn of(path: &Path) -> Option<Self> {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(Self {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            len: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        })
     }
 }

@@ -49,23 +49,40 @@ pub struct Prepared {
     pub files: Vec<(String, PathBuf)>,
 }
 
+/// What one `sitegen dev` remembers from one save to the next, so that a save costs what it
+/// changed: the articles parsed, and the cards found or drawn.
+#[derive(Debug, Default)]
+pub struct Memo {
+    /// The article files parsed, by name and stamp.
+    pub articles: ArticleMemo,
+    /// The cards' drawings, by their words.
+    pub cards: crate::cards::CardMemo,
+}
+
 /// Loads and validates `content_dir`, then encodes its photos with `settings` and draws its
 /// cards through `cache` as a build does. A content mistake (a picture that cannot be
 /// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`. With
-/// `memo`, the articles whose files did not change since its last load are not parsed again.
+/// `memo`, the articles whose files did not change since its last load are not parsed again,
+/// nor cards with the same words looked up again.
 pub fn prepare(
     content_dir: &Path,
     public_dir: &Path,
     cache: &Cache,
     settings: &crate::images::Settings,
-    memo: Option<&mut ArticleMemo>,
+    mut memo: Option<&mut Memo>,
 ) -> anyhow::Result<Result<Prepared, ContentErrors>> {
-    let mut content = match Content::load_with(content_dir, public_dir, memo) {
+    let articles = memo.as_deref_mut().map(|memo| &mut memo.articles);
+    let mut content = match Content::load_with(content_dir, public_dir, articles) {
         Ok(content) => content,
         Err(errors) => return Ok(Err(errors)),
     };
-    let pictures = crate::images::process(cache, &mut content, settings)
-        .and_then(|pictures| Ok((pictures, crate::cards::process(cache, &mut content)?)));
+    let pictures = crate::images::process(cache, &mut content, settings).and_then(|pictures| {
+        let cards = memo.as_deref().map(|memo| &memo.cards);
+        Ok((
+            pictures,
+            crate::cards::process_with(cache, &mut content, cards)?,
+        ))
+    });
     let (pictures, cards) = match pictures {
         Ok(made) => made,
         Err(ImagesError::Content(errors)) => return Ok(Err(errors)),
@@ -134,6 +151,9 @@ struct Bodies {
     len: u64,
     /// Where each body written so far is, by its digest: `(offset, toc length, html length)`.
     spans: std::collections::HashMap<String, (u64, u64, u64)>,
+    /// Each article's body at the last publish, by slug, with its digest: a body the memo
+    /// handed over again (the same allocation) is not hashed again.
+    last: std::collections::HashMap<String, (std::sync::Arc<str>, String)>,
 }
 
 impl Bodies {
@@ -145,6 +165,7 @@ impl Bodies {
             file: std::io::BufWriter::new(file),
             len: 0,
             spans: std::collections::HashMap::new(),
+            last: std::collections::HashMap::new(),
         })
     }
 
@@ -153,13 +174,18 @@ impl Bodies {
         use std::io::Write as _;
         let mut spans = Vec::with_capacity(content.articles.len());
         let mut digests = Vec::with_capacity(content.articles.len());
+        let mut last = std::collections::HashMap::with_capacity(content.articles.len());
         for article in &mut content.articles {
             let toc = serde_json::to_vec(&article.toc)?;
             let html = std::mem::take(&mut article.html);
             article.toc.clear();
             // The search index's words: no page reads them.
-            article.text.clear();
-            let digest = crate::cache::hash_hex(&[&toc, html.as_bytes()]);
+            article.text = std::sync::Arc::default();
+            let digest = match self.last.remove(&article.slug) {
+                // The same parse of the same file: the same table of contents too.
+                Some((was, digest)) if std::sync::Arc::ptr_eq(&was, &html) => digest,
+                _ => crate::cache::hash_hex(&[&toc, html.as_bytes()]),
+            };
             let span = match self.spans.get(&digest) {
                 Some(span) => *span,
                 None => {
@@ -174,8 +200,10 @@ impl Bodies {
                 }
             };
             spans.push(span);
+            last.insert(article.slug.clone(), (html, digest.clone()));
             digests.push(digest);
         }
+        self.last = last;
         self.file
             .flush()
             .with_context(|| format!("writing {}", self.path.display()))?;
@@ -362,7 +390,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
     // reading thousands of articles, and the dev server holds the first requests until the
     // content arrives. Watching starts first, so no save made meanwhile is missed.
     let mut watch = watch::Watch::start(&options.content_dir, &public)?;
-    let mut memo = ArticleMemo::default();
+    let mut memo = Memo::default();
     let started = Instant::now();
     let first = prepare(
         &options.content_dir,
@@ -413,7 +441,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                 for path in &changed {
                     // Whatever its stamp says, a file the watcher saw written is read again.
                     if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
-                        memo.forget(name);
+                        memo.articles.forget(name);
                     }
                 }
                 let loaded = match prepare(&options.content_dir, &public, &cache, &settings, Some(&mut memo)) {

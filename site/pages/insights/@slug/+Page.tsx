@@ -1,4 +1,4 @@
-import { ArrowLeft } from 'lucide-react'
+import ArrowLeft from 'lucide-react/icons/arrow-left'
 import { useData } from 'vike-react/useData'
 import { ArticleMeta } from '../../../components/insights/ArticleMeta'
 import { AuthorByline } from '../../../components/insights/AuthorByline'
