@@ -78,9 +78,30 @@ function servePictures(filesFile: string): Connect.NextHandleFunction {
   }
 }
 
-/** Hands the content JSON to the renderer (the dev server renders in this process). */
+/** Each part of the content `sitegen dev` wrote, by field: its file and what it holds. */
+let parts = new Map<string, { file: string; value: unknown }>()
+
+/**
+ * Hands the content JSON to the renderer (the dev server renders in this process). `sitegen dev`
+ * writes it in parts (`{"$parts": {"routes": "parts/routes.<hash>.json", ...}}`, a part's file
+ * named for its bytes): only the parts whose file changed are parsed again, and the others stay
+ * the same objects, so the indexes the pages keep of them (routes, articles) stay valid.
+ * `sitegen export` writes the whole content in one file.
+ */
 function loadContent(contentFile: string) {
-  setContent(JSON.parse(readFileSync(contentFile, 'utf8')) as SiteContent)
+  const json = JSON.parse(readFileSync(contentFile, 'utf8')) as SiteContent | { $parts: Record<string, string> }
+  if (!('$parts' in json)) {
+    setContent(json)
+    return
+  }
+  const next = new Map<string, { file: string; value: unknown }>()
+  for (const [field, file] of Object.entries(json.$parts)) {
+    const known = parts.get(field)
+    const value = known?.file === file ? known.value : JSON.parse(readFileSync(path.resolve(path.dirname(contentFile), file), 'utf8'))
+    next.set(field, { file, value })
+  }
+  parts = next
+  setContent(Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent)
 }
 
 /** Reloads the open pages on a new content JSON and shows content mistakes as Vite's overlay. */
