@@ -412,11 +412,33 @@ impl<S> Framing<S> {
         }
     }
 
-    /// Follows the syntax through `chunk`.
+    /// Follows the syntax through `chunk`: first through the seam of the bytes carried from
+    /// the chunk before and this one's first few (where a delimiter cut by a chunk's end is
+    /// found), then through the chunk itself, which is searched without being copied.
     fn watch(&mut self, chunk: &[u8]) -> Result<(), UploadError> {
-        let mut window = std::mem::take(&mut self.carry);
-        window.extend_from_slice(chunk);
-        let offset = self.carry_offset;
+        let keep = self.delimiter.len().max(4) - 1;
+        let (seam_offset, chunk_offset) = (
+            self.carry_offset,
+            self.carry_offset + self.carry.len() as u64,
+        );
+        let mut seam = std::mem::take(&mut self.carry);
+        seam.extend_from_slice(&chunk[..keep.min(chunk.len())]);
+        self.scan(&seam, seam_offset)?;
+        self.scan(chunk, chunk_offset)?;
+        if chunk.len() >= keep {
+            self.carry = chunk[chunk.len() - keep..].to_vec();
+            self.carry_offset = chunk_offset + (chunk.len() - keep) as u64;
+        } else {
+            // The seam holds the carried bytes and the whole chunk.
+            let cut = seam.len().saturating_sub(keep);
+            self.carry = seam.split_off(cut);
+            self.carry_offset = seam_offset + cut as u64;
+        }
+        Ok(())
+    }
+
+    /// Follows the syntax through `window`, the stream's bytes from `offset`.
+    fn scan(&mut self, window: &[u8], offset: u64) -> Result<(), UploadError> {
         let end = offset + window.len() as u64;
         loop {
             let from = usize::try_from(self.resume.saturating_sub(offset)).unwrap_or(usize::MAX);
@@ -467,10 +489,6 @@ impl<S> Framing<S> {
                 },
             }
         }
-        let keep = self.delimiter.len().max(4) - 1;
-        let cut = window.len().saturating_sub(keep);
-        self.carry = window.split_off(cut);
-        self.carry_offset = offset + cut as u64;
         Ok(())
     }
 
@@ -544,6 +562,11 @@ mod tests {
         for cut in 1..body.len() {
             let (a, b) = body.split_at(cut);
             assert_eq!(watch_all(&[a, b]).ok(), Some(2), "cut at {cut}");
+        }
+        // Pieces shorter than a delimiter, in every size up to a few longer.
+        for size in 1..12 {
+            let pieces: Vec<&[u8]> = body.chunks(size).collect();
+            assert_eq!(watch_all(&pieces).ok(), Some(2), "pieces of {size}");
         }
     }
 
