@@ -13,8 +13,9 @@
 //! receiver in this process), and a last line compares the medians: what they cost.
 //! Last, the attachments: `--uploads` (20) concurrent contact messages each carrying one
 //! 10 MB file (`multipart/form-data`, file store), with the server's resident memory before
-//! and at its peak, then single uploads one after another against a message without a file and
-//! against `dd` writing the same 10 MB (fsynced) into the same data folder.
+//! and at its peak, then single uploads one after another against a message without a file,
+//! against `dd` writing the same 10 MB (fsynced) into the same data folder (its own figure,
+//! without starting the process), and against sending the body to a sink that discards it.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -722,12 +723,17 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
         (peak as f64 - idle as f64) / 1024.0
     );
 
-    // One at a time: an upload against a message without a file, against dd.
+    // One at a time, in turn, so that each sees the same disk and the same load on the machine:
+    // an upload, a message without a file, dd writing the file's bytes into the same data
+    // folder, and the body sent to a sink in this process that reads and discards it.
     let body = upload_body(0);
-    let (mut with_file, mut without) = (Vec::new(), Vec::new());
-    for n in 0..5 {
+    let sink = sink().await?;
+    let data = scratch.data.path().join("dd-test");
+    let (mut with_file, mut without, mut dd, mut sent) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for n in 0..SINGLE_ROUNDS {
         with_file.push(upload(&client, &url, &body).await.0.as_secs_f64() * 1000.0);
-        let sent = Instant::now();
+        let started = Instant::now();
         let _ = client
             .post(&url)
             .json(&Scenario::Valid.body(n))
@@ -735,37 +741,71 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
             .await?
             .bytes()
             .await;
-        without.push(sent.elapsed().as_secs_f64() * 1000.0);
+        without.push(started.elapsed().as_secs_f64() * 1000.0);
+        dd.push(dd_write(&data)?);
+        sent.push(upload(&client, &sink, &body).await.0.as_secs_f64() * 1000.0);
     }
-    let data = scratch.data.path().join("dd-test");
-    let mut dd = Vec::new();
-    for _ in 0..5 {
-        let sent = Instant::now();
-        let status = Command::new("dd")
-            .arg("if=/dev/zero")
-            .arg(format!("of={}", data.display()))
-            .args([
-                "bs=1M",
-                &format!("count={}", UPLOAD_BYTES / (1024 * 1024)),
-                "conv=fsync",
-            ])
-            .stderr(Stdio::null())
-            .status()?;
-        anyhow::ensure!(status.success(), "dd failed");
-        dd.push(sent.elapsed().as_secs_f64() * 1000.0);
-        let _ = std::fs::remove_file(&data);
-    }
-    let (with_file, without, dd) = (
+    let (with_file, without, dd, sent) = (
         median(&mut with_file),
         median(&mut without),
         median(&mut dd),
+        median(&mut sent),
     );
     println!(
-        "attachments: one {} MB upload {with_file:.0} ms, a message without a file {without:.0} ms: \
-         {:.0} ms for the file; dd writing it (fsync) to the same disk {dd:.0} ms (medians of 5)",
+        "attachments: one {} MB upload {with_file:.1} ms, a message without a file {without:.1} ms: \
+         {:.1} ms for the file; dd writing it (fsync) to the same disk {dd:.1} ms; \
+         sending it to a sink that discards it {sent:.1} ms (medians of {SINGLE_ROUNDS})",
         UPLOAD_BYTES / (1024 * 1024),
         with_file - without
     );
     drop(silent);
     Ok(())
+}
+
+/// Rounds of the single uploads and their comparisons.
+const SINGLE_ROUNDS: usize = 9;
+
+/// Milliseconds `dd` takes to write [`UPLOAD_BYTES`] into `path` and fsync it, as it reports
+/// them itself: from its first write to the end of its fsync, without starting the process
+/// (a few ms that no upload pays). `conv=fsync` is one fsync of the file at the end, as the
+/// service makes each spool file durable.
+fn dd_write(path: &std::path::Path) -> anyhow::Result<f64> {
+    let output = Command::new("dd")
+        .arg("if=/dev/zero")
+        .arg(format!("of={}", path.display()))
+        .args([
+            "bs=1M",
+            &format!("count={}", UPLOAD_BYTES / (1024 * 1024)),
+            "conv=fsync",
+        ])
+        .env("LC_ALL", "C")
+        .output()?;
+    anyhow::ensure!(output.status.success(), "dd failed");
+    let _ = std::fs::remove_file(path);
+    // "10485760 bytes (10 MB, 10 MiB) copied, 0.0123 s, 850 MB/s"
+    let report = String::from_utf8_lossy(&output.stderr);
+    let seconds = report
+        .lines()
+        .find_map(|line| line.split(" copied, ").nth(1))
+        .and_then(|rest| rest.split(" s").next())
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .with_context(|| format!("reading dd's report: {report}"))?;
+    Ok(seconds * 1000.0)
+}
+
+/// A server in this process that reads a posted body to its end, discarding it, and answers
+/// 200: what sending a body costs the client and the loopback, whatever is done with it.
+async fn sink() -> anyhow::Result<String> {
+    use http_body_util::BodyExt as _;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}/sink", listener.local_addr()?);
+    let router = axum::Router::new().route(
+        "/sink",
+        axum::routing::post(|mut body: axum::body::Body| async move {
+            while let Some(Ok(_)) = body.frame().await {}
+            axum::http::StatusCode::OK
+        }),
+    );
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    Ok(url)
 }

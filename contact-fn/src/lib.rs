@@ -26,6 +26,7 @@ mod routes;
 mod scan;
 mod server;
 pub mod spam;
+mod spool;
 mod state;
 mod store;
 pub mod submission;
@@ -234,7 +235,7 @@ mod tests {
     /// handlers and the wiring on top.
     const LAYERS: &[&[&str]] = &[
         &["durable", "limits", "server", "hex", "attachment"],
-        &["submission", "mixed"],
+        &["submission", "mixed", "spool"],
         &["store", "spam", "upload"],
         &["telemetry", "webhook", "altcha", "scan"],
         &["config"],

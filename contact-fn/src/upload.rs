@@ -16,12 +16,11 @@ use std::task::{Context, Poll};
 use axum::body::Bytes;
 use form_contract::{ATTACHMENTS, ErrorCode, FieldError};
 use futures_core::Stream;
-use ring::digest;
-use tokio::io::AsyncWriteExt as _;
 
-use crate::attachment::{self, Attachment, HEAD_BYTES, Refusal, Sniffed, TextCheck};
+use crate::attachment::{self, Attachment, HEAD_BYTES, Refusal, Sniffed};
 use crate::durable;
 use crate::hex::hex;
+use crate::spool::Spool;
 use crate::submission::{self, RawFields, RawValue};
 
 /// Most parts of a multipart body: the contact form has 12 with its honeypot, proof of work and
@@ -30,9 +29,6 @@ pub const MAX_PARTS: usize = 32;
 
 /// Most bytes of a part's headers (a browser sends about 150).
 pub const MAX_HEADER_BYTES: usize = 8 * 1024;
-
-/// Most bytes of a file held in memory on their way to its spool file.
-const WRITE_BUFFER: usize = 256 * 1024;
 
 /// The limits of a multipart body besides the contract's file limits.
 #[derive(Debug, Clone, Copy)]
@@ -255,16 +251,8 @@ async fn spool_file(
         .tempfile_in(spool)
         .map_err(|e| UploadError::Io(anyhow::Error::new(e).context("creating a spool file")))?
         .into_parts();
-    let mut file = tokio::fs::File::from_std(file);
-    // tokio buffers up to 2 MB per write by default: 20 uploads would hold 40 MB.
-    file.set_max_buf_size(WRITE_BUFFER);
-    // The body arrives in pieces of a few kB; each write of a tokio file is a trip to its
-    // blocking pool, so they are gathered into writes of WRITE_BUFFER (the file writes one
-    // while the next is gathered).
-    let mut file = tokio::io::BufWriter::with_capacity(WRITE_BUFFER, file);
-    let mut hash = digest::Context::new(&digest::SHA256);
+    let mut file = Spool::new(file);
     let mut head = Vec::with_capacity(HEAD_BYTES);
-    let mut text = TextCheck::default();
     let mut size = 0_u64;
     let io =
         |e: std::io::Error| UploadError::Io(anyhow::Error::new(e).context("writing a spool file"));
@@ -291,25 +279,22 @@ async fn spool_file(
         }
         let wanted = HEAD_BYTES.saturating_sub(head.len()).min(chunk.len());
         head.extend_from_slice(&chunk[..wanted]);
-        hash.update(&chunk);
-        text.update(&chunk);
-        file.write_all(&chunk).await.map_err(io)?;
+        file.push(chunk).await.map_err(io)?;
     }
     if size == 0 && given_name.is_empty() {
         return Ok(None);
     }
     // Durable before it is answered: the store moves (files) or copies (PostgreSQL) it.
-    file.flush().await.map_err(io)?;
-    let file = file.into_inner();
-    file.sync_all().await.map_err(io)?;
+    let written = file.finish().await.map_err(io)?;
     let detected = match attachment::sniff(&head) {
         Sniffed::Known(known) => Some(known),
-        Sniffed::Unknown => text
+        Sniffed::Unknown => written
+            .text
             .is_text(size)
             .then(|| ATTACHMENTS.by_mime("text/plain"))
             .flatten(),
         Sniffed::Zip => {
-            let mut file = file.into_std().await;
+            let mut file = written.file;
             tokio::task::spawn_blocking(move || attachment::container_type(&mut file))
                 .await
                 .map_err(|e| UploadError::Io(e.into()))?
@@ -341,7 +326,7 @@ async fn spool_file(
             name: attachment::display_name(given_name, file_type),
             content_type: file_type.mime.to_owned(),
             size,
-            sha256: hex(hash.finish().as_ref()),
+            sha256: hex(written.sha256.as_ref()),
         },
         path,
     }))
@@ -427,11 +412,33 @@ impl<S> Framing<S> {
         }
     }
 
-    /// Follows the syntax through `chunk`.
+    /// Follows the syntax through `chunk`: first through the seam of the bytes carried from
+    /// the chunk before and this one's first few (where a delimiter cut by a chunk's end is
+    /// found), then through the chunk itself, which is searched without being copied.
     fn watch(&mut self, chunk: &[u8]) -> Result<(), UploadError> {
-        let mut window = std::mem::take(&mut self.carry);
-        window.extend_from_slice(chunk);
-        let offset = self.carry_offset;
+        let keep = self.delimiter.len().max(4) - 1;
+        let (seam_offset, chunk_offset) = (
+            self.carry_offset,
+            self.carry_offset + self.carry.len() as u64,
+        );
+        let mut seam = std::mem::take(&mut self.carry);
+        seam.extend_from_slice(&chunk[..keep.min(chunk.len())]);
+        self.scan(&seam, seam_offset)?;
+        self.scan(chunk, chunk_offset)?;
+        if chunk.len() >= keep {
+            self.carry = chunk[chunk.len() - keep..].to_vec();
+            self.carry_offset = chunk_offset + (chunk.len() - keep) as u64;
+        } else {
+            // The seam holds the carried bytes and the whole chunk.
+            let cut = seam.len().saturating_sub(keep);
+            self.carry = seam.split_off(cut);
+            self.carry_offset = seam_offset + cut as u64;
+        }
+        Ok(())
+    }
+
+    /// Follows the syntax through `window`, the stream's bytes from `offset`.
+    fn scan(&mut self, window: &[u8], offset: u64) -> Result<(), UploadError> {
         let end = offset + window.len() as u64;
         loop {
             let from = usize::try_from(self.resume.saturating_sub(offset)).unwrap_or(usize::MAX);
@@ -482,10 +489,6 @@ impl<S> Framing<S> {
                 },
             }
         }
-        let keep = self.delimiter.len().max(4) - 1;
-        let cut = window.len().saturating_sub(keep);
-        self.carry = window.split_off(cut);
-        self.carry_offset = offset + cut as u64;
         Ok(())
     }
 
@@ -559,6 +562,11 @@ mod tests {
         for cut in 1..body.len() {
             let (a, b) = body.split_at(cut);
             assert_eq!(watch_all(&[a, b]).ok(), Some(2), "cut at {cut}");
+        }
+        // Pieces shorter than a delimiter, in every size up to a few longer.
+        for size in 1..12 {
+            let pieces: Vec<&[u8]> = body.chunks(size).collect();
+            assert_eq!(watch_all(&pieces).ok(), Some(2), "pieces of {size}");
         }
     }
 
