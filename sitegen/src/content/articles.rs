@@ -307,9 +307,20 @@ struct ParsedFile {
 #[derive(Debug, Default)]
 pub struct ArticleMemo {
     files: HashMap<String, (Stamp, ParsedFile)>,
+    /// Whether the articles go without their [`Article::text`] (see [`ArticleMemo::for_pages`]).
+    without_text: bool,
 }
 
 impl ArticleMemo {
+    /// A memo for a reader that renders pages and builds no search index (`sitegen dev`): the
+    /// articles it hands out have an empty [`Article::text`], which it does not hold either.
+    pub fn for_pages() -> Self {
+        Self {
+            without_text: true,
+            ..Self::default()
+        }
+    }
+
     /// Forgets what was parsed from `name` (`SLUG.md`), whatever its stamp says: for a file the
     /// file watcher saw written.
     pub fn forget(&mut self, name: &str) {
@@ -343,6 +354,7 @@ pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loade
         .collect();
     names.sort();
     let remembered = memo.as_deref();
+    let without_text = remembered.is_some_and(|memo| memo.without_text);
     // Each article is read, parsed and highlighted on its own thread, with a loader of its own
     // whose findings join the main one's in file order.
     let parsed: Vec<(String, Option<Stamp>, ParsedFile, bool)> = names
@@ -359,7 +371,7 @@ pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loade
             }
             let mut own = loader.fork();
             let rel = format!("{ARTICLES_DIR}/{name}");
-            let parsed = match std::fs::read_to_string(&path) {
+            let mut parsed = match std::fs::read_to_string(&path) {
                 Ok(text) => {
                     let slug = name.trim_end_matches(".md").to_owned();
                     parse_file(&mut own, &rel, slug, &text)
@@ -369,6 +381,9 @@ pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loade
                     None
                 }
             };
+            if let (Some((article, _)), true) = (&mut parsed, without_text) {
+                article.text = Arc::default();
+            }
             (name.clone(), stamp, ParsedFile { own, parsed }, true)
         })
         .collect();

@@ -51,12 +51,22 @@ pub struct Prepared {
 
 /// What one `sitegen dev` remembers from one save to the next, so that a save costs what it
 /// changed: the articles parsed, and the cards found or drawn.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Memo {
     /// The article files parsed, by name and stamp.
     pub articles: ArticleMemo,
     /// The cards' drawings, by their words.
     pub cards: crate::cards::CardMemo,
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Self {
+            // No page reads an article's search text, and the dev server builds no index.
+            articles: ArticleMemo::for_pages(),
+            cards: crate::cards::CardMemo::default(),
+        }
+    }
 }
 
 /// Loads and validates `content_dir`, then encodes its photos with `settings` and draws its
