@@ -70,7 +70,8 @@ featured: boolean,
 read_time: number, 
 /**
  * The body as HTML. Its photos are placed by the images stage: until then each raster
- * picture of [`Article::body_images`] is a [`BodyImage::marker`].
+ * picture of [`Article::body_images`] is a [`BodyImage::marker`]. Shared, not copied,
+ * with a memo of parsed articles (`sitegen dev`).
  */
 html: string, 
 /**
