@@ -4,6 +4,8 @@
 use std::net::TcpListener;
 use std::process::Command;
 
+mod common;
+
 #[test]
 fn a_port_in_use_gives_one_clear_line() {
     let taken = TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -70,7 +72,7 @@ fn the_dev_content_is_served_whole_and_a_second_load_parses_only_what_changed() 
     let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let scratch = tempfile::tempdir().expect("tempdir");
     let content = scratch.path().join("content");
-    copy_dir(&root.join("content"), &content);
+    common::copy_tree(&root.join("content"), &content, &[]).expect("a copy of the content");
     let cache = sitegen::cache::Cache::open(Some(&scratch.path().join("cache"))).expect("cache");
     let settings = sitegen::images::Settings {
         avif_speed: 10,
@@ -151,16 +153,4 @@ fn the_dev_content_is_served_whole_and_a_second_load_parses_only_what_changed() 
     assert_ne!(card(&first, edited).src, card(&second, edited).src);
     let unchanged = &second.articles[0].slug;
     assert_eq!(card(&first, unchanged), card(&second, unchanged));
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.expect("walk");
-        let target = to.join(entry.path().strip_prefix(from).expect("under"));
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).expect("mkdir");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }

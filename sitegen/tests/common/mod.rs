@@ -36,7 +36,9 @@ impl Copy {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> anyhow::Result<()> {
+/// Copies the files and folders of `from` into `to`, leaving out the entries of `from` named in
+/// `skip`.
+pub fn copy_tree(from: &Path, to: &Path, skip: &[&str]) -> anyhow::Result<()> {
     for entry in walkdir::WalkDir::new(from)
         .into_iter()
         .filter_entry(|e| e.depth() != 1 || !skip.iter().any(|s| e.file_name() == *s))
