@@ -534,7 +534,7 @@ fn write_bodies(
     let digests = tocs
         .par_iter()
         .zip(bodies)
-        .map(|(toc, (_, html))| body_digest(toc, html))
+        .map(|(toc, (_, html))| render::body_digest(toc, html))
         .collect();
     let name = file.file_name().unwrap_or_default().to_string_lossy();
     Ok(ArticleBodies {
@@ -542,12 +542,6 @@ fn write_bodies(
         spans,
         digests,
     })
-}
-
-/// The digest of an article's body in the bodies file: of its table of contents as JSON and
-/// its HTML, what the hash of a page's inputs reads in place of them.
-pub(crate) fn body_digest(toc: &[u8], html: &str) -> String {
-    cache::hash_hex(&[toc, html.as_bytes()])
 }
 
 /// Writes the content JSON the workers read into `file`, and hashes it: streamed to the file

@@ -196,7 +196,7 @@ impl Bodies {
             let digest = match self.last.remove(&article.slug) {
                 // The same parse of the same file: the same table of contents too.
                 Some((was, digest)) if std::sync::Arc::ptr_eq(&was, &html) => digest,
-                _ => crate::build::body_digest(&toc, &html),
+                _ => crate::render::body_digest(&toc, &html),
             };
             let span = match self.spans.get(&digest) {
                 Some(span) => *span,

@@ -180,6 +180,12 @@ impl HeadStart {
     }
 }
 
+/// The digest of an article's body in the bodies file: of its table of contents as JSON and
+/// its HTML, what the hash of a page's inputs reads in place of them.
+pub(crate) fn body_digest(toc: &[u8], html: &str) -> String {
+    cache::hash_hex(&[toc, html.as_bytes()])
+}
+
 /// Renders `jobs` from `content` with `bundle`: every page in the store (with its variants),
 /// in the order of the jobs.
 pub fn render(
