@@ -20,6 +20,7 @@ use anyhow::{Context, Result, anyhow};
 use minijinja::{Environment, context};
 use rayon::prelude::*;
 use resvg::{tiny_skia, usvg};
+use sitegen_pixels::Pixels;
 
 use crate::cache::{self, Cache, Stored};
 use crate::content::articles::Article;
@@ -431,19 +432,11 @@ pub fn draw(svg: &str) -> Result<Vec<u8>> {
 /// fewer bytes to filter and deflate than RGBA), Paeth-filtered and deflated fast. A card
 /// takes 4 ms so, against 6.5 ms through tiny-skia's own encoder, and is 8% smaller.
 fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>> {
-    use image::ImageEncoder as _;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-
     let (width, height) = (pixmap.width(), pixmap.height());
-    let mut out = Vec::new();
-    let encoder = PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth);
     let data = pixmap.data();
     if data.chunks_exact(4).all(|pixel| pixel[3] == u8::MAX) {
-        let mut rgb = vec![0; data.len() / 4 * 3];
-        for (to, from) in rgb.chunks_exact_mut(3).zip(data.chunks_exact(4)) {
-            to.copy_from_slice(&from[..3]);
-        }
-        encoder.write_image(&rgb, width, height, image::ExtendedColorType::Rgb8)
+        let rgb = sitegen_pixels::rgb_of_rgba(data.to_vec(), width, height)?;
+        sitegen_pixels::png(&rgb, width, height, Pixels::Rgb)
     } else {
         // tiny-skia's pixels are premultiplied; PNG's are not.
         let mut rgba = Vec::with_capacity(data.len());
@@ -451,10 +444,9 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>> {
             let color = pixel.demultiply();
             rgba.extend_from_slice(&[color.red(), color.green(), color.blue(), color.alpha()]);
         }
-        encoder.write_image(&rgba, width, height, image::ExtendedColorType::Rgba8)
+        sitegen_pixels::png(&rgba, width, height, Pixels::Rgba)
     }
-    .context("encoding the card")?;
-    Ok(out)
+    .context("encoding the card")
 }
 
 /// Draws `svg` over what `pixmap` holds.
@@ -468,22 +460,11 @@ fn paint(svg: &str, pixmap: &mut tiny_skia::Pixmap) -> Result<()> {
     Ok(())
 }
 
-/// Encodes a pixmap every pixel of which is opaque as an RGB PNG, its pixels converted by the
-/// `image` crate: sitegen's own loops over 756,000 pixels cost a debug build (the tests') a
-/// tenth of a second per card.
+/// Encodes a pixmap every pixel of which is opaque as an RGB PNG.
 fn encode_opaque(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>> {
-    use image::ImageEncoder as _;
-    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
-
     let (width, height) = (pixmap.width(), pixmap.height());
-    let rgba = image::RgbaImage::from_raw(width, height, pixmap.take())
-        .ok_or_else(|| anyhow!("the card's pixels do not fill it"))?;
-    let rgb = image::DynamicImage::ImageRgba8(rgba).into_rgb8();
-    let mut out = Vec::new();
-    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth)
-        .write_image(rgb.as_raw(), width, height, image::ExtendedColorType::Rgb8)
-        .context("encoding the card")?;
-    Ok(out)
+    let rgb = sitegen_pixels::rgb_of_rgba(pixmap.take(), width, height)?;
+    sitegen_pixels::png(&rgb, width, height, Pixels::Rgb).context("encoding the card")
 }
 
 /// The layer every card of a build shares, drawn when the first card is, and whether it is

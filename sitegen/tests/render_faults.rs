@@ -14,7 +14,8 @@ mod common;
 
 const FAULT_ENV: &str = "NORDVALE_FAULT";
 
-/// A copy of the site whose About page throws, kills its worker or never finishes, on demand.
+/// A copy of the site (without the photos, whose encoding is tests/images.rs's to check) whose
+/// About page throws, kills its worker or never finishes, on demand.
 struct Faulty {
     copy: common::Copy,
     cache: PathBuf,
@@ -24,6 +25,7 @@ struct Faulty {
 impl Faulty {
     fn new() -> anyhow::Result<Self> {
         let copy = common::Copy::new()?;
+        common::without_photos(&copy.content)?;
         let page = copy.site.join("pages/about/+Page.tsx");
         let text = std::fs::read_to_string(&page)?;
         let hook = format!(

@@ -7,8 +7,6 @@
 //! build cache by the hash of its bytes, its widths and the [`Settings`], and its files are
 //! kept in the store, so a rebuild encodes only new or changed sources.
 
-mod encode;
-
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -16,7 +14,7 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-pub use encode::{Format, Settings, Source, encode};
+pub use sitegen_pixels::{Format, Settings, Source, encode};
 
 use crate::cache::{self, Cache, Stored};
 use crate::content::articles::picture_html;
@@ -240,7 +238,7 @@ fn encode_one(cache: &Cache, job: &Job<'_>, settings: &Settings) -> Result<Encod
         .par_iter()
         .flat_map(|(w, image)| formats.par_iter().map(move |f| (*w, image, *f)))
         .map(|(w, image, format)| {
-            let bytes = encode::encode(image, format, settings)?;
+            let bytes = encode(image, format, settings)?;
             let (name, stored) = store.put_named(&bytes, |hash| {
                 let hash = cache::name_hash(hash);
                 format!("{DIR}/{stem}-{w}.{hash}.{}", format.extension())

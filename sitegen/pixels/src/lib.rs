@@ -1,6 +1,10 @@
-//! One source picture into its files: decoded with its EXIF orientation applied, scaled down
-//! to each width of its ladder and encoded in every format. Only pixels are written: no EXIF,
-//! GPS, ICC or XMP of the source reaches a published file.
+//! sitegen's pixel work. A source picture into its files: decoded with its EXIF orientation
+//! applied, scaled down to each width of its ladder and encoded in every format. Only pixels
+//! are written: no EXIF, GPS, ICC or XMP of the source reaches a published file. And the PNG
+//! of a drawn card.
+//!
+//! It is a crate of its own so that the codecs' generic code is compiled here, optimised in
+//! every profile (see the workspace's `Cargo.toml`).
 
 use anyhow::{Context, Result, anyhow};
 use base64::Engine as _;
@@ -227,4 +231,36 @@ pub fn encode(image: &DynamicImage, format: Format, settings: &Settings) -> Resu
         }
     }
     Ok(out)
+}
+
+/// The layout of the pixels handed to [`png`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pixels {
+    /// Three bytes a pixel: red, green, blue.
+    Rgb,
+    /// Four bytes a pixel, the alpha not premultiplied.
+    Rgba,
+}
+
+/// `pixels` (`width` x `height`, laid out as `layout`) as a PNG, quickly compressed: for
+/// drawings, whose flat areas compress well without the best deflate.
+pub fn png(pixels: &[u8], width: u32, height: u32, layout: Pixels) -> Result<Vec<u8>> {
+    use image::codecs::png::{CompressionType, FilterType, PngEncoder};
+
+    let color = match layout {
+        Pixels::Rgb => image::ExtendedColorType::Rgb8,
+        Pixels::Rgba => image::ExtendedColorType::Rgba8,
+    };
+    let mut out = Vec::new();
+    PngEncoder::new_with_quality(&mut out, CompressionType::Fast, FilterType::Paeth)
+        .write_image(pixels, width, height, color)
+        .context("encoding a PNG")?;
+    Ok(out)
+}
+
+/// `rgba` (`width` x `height`, four bytes a pixel) without its alpha: for pixels known opaque.
+pub fn rgb_of_rgba(rgba: Vec<u8>, width: u32, height: u32) -> Result<Vec<u8>> {
+    let image = image::RgbaImage::from_raw(width, height, rgba)
+        .ok_or_else(|| anyhow!("{width} x {height} pixels do not fill the buffer"))?;
+    Ok(DynamicImage::ImageRgba8(image).into_rgb8().into_raw())
 }
