@@ -925,6 +925,135 @@ mod tests {
         }
     }
 
+    /// The module a source file under `src/` defines, as a path: `content/mod.rs` is
+    /// `["content"]`, `content/articles.rs` is `["content", "articles"]`.
+    fn module_of(file: &str) -> Vec<String> {
+        let mut path: Vec<String> = file
+            .trim_end_matches(".rs")
+            .split('/')
+            .map(str::to_owned)
+            .collect();
+        if path
+            .last()
+            .is_some_and(|last| ["mod", "lib", "main"].contains(&last.as_str()))
+        {
+            path.pop();
+        }
+        path
+    }
+
+    /// The modules `source` (the text of `module`) names through `crate::` and `super::`
+    /// paths outside comments, each the longest known module the path starts with.
+    fn uses(module: &[String], source: &str, known: &[Vec<String>]) -> Vec<Vec<String>> {
+        // Comments name paths without using them.
+        let source: String = source
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let source = source.as_str();
+        let mut found = Vec::new();
+        let words = |rest: &str| -> Vec<String> {
+            rest.split("::")
+                .map(|part| {
+                    part.chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect::<String>()
+                })
+                .take_while(|part| !part.is_empty())
+                .collect()
+        };
+        for (at, _) in source.match_indices("crate::") {
+            found.push(words(&source[at + "crate::".len()..]));
+        }
+        for (at, _) in source.match_indices("super::") {
+            if source[..at].ends_with("super::") {
+                continue;
+            }
+            let mut base = module.to_vec();
+            let mut rest = &source[at..];
+            while let Some(after) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = after;
+            }
+            base.extend(words(rest));
+            found.push(base);
+        }
+        found
+            .into_iter()
+            .filter_map(|path| {
+                (1..=path.len())
+                    .rev()
+                    .map(|n| path[..n].to_vec())
+                    .find(|prefix| known.contains(prefix))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn no_module_uses_one_that_uses_it_back() {
+        let sources = sources();
+        let modules: Vec<Vec<String>> = sources.iter().map(|(file, _)| module_of(file)).collect();
+        // Who uses whom, leaving out a module and its own submodules (a parent declares its
+        // children, and children may use what their parent defines).
+        let edges: std::collections::BTreeMap<
+            &Vec<String>,
+            std::collections::BTreeSet<Vec<String>>,
+        > = sources
+            .iter()
+            .zip(&modules)
+            .map(|((_, source), module)| {
+                let used = uses(module, source, &modules)
+                    .into_iter()
+                    .filter(|other| !other.starts_with(module) && !module.starts_with(other))
+                    .collect();
+                (module, used)
+            })
+            .collect();
+        let mut circles = Vec::new();
+        for (from, used) in &edges {
+            // Every module reachable from `from`, by depth-first search; a circle leads back.
+            let mut stack: Vec<Vec<String>> = used.iter().cloned().collect();
+            let mut seen = std::collections::BTreeSet::new();
+            while let Some(next) = stack.pop() {
+                if &&next == from {
+                    circles.push(from.join("::"));
+                    break;
+                }
+                if seen.insert(next.clone()) {
+                    stack.extend(edges.get(&next).into_iter().flatten().cloned());
+                }
+            }
+        }
+        assert!(
+            edges.contains_key(&vec!["content".to_owned(), "articles".to_owned()]),
+            "the modules were not found"
+        );
+        assert!(
+            circles.is_empty(),
+            "modules in an import circle: {circles:?}"
+        );
+    }
+
+    #[test]
+    fn module_uses_are_read_from_crate_and_super_paths() {
+        let known = vec![
+            vec!["content".to_owned()],
+            vec!["content".to_owned(), "images".to_owned()],
+            vec!["cards".to_owned()],
+        ];
+        let module = vec!["content".to_owned(), "articles".to_owned()];
+        let found = uses(
+            &module,
+            "use super::images::Picture;\nuse crate::cards::draw;\nuse super::Content;",
+            &known,
+        );
+        assert_eq!(
+            found,
+            vec![known[2].clone(), known[1].clone(), known[0].clone()]
+        );
+    }
+
     #[test]
     fn the_bodies_file_holds_each_table_of_contents_then_its_body_and_a_digest_of_both() {
         use super::{TocEntry, write_bodies};

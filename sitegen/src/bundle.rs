@@ -84,13 +84,16 @@ pub enum BundleError {
 /// bundle is (`site/lib/buildOutput.ts`).
 pub const OUT_DIR_ENV: &str = "SITEGEN_OUT_DIR";
 
+/// The site's folder for the dev server's files (`site/.sitegen`); builds never write there.
+pub const DEV_DIR: &str = ".sitegen";
+
 /// Entries of the site that are not inputs of its bundle: installed packages (their lockfile
 /// stands for them), what builds, dev servers and test runs write, and the browser tests and
 /// benchmarks, which no page imports.
 pub const NOT_INPUTS: [&str; 10] = [
     "node_modules",
     "dist",
-    crate::dev::DEV_DIR,
+    DEV_DIR,
     "test-results",
     "playwright-report",
     "tests",

@@ -19,12 +19,8 @@ use syntect::util::LinesWithEndings;
 use ts_rs::TS;
 
 use super::images::Picture;
+pub use super::loader::{ARTICLES_DIR, AUTHORS_FILE};
 use super::loader::{Loader, Stamp};
-
-/// The folder of the article files, under the content directory.
-pub const ARTICLES_DIR: &str = "articles";
-/// The authors file, under the content directory.
-pub const AUTHORS_FILE: &str = "authors.yaml";
 /// The Atom feed of the articles, relative to the site root.
 pub const FEED_FILE: &str = "feed.xml";
 /// How many of the newest articles the feed carries, each with its full body: enough for any

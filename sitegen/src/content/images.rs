@@ -12,7 +12,7 @@ use std::sync::{Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-use super::loader::Stamp;
+use super::loader::{AUTHORS_FILE, Stamp};
 
 /// The folder of raster sources under the content directory.
 pub const SOURCE_DIR: &str = "images";
@@ -45,7 +45,7 @@ impl ImageUse {
     /// The use of the picture named by the field `key` of the content file `file`.
     pub fn of_field(file: &str, key: &str) -> Option<Self> {
         match key {
-            "avatar" if file == super::articles::AUTHORS_FILE => Some(Self::Byline),
+            "avatar" if file == AUTHORS_FILE => Some(Self::Byline),
             "avatar" => Some(Self::Portrait),
             "image" => Some(Self::Illustration),
             "share_image" => Some(Self::Share),

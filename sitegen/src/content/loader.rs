@@ -10,6 +10,11 @@ use super::error::ContentError;
 use super::locate::Positions;
 use super::yaml;
 
+/// The folder of the article files, under the content directory.
+pub const ARTICLES_DIR: &str = "articles";
+/// The authors file, under the content directory.
+pub const AUTHORS_FILE: &str = "authors.yaml";
+
 /// Reads files relative to the content directory and collects every error instead of stopping.
 #[derive(Debug, Clone)]
 pub(crate) struct Loader {

@@ -19,7 +19,7 @@ use super::error::ContentError;
 use super::loader::Loader;
 use super::pages::FixedPage;
 use super::routes::RouteKind;
-use super::validate::closest;
+use super::routes::closest;
 
 /// The file of moved and removed paths, under the content directory.
 pub const REDIRECTS_FILE: &str = "redirects.yaml";

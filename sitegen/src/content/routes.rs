@@ -5,6 +5,8 @@
 //! `{"path": "/services/cloud-services/devops", "kind": "sub-service",
 //! "params": {"category": "cloud-services", "service": "devops"}, ...}`.
 
+use std::collections::BTreeSet;
+
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -231,6 +233,16 @@ impl RouteInfo {
             pager,
         }
     }
+}
+
+/// The known route most like `route`, when one is close enough to be a likely typo.
+pub(super) fn closest<'a>(route: &str, routes: &BTreeSet<&'a str>) -> Option<&'a str> {
+    routes
+        .iter()
+        .map(|r| (strsim::levenshtein(route, r), *r))
+        .filter(|(distance, _)| *distance <= 3)
+        .min()
+        .map(|(_, r)| r)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use super::loader::Loader;
 use super::locate::join;
 use super::pages::FixedPage;
 use super::redirects::{REDIRECTS_FILE, Target};
+use super::routes::closest;
 
 /// Keys whose string value is a link (internal path or absolute URL).
 const LINK_KEYS: &[&str] = &["href"];
@@ -464,16 +465,6 @@ pub(crate) fn validate_articles(
         photos: pictures,
         public,
     }
-}
-
-/// The known route most like `route`, when one is close enough to be a likely typo.
-pub(super) fn closest<'a>(route: &str, routes: &BTreeSet<&'a str>) -> Option<&'a str> {
-    routes
-        .iter()
-        .map(|r| (strsim::levenshtein(route, r), *r))
-        .filter(|(distance, _)| *distance <= 3)
-        .min()
-        .map(|(_, r)| r)
 }
 
 fn is_slug(text: &str) -> bool {

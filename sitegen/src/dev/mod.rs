@@ -30,8 +30,7 @@ use crate::content::{ArticleBodies, Content, ContentErrors};
 use crate::images::ImagesError;
 use children::Owned;
 
-/// The site's folder for the dev server's files (`site/.sitegen`); builds never write there.
-pub const DEV_DIR: &str = ".sitegen";
+pub use crate::bundle::DEV_DIR;
 
 /// Where `sitegen export` writes the content JSON by default: where the site's dev server
 /// (`npm run dev`) reads it when `SITEGEN_CONTENT` is not set (`site/lib/contentFile.ts`).
