@@ -13,7 +13,9 @@ export default defineConfig({
   testDir: './tests',
   globalSetup: './tests/global-setup.ts',
   fullyParallel: true,
-  workers: 2,
+  // The suite waits more than it computes (pages loading, toasts, deliveries): a worker more
+  // than the cores keeps them busy.
+  workers: 3,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list']],
   // Generous limits: the machine running the suite may be busy. Tests never assert on time.
@@ -27,6 +29,13 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
     trace: 'retain-on-failure',
   },
+  // The forms' tests share one contact-fn that some of them stop, so their file runs in one
+  // worker, in order (tests/forms.spec.ts): it is the longest chain of the suite, queued first
+  // so that it runs beside everything else rather than after it.
+  projects: [
+    { name: 'forms', testMatch: 'forms.spec.ts' },
+    { name: 'pages', testIgnore: 'forms.spec.ts' },
+  ],
   webServer: {
     command: `../target/debug/sitegen serve ${distDir} --port ${port}`,
     url: `http://127.0.0.1:${port}/`,

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { content } from './support/content'
-import { axeViolations, sectionHeadings } from './support/sections'
+import { sectionHeadings } from './support/sections'
 import { visit } from './support/visit'
 
 const about = content.pages.about
@@ -90,11 +90,5 @@ test.describe('About page', () => {
     await expect(intro).toHaveCSS('opacity', '0')
     await team.getByRole('heading', { level: 2 }).scrollIntoViewIfNeeded()
     await expect(intro).toHaveCSS('opacity', '1')
-  })
-
-  test('has no accessibility violations at 1440 and 390 px', async ({ browser }) => {
-    // Two full-page audits on a shared machine.
-    test.setTimeout(120_000)
-    expect(await axeViolations(browser, '/about')).toEqual([])
   })
 })

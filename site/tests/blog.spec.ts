@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { articlePath, blogList, categoryName, readTime } from './support/articles'
 import { content } from './support/content'
-import { axeViolations, sectionHeadings } from './support/sections'
+import { sectionHeadings } from './support/sections'
 import { visit } from './support/visit'
 
 const blog = content.pages.blog
@@ -50,10 +50,5 @@ test.describe('Blog list', () => {
       await link.click()
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(item.title)
     }
-  })
-
-  test('has no accessibility violations at 1440 and 390 px', async ({ browser }) => {
-    test.slow()
-    expect(await axeViolations(browser, '/blog')).toEqual([])
   })
 })

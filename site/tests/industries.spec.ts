@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { content } from './support/content'
-import { axeViolations, scrollThrough, sectionHeadings } from './support/sections'
+import { scrollThrough, sectionHeadings } from './support/sections'
 import { visit } from './support/visit'
 
 const industries = content.pages.industries
@@ -119,11 +119,5 @@ test.describe('Industries page', () => {
     const links = cta.getByRole('link')
     await expect(links).toHaveCount(2)
     expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(['/contact', '/contact'])
-  })
-
-  test('has no accessibility violations at 1440 and 390 px', async ({ browser }) => {
-    // Two widths, each scrolled through and analysed: slow on a busy machine.
-    test.slow()
-    expect(await axeViolations(browser, '/industries')).toEqual([])
   })
 })

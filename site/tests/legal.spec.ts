@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import type { LegalPage } from '../schema/LegalPage'
 import { content } from './support/content'
-import { axeViolations, sectionHeadings } from './support/sections'
+import { sectionHeadings } from './support/sections'
 import { visit } from './support/visit'
 
 const pages: [string, LegalPage, string, RegExp[]][] = [
@@ -64,11 +64,6 @@ for (const [path, page, title, sections] of pages) {
         'href',
         `mailto:${content.settings.contact.email}`,
       )
-    })
-
-    test('has no accessibility violations at 1440 and 390 px', async ({ browser }) => {
-      test.slow()
-      expect(await axeViolations(browser, path)).toEqual([])
     })
   })
 }

@@ -1,39 +1,58 @@
 import { expect, test } from '@playwright/test'
-import { visit } from './support/visit'
 import { content, settings } from './support/content'
+import { auditContext, auditedViolations } from './support/sections'
+import { visit } from './support/visit'
 
-test.describe('every route in the content', () => {
-  test('the content lists the routes of the site', () => {
-    expect(content.routes.length).toBeGreaterThan(0)
-    expect(content.routes.map((r) => r.path)).toContain('/')
-  })
+// Every route of the content, and the not-found page, opened once each: the page renders inside
+// the layout with its own head, hydrates without an error, and axe finds no WCAG 2.1 A/AA
+// violation at desktop and phone widths, with the first disclosure of its main content (an FAQ
+// item, a filter) open. The forms' states and the search results have their own audits
+// (forms.spec.ts, articles.spec.ts).
+const notFound = { path: '/no-such-page', title: undefined, description: undefined }
+const pages = [...content.routes, notFound]
 
-  for (const route of content.routes) {
-    test(`${route.path} renders its page inside the layout`, async ({ page }) => {
-      const errors: string[] = []
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text())
-      })
-      page.on('pageerror', (error) => errors.push(error.message))
+// axe walks the whole DOM twice per page: allow it more than the default test time.
+test.describe.configure({ timeout: 180_000 })
 
-      const response = await visit(page, route.path)
-      expect(response?.status()).toBe(200)
+test('the content lists the routes of the site', () => {
+  expect(content.routes.length).toBeGreaterThan(0)
+  expect(content.routes.map((r) => r.path)).toContain('/')
+})
 
+for (const route of pages) {
+  test(`${route.path} renders inside the layout, without errors, and passes axe at 1440 and 390 px`, async ({ browser }) => {
+    const context = await auditContext(browser)
+    const page = await context.newPage()
+    const errors: string[] = []
+    page.on('console', (message) => {
+      // The not-found page is answered with its status, which the browser logs.
+      const itsStatus = route === notFound && message.text().includes('404')
+      if (message.type() === 'error' && !itsStatus) errors.push(message.text())
+    })
+    page.on('pageerror', (error) => errors.push(error.message))
+
+    const response = await visit(page, route.path)
+    expect(response?.status()).toBe(route === notFound ? 404 : 200)
+    if (route.title !== undefined) {
       await expect(page).toHaveTitle(route.title)
-      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', route.description)
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', route.description ?? '')
       const canonical = `${settings.base_url}${route.path === '/' ? '/' : `${route.path}/`}`
       await expect(page.locator('link[rel="canonical"]')).toHaveAttribute('href', canonical)
-      await expect(page.locator('html')).toHaveAttribute('lang', settings.language)
+    }
+    await expect(page.locator('html')).toHaveAttribute('lang', settings.language)
 
-      await expect(page.getByRole('navigation', { name: settings.ui.main_nav_label })).toBeVisible()
-      await expect(page.getByRole('link', { name: settings.nav.home_label }).first()).toBeVisible()
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-      const footer = page.getByRole('contentinfo')
-      await expect(footer).toBeVisible()
-      await expect(footer.getByText(settings.footer.copyright)).toBeVisible()
+    await expect(page.getByRole('navigation', { name: settings.ui.main_nav_label })).toBeVisible()
+    await expect(page.getByRole('link', { name: settings.nav.home_label }).first()).toBeVisible()
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    const footer = page.getByRole('contentinfo')
+    await expect(footer).toBeVisible()
+    await expect(footer.getByText(settings.footer.copyright)).toBeVisible()
+    // Hydration ran (visit waits for it) without errors; a mismatch would log one.
+    expect(errors).toEqual([])
 
-      // Hydration ran (visit waits for it) without errors; a mismatch would log one.
-      expect(errors).toEqual([])
-    })
-  }
-})
+    const disclosure = page.locator('main details > summary').first()
+    if ((await disclosure.count()) > 0) await disclosure.click()
+    expect(await auditedViolations(page)).toEqual([])
+    await context.close()
+  })
+}

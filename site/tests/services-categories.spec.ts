@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { content, pathOf } from './support/content'
-import { axeViolations, sectionHeadings } from './support/sections'
+import { sectionHeadings } from './support/sections'
 import { visit } from './support/visit'
 
 // The four category pages and every sub-service page, as a visitor reads them.
@@ -114,11 +114,6 @@ test.describe('category pages', () => {
   })
 
   for (const slug of ['data-analytics', 'software-engineering']) {
-    test(`/services/${slug} has no accessibility violations at 1440 and 390 px`, async ({ browser }) => {
-      // Two widths, each scrolled through and analysed: slow on a busy machine.
-      test.slow()
-      expect(await axeViolations(browser, `/services/${slug}`)).toEqual([])
-    })
   }
 })
 
@@ -208,10 +203,5 @@ test.describe('sub-service pages', () => {
     '/services/data-analytics/data-strategy',
     '/services/cloud-services/infrastructure',
   ]) {
-    test(`${path} has no accessibility violations at 1440 and 390 px`, async ({ browser }) => {
-      // Two widths, each scrolled through and analysed: slow on a busy machine.
-      test.slow()
-      expect(await axeViolations(browser, path)).toEqual([])
-    })
   }
 })

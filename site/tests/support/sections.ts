@@ -17,27 +17,38 @@ export async function scrollThrough(page: Page) {
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight))
 }
 
+/** The widths every page is audited at: a desktop and a phone. */
+export const AUDIT_WIDTHS = [1440, 390]
+
 /**
- * WCAG 2.1 A/AA violations of `path` at 1440 and 390 px, after scrolling through the page so
- * revealed sections are checked in their final look, and with `prepare` applied (e.g. opening
- * an accordion item).
+ * A context whose pages open with reduced motion, under which the reveal enhancement hides
+ * nothing: every section shows in the look it has once revealed, without scrolling through the
+ * page first (home.spec.ts tests the reveal).
  */
-export async function axeViolations(browser: Browser, path: string, prepare?: (page: Page) => Promise<void>) {
+export function auditContext(browser: Browser) {
+  return browser.newContext({ viewport: { width: AUDIT_WIDTHS[0] ?? 1440, height: 900 }, reducedMotion: 'reduce' })
+}
+
+/** WCAG 2.1 A/AA violations of the open `page` at each of the audit widths, in turn. */
+export async function auditedViolations(page: Page) {
   const found: string[] = []
-  for (const width of [1440, 390]) {
-    const context = await browser.newContext({ viewport: { width, height: 900 } })
-    const page = await context.newPage()
-    await visit(page, path)
-    await scrollThrough(page)
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('[data-reveal]')].every((el) => getComputedStyle(el).opacity === '1'),
-    )
-    await prepare?.(page)
+  for (const width of AUDIT_WIDTHS) {
+    await page.setViewportSize({ width, height: 900 })
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
     for (const v of results.violations) {
       found.push(`${width}px ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)
     }
-    await context.close()
   }
+  return found
+}
+
+/** WCAG 2.1 A/AA violations of `path` at the audit widths, with `prepare` applied first. */
+export async function axeViolations(browser: Browser, path: string, prepare?: (page: Page) => Promise<void>) {
+  const context = await auditContext(browser)
+  const page = await context.newPage()
+  await visit(page, path)
+  await prepare?.(page)
+  const found = await auditedViolations(page)
+  await context.close()
   return found
 }
