@@ -6,8 +6,8 @@
 //!
 //! A card is remembered in the cache by the hash of its SVG, so a rebuild draws only the cards
 //! whose words changed; its PNG is published beside the photos with a content-hashed name.
-//! What every card shares (the background's gradients, the mark, the brand: most of the
-//! drawing's time) is drawn once per build and copied under each card's own words.
+//! What every card shares (the background, the mark, the brand) is drawn once per build; a
+//! card draws only its own words, over the rows of the shared layer they cover.
 //!
 //! A page that names its own picture (`share_image`) gets that instead: the middle of the
 //! photo cropped to 1200 x 630, as a JPEG (a PNG when it has transparency), remembered by the
@@ -20,7 +20,7 @@ use anyhow::{Context, Result, anyhow};
 use minijinja::{Environment, context};
 use rayon::prelude::*;
 use resvg::{tiny_skia, usvg};
-use sitegen_pixels::Pixels;
+use sitegen_pixels::{Pixels, PngBase};
 
 use crate::cache::{self, Cache, Stored};
 use crate::content::articles::Article;
@@ -39,7 +39,7 @@ const FONTS: [&[u8]; 2] = [
     include_bytes!("../fonts/InterDisplay-Bold.otf"),
 ];
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
-const CARDS_VERSION: &str = "sitegen-cards-4 inter-4.0 resvg-0.45";
+const CARDS_VERSION: &str = "sitegen-cards-5 inter-4.0 resvg-0.45";
 /// Changes whenever the same share picture would be cropped or encoded differently.
 const SHARE_VERSION: &str = "sitegen-share-2";
 
@@ -451,60 +451,113 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>> {
 
 /// Draws `svg` over what `pixmap` holds.
 fn paint(svg: &str, pixmap: &mut tiny_skia::Pixmap) -> Result<()> {
+    resvg::render(
+        &tree(svg)?,
+        tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    Ok(())
+}
+
+/// `svg` read, with the cards' fonts.
+fn tree(svg: &str) -> Result<usvg::Tree> {
     let options = usvg::Options {
         fontdb: fonts(),
         ..usvg::Options::default()
     };
-    let tree = usvg::Tree::from_str(svg, &options).context("reading the card's SVG")?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    Ok(())
+    usvg::Tree::from_str(svg, &options).context("reading the card's SVG")
 }
 
-/// Encodes a pixmap every pixel of which is opaque as an RGB PNG.
-fn encode_opaque(pixmap: tiny_skia::Pixmap) -> Result<Vec<u8>> {
-    let (width, height) = (pixmap.width(), pixmap.height());
-    let rgb = sitegen_pixels::rgb_of_rgba(pixmap.take(), width, height)?;
-    sitegen_pixels::png(&rgb, width, height, Pixels::Rgb).context("encoding the card")
-}
-
-/// The layer every card of a build shares, drawn when the first card is, and whether it is
-/// opaque.
+/// The layer every card of a build shares, drawn when the first card is.
 #[derive(Default)]
-struct Base(Mutex<Option<(tiny_skia::Pixmap, bool)>>);
+struct Base(OnceLock<Result<Shared, String>>);
+
+/// The shared layer's pixels, and when it is opaque (as the template's is) the same as RGB,
+/// filtered and compressed ahead for the rows of every card its words leave alone.
+struct Shared {
+    pixmap: tiny_skia::Pixmap,
+    png: Option<PngBase>,
+}
 
 impl Base {
     /// The PNG of the card of `brand` saying `text`: its words drawn over a copy of the base.
+    /// Over an opaque base only the rows the words cover are drawn again: the other rows are
+    /// the base's.
     fn draw(&self, brand: &str, text: &CardText) -> Result<Vec<u8>> {
-        let (mut pixmap, opaque) = self.canvas(brand)?;
-        paint(&layer(brand, text, Layer::Words)?, &mut pixmap)?;
-        if opaque {
-            // Words drawn over an opaque base leave it opaque (source-over keeps alpha 1).
-            encode_opaque(pixmap)
-        } else {
-            encode(&pixmap)
-        }
+        let shared = self.shared(brand)?;
+        let words = layer(brand, text, Layer::Words)?;
+        let Some(png) = &shared.png else {
+            let mut pixmap = shared.pixmap.clone();
+            paint(&words, &mut pixmap)?;
+            return encode(&pixmap);
+        };
+        let tree = tree(&words)?;
+        let Some((top, bottom)) = rows_covered(&tree) else {
+            return png.png_with_band(0, &[]);
+        };
+        // The band of rows the words cover, starting as the base's, with the words drawn over
+        // it where they are in the card.
+        let row = WIDTH as usize * 4;
+        let mut band = tiny_skia::Pixmap::new(WIDTH, bottom - top)
+            .ok_or_else(|| anyhow!("allocating the card"))?;
+        band.data_mut()
+            .copy_from_slice(&shared.pixmap.data()[top as usize * row..bottom as usize * row]);
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::from_translate(0.0, -(top as f32)),
+            &mut band.as_mut(),
+        );
+        // Words drawn over an opaque base leave it opaque (source-over keeps alpha 1).
+        let rgb = sitegen_pixels::rgb_of_rgba(band.take(), WIDTH, bottom - top)?;
+        png.png_with_band(top, &rgb).context("encoding the card")
     }
 
+    /// A copy of the base, and whether it is opaque.
+    #[cfg(test)]
     fn canvas(&self, brand: &str) -> Result<(tiny_skia::Pixmap, bool)> {
-        let mut base = self
-            .0
-            .lock()
-            .map_err(|_| anyhow!("drawing a card failed"))?;
-        if let Some((pixmap, opaque)) = &*base {
-            return Ok((pixmap.clone(), *opaque));
-        }
-        let mut pixmap =
-            tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
-        let words = CardText {
-            eyebrow: None,
-            title: String::new(),
-            byline: None,
-        };
-        paint(&layer(brand, &words, Layer::Base)?, &mut pixmap)?;
-        let opaque = pixmap.pixels().iter().all(|pixel| pixel.alpha() == u8::MAX);
-        *base = Some((pixmap.clone(), opaque));
-        Ok((pixmap, opaque))
+        let shared = self.shared(brand)?;
+        Ok((shared.pixmap.clone(), shared.png.is_some()))
     }
+
+    fn shared(&self, brand: &str) -> Result<&Shared> {
+        self.0
+            .get_or_init(|| {
+                let draw = || -> Result<Shared> {
+                    let mut pixmap = tiny_skia::Pixmap::new(WIDTH, HEIGHT)
+                        .ok_or_else(|| anyhow!("allocating the card"))?;
+                    let words = CardText {
+                        eyebrow: None,
+                        title: String::new(),
+                        byline: None,
+                    };
+                    paint(&layer(brand, &words, Layer::Base)?, &mut pixmap)?;
+                    let opaque = pixmap.pixels().iter().all(|pixel| pixel.alpha() == u8::MAX);
+                    let png = opaque
+                        .then(|| {
+                            let rgb =
+                                sitegen_pixels::rgb_of_rgba(pixmap.data().to_vec(), WIDTH, HEIGHT)?;
+                            PngBase::new(rgb, WIDTH, HEIGHT)
+                        })
+                        .transpose()?;
+                    Ok(Shared { pixmap, png })
+                };
+                draw().map_err(|err| format!("{err:#}"))
+            })
+            .as_ref()
+            .map_err(|err| anyhow!("drawing the cards' shared layer: {err}"))
+    }
+}
+
+/// The rows of the card `tree` draws on, from the first to one past the last, with a row to
+/// spare either side for antialiasing; none when it draws nothing.
+fn rows_covered(tree: &usvg::Tree) -> Option<(u32, u32)> {
+    if !tree.root().has_children() {
+        return None;
+    }
+    let bounds = tree.root().abs_layer_bounding_box();
+    let top = (bounds.top().floor() as i64 - 1).clamp(0, i64::from(HEIGHT)) as u32;
+    let bottom = (bounds.bottom().ceil() as i64 + 1).clamp(0, i64::from(HEIGHT)) as u32;
+    (top < bottom).then_some((top, bottom))
 }
 
 #[cfg(test)]
@@ -532,7 +585,7 @@ mod tests {
     }
 
     #[test]
-    fn an_opaque_card_is_encoded_to_the_same_bytes_by_either_path() {
+    fn a_card_drawn_over_the_rows_its_words_cover_is_the_card_drawn_over_the_whole_base() {
         let base = Base::default();
         let text = CardText {
             eyebrow: Some("Data & Analytics".into()),
@@ -546,9 +599,11 @@ mod tests {
             &mut pixmap,
         )
         .expect("painted");
-        let checked = encode(&pixmap).expect("encoded");
-        assert_eq!(encode_opaque(pixmap).expect("encoded"), checked);
-        assert_eq!(base.draw("Nordvale", &text).expect("drawn"), checked);
+        let drawn =
+            image::load_from_memory(&base.draw("Nordvale", &text).expect("drawn")).expect("a PNG");
+        let whole = image::load_from_memory(&encode(&pixmap).expect("encoded")).expect("a PNG");
+        assert_eq!(drawn.color(), image::ColorType::Rgb8);
+        assert!(drawn == whole, "the cards differ");
     }
 
     #[test]
