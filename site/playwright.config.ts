@@ -8,6 +8,8 @@ import { chromiumArgs, chromiumPath } from './chromium.mjs'
 // E2E_SITE_PORT lets two checkouts run the suite side by side.
 const port = Number(process.env.E2E_SITE_PORT || 4317)
 const distDir = '../target/e2e/dist'
+/** The forms' tests, which run in order in a worker of their own (see `projects`). */
+const formsFile = 'forms.spec.ts'
 
 export default defineConfig({
   testDir: './tests',
@@ -33,8 +35,8 @@ export default defineConfig({
   // worker, in order (tests/forms.spec.ts): it is the longest chain of the suite, queued first
   // so that it runs beside everything else rather than after it.
   projects: [
-    { name: 'forms', testMatch: 'forms.spec.ts' },
-    { name: 'pages', testIgnore: 'forms.spec.ts' },
+    { name: 'forms', testMatch: formsFile },
+    { name: 'pages', testIgnore: formsFile },
   ],
   webServer: {
     command: `../target/debug/sitegen serve ${distDir} --port ${port}`,

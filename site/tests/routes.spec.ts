@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { content, settings } from './support/content'
-import { auditContext, auditedViolations } from './support/sections'
+import { AUDIT_WIDTHS, auditContext, auditedViolations } from './support/sections'
 import { visit } from './support/visit'
 
 // Every route of the content, and the not-found page, opened once each: the page renders inside
@@ -20,7 +20,7 @@ test('the content lists the routes of the site', () => {
 })
 
 for (const route of pages) {
-  test(`${route.path} renders inside the layout, without errors, and passes axe at 1440 and 390 px`, async ({ browser }) => {
+  test(`${route.path} renders inside the layout, without errors, and passes axe at ${AUDIT_WIDTHS.join(' and ')} px`, async ({ browser }) => {
     const context = await auditContext(browser)
     const page = await context.newPage()
     const errors: string[] = []

@@ -259,7 +259,7 @@ pub fn png(pixels: &[u8], width: u32, height: u32, layout: Pixels) -> Result<Vec
 }
 
 /// `rgba` (`width` x `height`, four bytes a pixel) without its alpha: for pixels known opaque.
-pub fn rgb_of_rgba(rgba: Vec<u8>, width: u32, height: u32) -> Result<Vec<u8>> {
+pub fn rgb_of_rgba(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
     let pixels = width as usize * height as usize;
     anyhow::ensure!(
         rgba.len() == pixels * 4,
