@@ -7,7 +7,8 @@
 // shows them in the overlay (also to pages opened later) while the last good content keeps
 // rendering. Before the content JSON it writes the list of the photos and social cards it
 // encoded into the build cache (`$SITEGEN_DEV_FILES`: `{"/img/...": "/path/in/the/cache"}`),
-// which this plugin serves under `/img/`. Without `sitegen dev` (`make content` +
+// which this plugin serves under `/img/`; a social card still being drawn is `null` there until
+// it is, and a request for it waits. Without `sitegen dev` (`make content` +
 // `npm run dev`) the reload works alone.
 import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -59,18 +60,31 @@ const PICTURE_TYPES: Record<string, string> = {
   '.png': 'image/png',
 }
 
+/** How long a request for a card still being drawn waits for it, and how often it looks. */
+const CARD_WAIT_MS = 30_000
+const CARD_POLL_MS = 100
+
+/** The file `sitegen dev` lists for `url`: a path, `null` while it is being drawn, or none. */
+function listedFile(filesFile: string, url: string): string | null | undefined {
+  try {
+    const files = JSON.parse(readFileSync(filesFile, 'utf8')) as Record<string, string | null>
+    return files[url]
+  } catch {
+    // Being replaced: as for a picture still being made.
+    return null
+  }
+}
+
 /** Serves the pictures `sitegen dev` lists in `filesFile`, read again on every request. */
 function servePictures(filesFile: string): Connect.NextHandleFunction {
-  return (req, res, next) => {
+  return async (req, res, next) => {
     const url = req.url?.split('?')[0] ?? ''
     if (!url.startsWith('/img/')) return next()
-    let files: Record<string, string> = {}
-    try {
-      files = JSON.parse(readFileSync(filesFile, 'utf8')) as Record<string, string>
-    } catch {
-      // Being replaced: answer as for a picture not (yet) made.
+    let file = listedFile(filesFile, url)
+    for (let waited = 0; file === null && waited < CARD_WAIT_MS; waited += CARD_POLL_MS) {
+      await new Promise((resolve) => setTimeout(resolve, CARD_POLL_MS))
+      file = listedFile(filesFile, url)
     }
-    const file = files[url]
     if (!file) return next()
     res.setHeader('Content-Type', PICTURE_TYPES[path.extname(url)] ?? 'application/octet-stream')
     res.setHeader('Cache-Control', 'no-cache')

@@ -110,18 +110,8 @@ impl CardMemo {
 
 /// Draws the card of every route not yet in the cache and fills `content.cards`.
 pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError> {
-    process_with(cache, content, None)
-}
-
-/// [`process`], taking the cards `memo` knows from it and telling it the others.
-pub fn process_with(
-    cache: &Cache,
-    content: &mut Content,
-    memo: Option<&CardMemo>,
-) -> Result<Cards, CardsError> {
     let brand = content.settings.brand.name.clone();
     let base = Base::default();
-    let store = cache.files();
     let articles: HashMap<&str, &Article> = content
         .articles
         .iter()
@@ -131,10 +121,7 @@ pub fn process_with(
         .routes
         .iter()
         .map(|route| {
-            let name = match route.path.trim_matches('/') {
-                "" => "home".to_owned(),
-                path => path.replace('/', "-"),
-            };
+            let name = card_name(&route.path);
             let share = route.share_image.as_ref();
             (
                 route.path.clone(),
@@ -152,38 +139,14 @@ pub fn process_with(
                     share_picture(cache, content, name, &share.src, &share.alt)?;
                 return Ok((path.clone(), card, file, hash, drawn));
             }
-            // The memo keeps the drawing's hash (which also names its file), not a file name:
-            // the same card may belong to a route of another name (an article renamed), and
-            // its file is named for the route.
+            // The cache keeps the drawing's hash, not a file name: the same card may belong to a
+            // route of another name (an article renamed), and its file is named for the route.
             let file_of = |hash: &str| {
                 let hash = cache::name_hash(hash);
                 format!("{}/card-{name}.{hash}.png", crate::images::DIR)
             };
-            let known = memo.map(|memo| (memo, CardMemo::key(&brand, text)));
-            let (file, hash, drawn) = match known.and_then(|(memo, key)| memo.get(&key)) {
-                Some(hash) => (file_of(&hash), hash, false),
-                None => {
-                    let svg = svg(&brand, text)?;
-                    let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
-                    let recalled = cache
-                        .recall(&key)
-                        .and_then(|bytes| String::from_utf8(bytes).ok())
-                        .filter(|hash| store.contains(hash));
-                    let made = match recalled {
-                        Some(hash) => (file_of(&hash), hash, false),
-                        None => {
-                            let png = base.draw(&brand, text)?;
-                            let (file, stored) = store.put_named(&png, file_of)?;
-                            cache.remember(&key, stored.hash.as_bytes())?;
-                            (file, stored.hash, true)
-                        }
-                    };
-                    if let Some((memo, key)) = known {
-                        memo.insert(key, &made.1);
-                    }
-                    made
-                }
-            };
+            let (hash, drawn) = find_or_draw(cache, &base, &brand, text)?;
+            let file = file_of(&hash);
             let card = SocialCard {
                 src: format!("/{file}"),
                 mime: Format::Png.mime().to_owned(),
@@ -207,6 +170,150 @@ pub fn process_with(
         content.cards.insert(path, card);
     }
     Ok(cards)
+}
+
+/// The card of `brand` showing `text`, found in `cache` by its SVG or drawn over `base` and
+/// stored: its stored hash, and whether it was drawn now.
+fn find_or_draw(
+    cache: &Cache,
+    base: &Base,
+    brand: &str,
+    text: &CardText,
+) -> Result<(String, bool)> {
+    let svg = svg(brand, text)?;
+    let key = cache::hash_hex(&[CARDS_VERSION.as_bytes(), svg.as_bytes()]);
+    let store = cache.files();
+    let recalled = cache
+        .recall(&key)
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .filter(|hash| store.contains(hash));
+    if let Some(hash) = recalled {
+        return Ok((hash, false));
+    }
+    let stored = store.put(PNG_NAME, &base.draw(brand, text)?)?;
+    cache.remember(&key, stored.hash.as_bytes())?;
+    Ok((stored.hash, true))
+}
+
+/// What the store is told a card is called: the name says only that it is a PNG.
+const PNG_NAME: &str = "card.png";
+
+/// The cards as `sitegen dev` names them, and those it has still to draw.
+#[derive(Debug, Default)]
+pub struct DevCards {
+    /// URL path (`img/card-about.1a2b3c4d5e6f.png`) and stored file of each card `memo` knew,
+    /// and of each page's own picture.
+    pub files: Vec<(String, Stored)>,
+    /// The cards to draw, their pages' first.
+    pub pending: Vec<PendingCard>,
+}
+
+/// A card `sitegen dev` has named and not drawn yet.
+#[derive(Debug, Clone)]
+pub struct PendingCard {
+    /// Its path in the site (`img/card-about.1a2b3c4d5e6f.png`).
+    pub file: String,
+    key: blake3::Hash,
+    brand: String,
+    text: CardText,
+}
+
+/// Names every route's card as `sitegen dev` serves it, drawing none, and fills
+/// `content.cards`. A card's name there follows its words (in a build, its pixels), so the
+/// pages name their cards at once and a long archive's cards are drawn after the first page is
+/// served ([`PendingCard::draw`]). The cards `memo` knows are listed with their files; a page's
+/// own picture is cropped here, as in a build.
+pub fn name_for_dev(
+    cache: &Cache,
+    content: &mut Content,
+    memo: &CardMemo,
+) -> Result<DevCards, CardsError> {
+    let brand = content.settings.brand.name.clone();
+    let articles: HashMap<&str, &Article> = content
+        .articles
+        .iter()
+        .map(|a| (a.slug.as_str(), a))
+        .collect();
+    let mut named = Vec::with_capacity(content.routes.len());
+    let mut cards = DevCards::default();
+    for route in &content.routes {
+        let name = card_name(&route.path);
+        if let Some(share) = &route.share_image {
+            let (card, file, hash, _) =
+                share_picture(cache, content, &name, &share.src, &share.alt)?;
+            cards.files.push((
+                file,
+                Stored {
+                    hash,
+                    gzip_len: None,
+                },
+            ));
+            named.push((route.path.clone(), card));
+            continue;
+        }
+        let text = card_text(content, &articles, route);
+        let key = CardMemo::key(&brand, &text);
+        let file = format!(
+            "{}/card-{name}.{}.png",
+            crate::images::DIR,
+            cache::name_hash(&key.to_hex())
+        );
+        named.push((
+            route.path.clone(),
+            SocialCard {
+                src: format!("/{file}"),
+                mime: Format::Png.mime().to_owned(),
+                width: WIDTH,
+                height: HEIGHT,
+                alt: text.title.clone(),
+            },
+        ));
+        match memo.get(&key) {
+            Some(hash) => cards.files.push((
+                file,
+                Stored {
+                    hash,
+                    gzip_len: None,
+                },
+            )),
+            None => cards.pending.push(PendingCard {
+                file,
+                key,
+                brand: brand.clone(),
+                text,
+            }),
+        }
+    }
+    content.cards.extend(named);
+    Ok(cards)
+}
+
+impl PendingCard {
+    /// Finds the card in `cache` or draws it over `base` (one per list of pending cards: every
+    /// card of a load has the same brand), tells `memo`, and returns its stored hash.
+    pub fn draw(&self, cache: &Cache, base: &CardBase, memo: &CardMemo) -> Result<String> {
+        let (hash, _) = find_or_draw(cache, &base.0, &self.brand, &self.text)?;
+        memo.insert(self.key, &hash);
+        Ok(hash)
+    }
+}
+
+/// The layer every card of one load shares, drawn with the first of them.
+#[derive(Default)]
+pub struct CardBase(Base);
+
+impl std::fmt::Debug for CardBase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CardBase").finish_non_exhaustive()
+    }
+}
+
+/// The name a route's card is published under: `home` for `/`, else its path with dashes.
+fn card_name(path: &str) -> String {
+    match path.trim_matches('/') {
+        "" => "home".to_owned(),
+        path => path.replace('/', "-"),
+    }
 }
 
 /// The page's own picture `src`, cropped to the card's size and published as the card of the

@@ -1,7 +1,7 @@
 //! `sitegen dev`: one command for working on the site.
 //!
-//! It validates content/, encodes its photos and draws its social cards (through the build
-//! cache, so what a build made is not made again), writes the model as JSON into a private
+//! It validates content/, encodes its photos (through the build cache, so what a build made is
+//! not made again) and names its social cards, writes the model as JSON into a private
 //! directory with the list of those files, and starts two
 //! children it owns: the Vite dev server with Vike (`vike dev` in site/, pointed at that JSON) and
 //! contact-fn (on a free port, which the exported model names as the contact endpoint, so both
@@ -9,14 +9,18 @@
 //! content is exported again and the site's dev plugin (`site/lib/devContent.ts`) reloads the
 //! open pages and serves the pictures under `/img/`; mistakes are printed as
 //! `file:line:col: message` and written to the status file the plugin shows as Vite's error
-//! overlay, while the last good content keeps rendering.
+//! overlay, while the last good content keeps rendering. The cards are drawn (or found in the
+//! build cache) on a thread of their own at the lowest priority, after the content is handed
+//! over: the first page does not wait for a long archive's cards.
 //! Ctrl-C or SIGTERM stops both children's process groups before it exits.
 
+mod cards;
 mod children;
 mod watch;
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
@@ -25,6 +29,7 @@ use tokio::process::Command;
 use tokio::signal::unix::{SignalKind, signal};
 
 use crate::cache::Cache;
+use crate::cards::{CardBase, CardMemo, PendingCard};
 use crate::content::articles::ArticleMemo;
 use crate::content::{ArticleBodies, Content, ContentErrors};
 use crate::images::ImagesError;
@@ -43,9 +48,11 @@ pub fn default_content_json(site_dir: &Path) -> PathBuf {
 pub struct Prepared {
     /// The model, its photos and cards filled in.
     pub content: Content,
-    /// Each encoded photo's and card's URL path (`/img/anna-480.1a2b3c4d5e6f.avif`) and the
-    /// file in the build cache that holds it.
+    /// Each encoded photo's and known card's URL path (`/img/anna-480.1a2b3c4d5e6f.avif`) and
+    /// the file in the build cache that holds it.
     pub files: Vec<(String, PathBuf)>,
+    /// The cards the pages name that are still to be drawn or found in the cache.
+    pub pending: Vec<PendingCard>,
 }
 
 /// What one `sitegen dev` remembers from one save to the next, so that a save costs what it
@@ -54,8 +61,8 @@ pub struct Prepared {
 pub struct Memo {
     /// The article files parsed, by name and stamp.
     pub articles: ArticleMemo,
-    /// The cards' drawings, by their words.
-    pub cards: crate::cards::CardMemo,
+    /// The cards' drawings, by their words; the thread drawing cards tells it too.
+    pub cards: Arc<CardMemo>,
 }
 
 impl Default for Memo {
@@ -63,33 +70,31 @@ impl Default for Memo {
         Self {
             // No page reads an article's search text, and the dev server builds no index.
             articles: ArticleMemo::for_pages(),
-            cards: crate::cards::CardMemo::default(),
+            cards: Arc::default(),
         }
     }
 }
 
-/// Loads and validates `content_dir`, then encodes its photos with `settings` and draws its
-/// cards through `cache` as a build does. A content mistake (a picture that cannot be
-/// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`. With
-/// `memo`, the articles whose files did not change since its last load are not parsed again,
-/// nor cards with the same words looked up again.
+/// Loads and validates `content_dir`, encodes its photos with `settings` through `cache` as a
+/// build does, and names its cards ([`crate::cards::name_for_dev`]): those `memo` does not know
+/// are [`Prepared::pending`], for [`draw_cards`]. A content mistake (a picture that cannot be
+/// decoded included) is `Ok(Err(_))`; failing to read or write the cache is `Err(_)`. The
+/// articles whose files did not change since `memo`'s last load are not parsed again.
 pub fn prepare(
     content_dir: &Path,
     public_dir: &Path,
     cache: &Cache,
     settings: &crate::images::Settings,
-    mut memo: Option<&mut Memo>,
+    memo: &mut Memo,
 ) -> anyhow::Result<Result<Prepared, ContentErrors>> {
-    let articles = memo.as_deref_mut().map(|memo| &mut memo.articles);
-    let mut content = match Content::load_with(content_dir, public_dir, articles) {
+    let mut content = match Content::load_with(content_dir, public_dir, Some(&mut memo.articles)) {
         Ok(content) => content,
         Err(errors) => return Ok(Err(errors)),
     };
     let pictures = crate::images::process(cache, &mut content, settings).and_then(|pictures| {
-        let cards = memo.as_deref().map(|memo| &memo.cards);
         Ok((
             pictures,
-            crate::cards::process_with(cache, &mut content, cards)?,
+            crate::cards::name_for_dev(cache, &mut content, &memo.cards)?,
         ))
     });
     let (pictures, cards) = match pictures {
@@ -104,7 +109,36 @@ pub fn prepare(
         .chain(&cards.files)
         .map(|(name, stored)| (format!("/{name}"), store.path(&stored.hash)))
         .collect();
-    Ok(Ok(Prepared { content, files }))
+    Ok(Ok(Prepared {
+        content,
+        files,
+        pending: cards.pending,
+    }))
+}
+
+/// Draws (or finds in `cache`) every card of `pending`, in turn, and tells `memo`: the URL
+/// path and stored file of each. [`prepare`]'s next load names them among its files.
+pub fn draw_cards(
+    cache: &Cache,
+    pending: &[PendingCard],
+    memo: &CardMemo,
+) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let base = CardBase::default();
+    pending
+        .iter()
+        .map(|card| draw_card(cache, &base, card, memo))
+        .collect()
+}
+
+/// Draws (or finds) `card` over `base`, tells `memo`: its URL path and stored file.
+fn draw_card(
+    cache: &Cache,
+    base: &CardBase,
+    card: &PendingCard,
+    memo: &CardMemo,
+) -> anyhow::Result<(String, PathBuf)> {
+    let hash = card.draw(cache, base, memo)?;
+    Ok((format!("/{}", card.file), cache.files().path(&hash)))
 }
 
 /// What `sitegen dev` serves and where.
@@ -143,6 +177,9 @@ struct Exported {
     bodies: Bodies,
     /// The file of each part of the content JSON last written, by field.
     parts: std::collections::BTreeMap<String, String>,
+    /// The pictures the newest content names, by URL path: the file that holds each, or none
+    /// for a card still to be drawn.
+    files: std::collections::BTreeMap<String, Option<PathBuf>>,
 }
 
 impl Drop for Exported {
@@ -251,6 +288,7 @@ impl Exported {
             contact_endpoint,
             bodies,
             parts: std::collections::BTreeMap::new(),
+            files: std::collections::BTreeMap::new(),
         })
     }
 
@@ -295,7 +333,8 @@ impl Exported {
         self.dir.join("content.json")
     }
 
-    /// `{"/img/...": "/abs/path/in/the/cache", ...}`: the pictures the dev server serves.
+    /// `{"/img/...": "/abs/path/in/the/cache", ...}`: the pictures the dev server serves; a
+    /// card still being drawn is `null`, and the dev server waits for it.
     fn files_file(&self) -> PathBuf {
         self.dir.join("files.json")
     }
@@ -306,7 +345,11 @@ impl Exported {
 
     /// Publishes a new state: the status first, then (when valid) the content JSON, whose change
     /// reloads the pages. Both are replaced by rename, so the plugin never reads half a file.
-    fn publish(&mut self, loaded: Result<Prepared, ContentErrors>) -> anyhow::Result<()> {
+    /// The cards the content names still to be drawn are handed back.
+    fn publish(
+        &mut self,
+        loaded: Result<Prepared, ContentErrors>,
+    ) -> anyhow::Result<Option<Vec<PendingCard>>> {
         let status = serde_json::to_vec(&Status {
             errors: match &loaded {
                 Ok(_) => Vec::new(),
@@ -323,20 +366,41 @@ impl Exported {
             },
         })?;
         replace(&self.status_file(), &status)?;
-        if let Ok(Prepared { mut content, files }) = loaded {
-            // The pictures first: the new content's reload asks for them.
-            let files: std::collections::BTreeMap<&str, &Path> = files
-                .iter()
-                .map(|(url, path)| (url.as_str(), path.as_path()))
-                .collect();
-            replace(&self.files_file(), &serde_json::to_vec(&files)?)?;
-            if let Some(endpoint) = &self.contact_endpoint {
-                content.settings.contact_endpoint.clone_from(endpoint);
-            }
-            content.article_bodies = Some(self.bodies.take(&mut content)?);
-            self.write_content(&serde_json::to_vec(&content)?)?;
+        let Ok(Prepared {
+            mut content,
+            files,
+            pending,
+        }) = loaded
+        else {
+            return Ok(None);
+        };
+        // The pictures first: the new content's reload asks for them.
+        self.files = files
+            .into_iter()
+            .map(|(url, path)| (url, Some(path)))
+            .chain(pending.iter().map(|card| (format!("/{}", card.file), None)))
+            .collect();
+        self.write_files()?;
+        if let Some(endpoint) = &self.contact_endpoint {
+            content.settings.contact_endpoint.clone_from(endpoint);
         }
-        Ok(())
+        content.article_bodies = Some(self.bodies.take(&mut content)?);
+        self.write_content(&serde_json::to_vec(&content)?)?;
+        Ok(Some(pending))
+    }
+
+    /// Lists the cards drawn since the content was published, those it still names.
+    fn drawn(&mut self, drawn: Vec<(String, PathBuf)>) -> anyhow::Result<()> {
+        for (url, path) in drawn {
+            if let Some(file) = self.files.get_mut(&url) {
+                *file = Some(path);
+            }
+        }
+        self.write_files()
+    }
+
+    fn write_files(&self) -> anyhow::Result<()> {
+        replace(&self.files_file(), &serde_json::to_vec(&self.files)?)
     }
 }
 
@@ -371,7 +435,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         );
     }
 
-    let cache = Cache::open(None)?;
+    let cache = Arc::new(Cache::open(None)?);
     // The build's settings: a build after this one reuses every picture.
     let settings = crate::images::Settings::default();
     let contact_fn = contact_fn_binary();
@@ -440,20 +504,15 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
     // content arrives. Watching starts first, so no save made meanwhile is missed.
     let mut watch = watch::Watch::start(&options.content_dir, &public)?;
     let mut memo = Memo::default();
+    let mut drawer = cards::Drawer::start(Arc::clone(&cache), Arc::clone(&memo.cards))?;
     let started = Instant::now();
-    let first = prepare(
-        &options.content_dir,
-        &public,
-        &cache,
-        &settings,
-        Some(&mut memo),
-    )
-    .and_then(|loaded| {
-        let loaded = loaded?;
-        let pages = loaded.content.routes.len();
-        exported.publish(Ok(loaded))?;
-        Ok(pages)
-    });
+    let first =
+        prepare(&options.content_dir, &public, &cache, &settings, &mut memo).and_then(|loaded| {
+            let loaded = loaded?;
+            let pages = loaded.content.routes.len();
+            drawer.draw(exported.publish(Ok(loaded))?.unwrap_or_default());
+            Ok(pages)
+        });
     match first {
         Ok(pages) => println!(
             "sitegen dev: content valid ({pages} pages, {} ms)",
@@ -493,7 +552,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                         memo.articles.forget(name);
                     }
                 }
-                let loaded = match prepare(&options.content_dir, &public, &cache, &settings, Some(&mut memo)) {
+                let loaded = match prepare(&options.content_dir, &public, &cache, &settings, &mut memo) {
                     Ok(loaded) => loaded,
                     Err(err) => break Err(err),
                 };
@@ -510,10 +569,27 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                         if errors.0.len() == 1 { "" } else { "s" }
                     ),
                 }
-                if let Err(err) = exported.publish(loaded) {
-                    break Err(err);
+                match exported.publish(loaded) {
+                    Ok(Some(pending)) => drawer.draw(pending),
+                    Ok(None) => {}
+                    Err(err) => break Err(err),
                 }
             }
+            drawn = drawer.next() => match drawn {
+                cards::Drawn::Files(files) => {
+                    if let Err(err) = exported.drawn(files) {
+                        break Err(err);
+                    }
+                }
+                cards::Drawn::Finished { cards, took } => println!(
+                    "sitegen dev: {cards} social card{} ready ({} ms)",
+                    if cards == 1 { "" } else { "s" },
+                    took.as_millis()
+                ),
+                cards::Drawn::Failed(err) => eprintln!(
+                    "warning: drawing the social cards: {err}; the rest are drawn after the next save"
+                ),
+            },
         }
     };
 
