@@ -289,8 +289,13 @@ pub fn name_for_dev(
 }
 
 impl PendingCard {
-    /// Finds the card in `cache` or draws it over `base` (one per list of pending cards: every
-    /// card of a load has the same brand), tells `memo`, and returns its stored hash.
+    /// The brand the card shows.
+    pub fn brand(&self) -> &str {
+        &self.brand
+    }
+
+    /// Finds the card in `cache` or draws it over `base` (the layer of the card's brand),
+    /// tells `memo`, and returns its stored hash.
     pub fn draw(&self, cache: &Cache, base: &CardBase, memo: &CardMemo) -> Result<String> {
         let (hash, _) = find_or_draw(cache, &base.0, &self.brand, &self.text)?;
         memo.insert(self.key, &hash);
@@ -298,7 +303,7 @@ impl PendingCard {
     }
 }
 
-/// The layer every card of one load shares, drawn with the first of them.
+/// The layer every card of one brand shares, drawn with the first of them.
 #[derive(Default)]
 pub struct CardBase(Base);
 
