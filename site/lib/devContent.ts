@@ -3,16 +3,19 @@
 //
 // `sitegen dev` watches content/, validates every save and then writes, in this order, a status
 // file (`$SITEGEN_DEV_STATUS`: `{"errors": [...]}`) and, when the content is valid, the content
-// JSON (`$SITEGEN_CONTENT`). A new content JSON reloads every open page; a status with errors
-// shows them in the overlay (also to pages opened later) while the last good content keeps
-// rendering. Before the content JSON it writes the list of the photos and social cards it
+// JSON (`$SITEGEN_CONTENT`). A new content JSON reloads the open pages it changes: each page
+// tells the plugin its path (`sitegen:open`, from a module injected into every page), and after
+// a save a page reloads only when the hash of its inputs changed, the same hash by which a build
+// decides to render it again (render/entry.server.ts). A status with errors shows them in the
+// overlay (also to pages opened later) while the last good content keeps rendering, and the
+// content that fixes them reloads every open page. Before the content JSON it writes the list of the photos and social cards it
 // encoded into the build cache (`$SITEGEN_DEV_FILES`: `{"/img/...": "/path/in/the/cache"}`),
 // which this plugin serves under `/img/`; a social card still being drawn is `null` there until
 // it is, and a request for it waits. Without `sitegen dev` (`make content` +
 // `npm run dev`) the reload works alone.
 import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import type { Connect, ErrorPayload, Plugin } from 'vite'
+import type { Connect, ErrorPayload, Plugin, ViteDevServer, WebSocketClient } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
 import { setContent } from './contentGlobal.ts'
 
@@ -95,6 +98,9 @@ function servePictures(filesFile: string): Connect.NextHandleFunction {
 /** Each part of the content `sitegen dev` wrote, by field: its file and what it holds. */
 let parts = new Map<string, { file: string; value: unknown }>()
 
+/** Counts the contents loaded: a page names the one it was rendered with. */
+let contentVersion = 0
+
 /**
  * Hands the content JSON to the renderer (the dev server renders in this process). `sitegen dev`
  * writes it in parts (`{"$parts": {"routes": "parts/routes.<hash>.json", ...}}`, a part's file
@@ -118,6 +124,32 @@ function loadContent(contentFile: string) {
   setContent(Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent)
 }
 
+/** The module every page loads in the dev server, to say which page it shows and to reload. */
+const DEV_CLIENT = 'virtual:sitegen-dev-client'
+const DEV_CLIENT_CODE = `
+const version = new URL(import.meta.url).searchParams.get('content')
+if (import.meta.hot) {
+  import.meta.hot.on('sitegen:reload', () => location.reload())
+  import.meta.hot.send('sitegen:open', { path: location.pathname, version })
+}
+`
+
+/** What a page told the plugin it shows, and the hash of its inputs (none: unknown). */
+interface OpenPage {
+  path: string
+  hash: string | undefined
+}
+
+/** The hash of the inputs of the page at `path` under the content now loaded (none if not known). */
+async function inputsHash(server: ViteDevServer, path: string): Promise<string | undefined> {
+  try {
+    const entry = (await server.ssrLoadModule('/render/entry.server.ts')) as typeof import('../render/entry.server')
+    return entry.inputsHash(path).hash
+  } catch {
+    return undefined
+  }
+}
+
 /** Reloads the open pages on a new content JSON and shows content mistakes as Vite's overlay. */
 export function reloadOnContent(
   contentFile: string,
@@ -126,9 +158,22 @@ export function reloadOnContent(
 ): Plugin {
   const watched = new Set([contentFile, statusFile].filter((f): f is string => Boolean(f)))
   let mistakes = readMistakes(statusFile)
+  /** Whether the open pages show the overlay: the content that clears it reloads them all. */
+  let overlaid = false
+  const open = new Map<WebSocketClient, OpenPage>()
   return {
     name: 'sitegen:reload-on-content',
     apply: 'serve',
+    resolveId: (id) => (id.split('?')[0] === DEV_CLIENT ? `\0${id}` : undefined),
+    load: (id) => (id.split('?')[0] === `\0${DEV_CLIENT}` ? DEV_CLIENT_CODE : undefined),
+    // Vike puts what this adds to the head of every page it renders in the dev server.
+    transformIndexHtml: () => [
+      {
+        tag: 'script',
+        attrs: { type: 'module', src: `/@id/__x00__${DEV_CLIENT}?content=${contentVersion}` },
+        injectTo: 'head',
+      },
+    ],
     configureServer(server) {
       // `sitegen dev` (which names a status file) starts this server while it reads the content
       // and writes the content JSON once it has; requests wait for it. Alone, the file must be
@@ -147,21 +192,47 @@ export function reloadOnContent(
       server.middlewares.use((_req, _res, next) => void content.then(() => next()))
       if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
+      server.ws.on('sitegen:open', async (data: { path: string; version: string | null }, client: WebSocketClient) => {
+        await content
+        if (data.version !== String(contentVersion)) {
+          // Rendered with a content older than the one loaded now.
+          client.send('sitegen:reload')
+          return
+        }
+        open.set(client, { path: data.path, hash: await inputsHash(server, data.path) })
+        client.socket.once('close', () => open.delete(client))
+      })
+      const reloadChanged = async () => {
+        if (overlaid) {
+          // Reloading clears the overlay the fixed mistake left on every page.
+          overlaid = false
+          server.ws.send({ type: 'full-reload', path: '*' })
+          return
+        }
+        for (const [client, page] of open) {
+          const hash = await inputsHash(server, page.path)
+          if (hash === undefined || hash !== page.hash) {
+            open.delete(client)
+            client.send('sitegen:reload')
+          }
+        }
+      }
       const onFile = (file: string) => {
         if (!watched.has(file)) return
         mistakes = readMistakes(statusFile)
         if (file === contentFile) {
-          // The next render reads the new content; then every open page reloads (which also
-          // clears an overlay the fixed mistake left).
+          // The next render reads the new content; then the open pages it changes reload.
           try {
             loadContent(contentFile)
           } catch {
             // Being replaced: the next event brings the whole file.
             return
           }
+          contentVersion += 1
           arrived()
-          server.ws.send({ type: 'full-reload', path: '*' })
+          void reloadChanged()
         } else if (mistakes.length > 0) {
+          overlaid = true
           server.ws.send(overlay(mistakes))
         }
       }

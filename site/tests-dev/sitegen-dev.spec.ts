@@ -1,5 +1,5 @@
-// `sitegen dev` end to end: a content save shows in the open page without a manual reload, a
-// content mistake shows in Vite's error overlay with its file:line:col while the page keeps its
+// `sitegen dev` end to end: a content save shows in the open page without a manual reload (and
+// reloads only the open pages it changes), a content mistake shows in Vite's error overlay with its file:line:col while the page keeps its
 // last good content, the fix clears it, and SIGTERM leaves no process behind.
 import { expect, test } from '@playwright/test'
 import { alive, startDev } from './devServer'
@@ -11,11 +11,26 @@ test('sitegen dev reloads on save, shows content mistakes and stops cleanly', as
     const heading = page.getByRole('heading', { level: 1 })
     await expect(heading).toHaveText('Engineering the future of business since 2019')
 
-    // A saved title shows without reloading by hand.
+    // Another page is open, which shows nothing of the About page.
+    const other = await page.context().newPage()
+    await other.goto(new URL('/insights/', dev.url).href)
+    const kept = () => other.evaluate(() => (window as { kept?: boolean }).kept ?? false)
+    await other.evaluate(() => ((window as { kept?: boolean }).kept = true))
+
+    // A saved title shows without reloading by hand, and only in the page that shows it: the
+    // other page was not told to reload (it would have been, before this page reloaded).
     dev.edit('pages/about.yaml', (text) =>
       text.replace('title: Engineering the future of business since 2019', 'title: Engineering the future of business, edited'),
     )
     await expect(heading).toHaveText('Engineering the future of business, edited')
+    expect(await kept()).toBe(true)
+
+    // The frame of every page: both pages reload and show it.
+    dev.edit('site.yaml', (text) => text.replace('All rights reserved.', 'All rights reserved, edited.'))
+    await expect(other.getByText('All rights reserved, edited.')).toBeVisible()
+    await expect(page.getByText('All rights reserved, edited.')).toBeVisible()
+    expect(await kept()).toBe(false)
+    await other.close()
 
     // A misspelt field: the overlay names the file, line and column; the page keeps the last
     // good content underneath.
@@ -51,11 +66,17 @@ test('sitegen dev serves the photos and social cards of the current content', as
     await photo.scrollIntoViewIfNeeded()
     await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
     expect(await photo.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname)).toMatch(/^\/img\/.+\.avif$/)
-    // The page's social card is served as the PNG its head names.
+    // The page's social card is served as the PNG its head names, once drawn: sitegen dev draws
+    // the cards at the lowest priority after it serves the first page, and a request for one
+    // waits for it (for 30 s, then asks again here).
     const card = await page.locator('meta[property="og:image"]').getAttribute('content')
-    const response = await request.get(new URL(new URL(card ?? '').pathname, dev.url).href)
-    expect(response.status()).toBe(200)
-    expect(response.headers()['content-type']).toBe('image/png')
+    const cardUrl = new URL(new URL(card ?? '').pathname, dev.url).href
+    await expect
+      .poll(async () => {
+        const response = await request.get(cardUrl, { timeout: 35_000 })
+        return [response.status(), response.headers()['content-type']]
+      }, { timeout: 90_000 })
+      .toEqual([200, 'image/png'])
   } finally {
     await dev.stop()
   }
