@@ -26,10 +26,20 @@ function wordOnlyInOneBody(): { word: string; slug: string } {
 
 test.describe('Articles', () => {
   test('every card on Insights opens its article', async ({ page }) => {
-    for (const article of [...featured, ...latest]) {
-      await visit(page, '/insights')
-      await page.getByRole('link', { name: article.title, exact: true }).first().click()
-      expect(pathOf(page.url())).toBe(articlePath(article))
+    // Each card links to its article by its title, and the first opens it with a click; every
+    // article the cards name is a page with that title.
+    const cards = [...featured, ...latest]
+    await visit(page, '/insights')
+    for (const article of cards) {
+      await expect(page.getByRole('link', { name: article.title, exact: true }).first()).toHaveAttribute('href', articlePath(article))
+    }
+    const [first] = cards
+    if (!first) throw new Error('no card on Insights')
+    await page.getByRole('link', { name: first.title, exact: true }).first().click()
+    expect(pathOf(page.url())).toBe(articlePath(first))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(first.title)
+    for (const article of cards.slice(1)) {
+      await visit(page, articlePath(article))
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(article.title)
     }
     expect(blogList).toHaveLength(4)
