@@ -1,3 +1,4 @@
+import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import vike from 'vike/plugin'
 import { defineConfig, type Plugin, type UserConfig } from 'vite'
@@ -5,10 +6,6 @@ import { outDir } from './lib/buildOutput.ts'
 import { contentFile } from './lib/contentFile.ts'
 import { reloadOnContent } from './lib/devContent.ts'
 import { sonnerStylesAsFile } from './lib/sonnerStyles.ts'
-import { withoutModuleHooks } from './lib/withoutModuleHooks.ts'
-
-// Imported without the module hook it would register (see lib/withoutModuleHooks.ts).
-const { default: tailwindcss } = await withoutModuleHooks(() => import('@tailwindcss/vite'))
 
 const siteDir = import.meta.dirname
 
