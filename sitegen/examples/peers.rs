@@ -95,7 +95,7 @@ fn main() -> Result<()> {
         println!("  {:<11} {}", tool.name, tool.version);
     }
 
-    // runs[tool][size] = every round's (wall ms, tree peak MB, largest process peak MB)
+    // runs[tool][size] = every round's build
     let mut runs = vec![vec![Vec::new(); sizes.len()]; tools.len()];
     for (s, &size) in sizes.iter().enumerate() {
         let dir = work.path().join(format!("articles-{size}"));
@@ -128,6 +128,7 @@ fn main() -> Result<()> {
         }
     }
     let median = |t: usize| Median::of(&runs[t], sizes.len() - 1);
+    // sitegen, tools[0], is the first row of both tables, the one the others are compared with.
     let group = |group: Group| {
         let members = (0..tools.len()).filter(|&t| t == 0 || tools[t].group == group);
         members.map(|t| (&tools[t], median(t))).collect::<Vec<_>>()
