@@ -168,12 +168,16 @@ bench-deploy: deps moto ## Time sitegen deploy (first, no-change, one-article) o
 	target/release/examples/deploy_bench target/release/sitegen \
 	  site=target/bench-deploy/site articles-$(BENCH_DEPLOY_ARTICLES)=target/bench-deploy/articles-$(BENCH_DEPLOY_ARTICLES)
 
-# sitegen against Hugo (Debian's package), Eleventy and Astro (npm, installed into PEERS_DIR
-# from sitegen/bench/peers/*/package-lock.json on first use) building the same generated
-# articles with a comparable layout (sitegen/bench/peers/): for each number of articles,
-# BENCH_PEER_ROUNDS rounds of cold builds interleaved across the four tools, on tmpfs when there
-# is one; per tool the median time at each size, ms per extra article, peak RSS and the ratio
-# to sitegen. Not part of `make bench` or `make test`.
+# sitegen against the generators users would pick instead, building the same generated articles
+# (sitegen/bench/peers/): Next.js (App Router, static export) and Astro with its React
+# integration, whose article pages carry sitegen's markup (header, navigation, footer and the
+# article's sections, drawn by shared React components), then the plain peers Hugo (Debian's
+# package), Eleventy and Astro with their own templates of the same roles. The npm peers are
+# installed into PEERS_DIR from sitegen/bench/peers/*/package-lock.json on first use. For each
+# number of articles, BENCH_PEER_ROUNDS rounds of cold builds interleaved across the six tools,
+# on tmpfs when there is one; two tables (the React generators, the plain peers), each tool's
+# median time at each size, ms per extra article, peak RSS, the median article page's bytes
+# (whole and without scripts) and the ratios to sitegen. Not part of `make bench` or `make test`.
 BENCH_PEER_ARTICLES ?= 1000 5000
 BENCH_PEER_ROUNDS   ?= 3
 PEERS_DIR           ?= target/bench/peers
@@ -181,7 +185,7 @@ $(PEERS_DIR)/%/node_modules/.package-lock.json: sitegen/bench/peers/%/package.js
 	mkdir -p $(PEERS_DIR)/$*
 	cp $^ $(PEERS_DIR)/$*/
 	cd $(PEERS_DIR)/$* && npm ci --no-audit --no-fund
-bench-peers: deps $(PEERS_DIR)/eleventy/node_modules/.package-lock.json $(PEERS_DIR)/astro/node_modules/.package-lock.json ## sitegen against Hugo, Eleventy and Astro on the same generated articles: time, ms per article, peak RSS
+bench-peers: deps $(foreach peer,next astro-react eleventy astro,$(PEERS_DIR)/$(peer)/node_modules/.package-lock.json) ## sitegen against Next.js, Astro+React, Hugo, Eleventy and Astro on the same generated articles: time, ms per article, peak RSS, page bytes
 	@command -v hugo >/dev/null || { $(call APT_INSTALL,hugo); }
 	@[ -x /usr/bin/time ] || { $(call APT_INSTALL,time); }
 	$(CARGO) build --release -p sitegen --bins --example peers

