@@ -41,6 +41,15 @@ export type ArticleSummary = {
   words: number
 }
 
+/** The front matter fields every peer reads of an article, as it gives them. */
+export type FrontMatter = Omit<ArticleSummary, 'slug' | 'words'>
+
+/** The summary of the article `slug`, from its front matter and its Markdown body. */
+export function summaryOf(slug: string, data: FrontMatter, body: string): ArticleSummary {
+  const { title, excerpt, author, date, category, type, image, image_alt } = data
+  return { slug, title, excerpt, author, date, category, type, image, image_alt, words: wordCount(body) }
+}
+
 /** A heading of an article's body, for the table of contents. */
 export type Heading = { id: string; text: string; level: number }
 

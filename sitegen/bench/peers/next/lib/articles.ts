@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import matter from 'gray-matter'
 import { Marked } from 'marked'
-import { type ArticleSummary, type Heading, byCategory, newestFirst, relatedTo, wordCount } from '../components/model'
+import { type ArticleSummary, type FrontMatter, type Heading, byCategory, newestFirst, relatedTo, summaryOf } from '../components/model'
 
 type Article = ArticleSummary & { body: string }
 
@@ -20,19 +20,7 @@ function index() {
       .filter((name) => name.endsWith('.md'))
       .map((name): Article => {
         const { data, content } = matter(fs.readFileSync(path.join(DIR, name), 'utf8'))
-        return {
-          slug: name.slice(0, -'.md'.length),
-          title: data.title,
-          excerpt: data.excerpt,
-          author: data.author,
-          date: data.date,
-          category: data.category,
-          type: data.type,
-          image: data.image,
-          image_alt: data.image_alt,
-          words: wordCount(content),
-          body: content,
-        }
+        return { ...summaryOf(name.slice(0, -'.md'.length), data as FrontMatter, content), body: content }
       })
       .sort(newestFirst)
     loaded = { all, bySlug: new Map(all.map((a) => [a.slug, a])), byCategory: byCategory(all) }

@@ -1,24 +1,12 @@
 // The articles of the content collection (rendered from Markdown by Astro's own pipeline when
 // the collection loads), as the React components take them.
 import { type CollectionEntry, getCollection } from 'astro:content'
-import { type ArticleSummary, type Heading, byCategory, newestFirst, relatedTo, wordCount } from '../components/model'
+import { type ArticleSummary, type Heading, byCategory, newestFirst, relatedTo, summaryOf } from '../components/model'
 
 export type Article = { summary: ArticleSummary; html: string; toc: Heading[]; related: ArticleSummary[] }
 
 function summary(entry: CollectionEntry<'articles'>): ArticleSummary {
-  const { data } = entry
-  return {
-    slug: entry.id,
-    title: data.title,
-    excerpt: data.excerpt,
-    author: data.author,
-    date: data.date,
-    category: data.category,
-    type: data.type,
-    image: data.image,
-    image_alt: data.image_alt,
-    words: wordCount(entry.body ?? ''),
-  }
+  return summaryOf(entry.id, entry.data, entry.body ?? '')
 }
 
 /** Every article, newest first, with its body and its related articles. */
