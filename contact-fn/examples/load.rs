@@ -16,6 +16,7 @@
 //! and at its peak, then single uploads one after another against a message without a file,
 //! against `dd` writing the same 10 MB (fsynced) into the same data folder (its own figure,
 //! without starting the process), and against sending the body to a sink that discards it.
+//! `--only submissions` or `--only attachments` runs one of the two parts alone.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -60,6 +61,22 @@ struct Args {
     /// Concurrent uploads of a 10 MB file in the attachments scenario (0 leaves it out).
     #[arg(long, default_value_t = 20)]
     uploads: usize,
+    /// Single uploads in the attachments scenario, each with its comparisons; the figures
+    /// are their medians.
+    #[arg(long, default_value_t = 9)]
+    upload_rounds: usize,
+    /// Run only this part: the messages without files (`submissions`) or `attachments`.
+    #[arg(long, value_enum)]
+    only: Option<Part>,
+}
+
+/// A part of the benchmark that runs on its own with `--only`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Part {
+    /// The scenarios of messages without files, with the file store and PostgreSQL.
+    Submissions,
+    /// The attachments scenario.
+    Attachments,
 }
 
 /// Whether the operations features run: metrics and webhooks.
@@ -525,18 +542,22 @@ async fn main() -> anyhow::Result<()> {
         args.concurrency,
         humantime::format_duration(args.time_limit)
     );
-    println!(
-        "{:<32} {:>4} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
-        "scenario", "ops", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
-    );
     let (webhook_url, webhook_posts) = webhook_receiver().await?;
     let mut scenarios = vec![
         (Scenario::Valid, Store::Files),
         (Scenario::Invalid, Store::Files),
         (Scenario::RateLimited, Store::Files),
     ];
-    if !args.no_postgres {
+    if args.only == Some(Part::Attachments) {
+        scenarios.clear();
+    } else if !args.no_postgres {
         scenarios.push((Scenario::Valid, Store::Postgres));
+    }
+    if !scenarios.is_empty() {
+        println!(
+            "{:<32} {:>4} {:>8} {:>15} {:>10} {:>9} {:>9} {:>13}",
+            "scenario", "ops", "sent", "expected", "answers/s", "p50 ms", "p99 ms", "peak RSS MiB"
+        );
     }
     let scratch = Scratch::new()?;
     let mut cluster = None;
@@ -580,7 +601,7 @@ async fn main() -> anyhow::Result<()> {
             (on.1 / off.1 - 1.0) * 100.0
         );
     }
-    if args.uploads > 0 {
+    if args.uploads > 0 && args.only != Some(Part::Submissions) {
         attachments(&args, &scratch).await?;
     }
     if failed {
@@ -731,7 +752,8 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
     let data = scratch.data.path().join("dd-test");
     let (mut with_file, mut without, mut dd, mut sent) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for n in 0..SINGLE_ROUNDS {
+    let rounds = args.upload_rounds.max(1);
+    for n in 0..rounds {
         with_file.push(upload(&client, &url, &body).await.0.as_secs_f64() * 1000.0);
         let started = Instant::now();
         let _ = client
@@ -754,16 +776,13 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
     println!(
         "attachments: one {} MB upload {with_file:.1} ms, a message without a file {without:.1} ms: \
          {:.1} ms for the file; dd writing it (fsync) to the same disk {dd:.1} ms; \
-         sending it to a sink that discards it {sent:.1} ms (medians of {SINGLE_ROUNDS})",
+         sending it to a sink that discards it {sent:.1} ms (medians of {rounds})",
         UPLOAD_BYTES / (1024 * 1024),
         with_file - without
     );
     drop(silent);
     Ok(())
 }
-
-/// Rounds of the single uploads and their comparisons.
-const SINGLE_ROUNDS: usize = 9;
 
 /// Milliseconds `dd` takes to write [`UPLOAD_BYTES`] into `path` and fsync it, as it reports
 /// them itself: from its first write to the end of its fsync, without starting the process
