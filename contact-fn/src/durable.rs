@@ -41,6 +41,39 @@ pub fn write_all(dir: &Path, files: &[(&str, &[u8])]) -> io::Result<()> {
     sync_dir(dir)
 }
 
+/// Atomically replaces `dir/name` with `bytes`, durably, once `first` returned: `first` runs on
+/// a thread of its own while the file is written and fsynced under its temporary name, and the
+/// file is renamed into place only when both are done. So a file that names others (a message
+/// its attachments) appears only once what `first` makes durable is, and the two wait for the
+/// disk at the same time rather than one after the other. If `first` fails, nothing is renamed.
+pub fn write_after(
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    first: impl FnOnce() -> io::Result<()> + Send,
+) -> io::Result<()> {
+    std::thread::scope(|scope| {
+        let before = std::thread::Builder::new()
+            .name("contact-fsync".to_owned())
+            .spawn_scoped(scope, first)?;
+        let written = (|| {
+            let mut file = tempfile::Builder::new()
+                .prefix(TEMP_PREFIX)
+                .tempfile_in(dir)?;
+            file.write_all(bytes)?;
+            file.as_file().sync_all()?;
+            Ok::<_, io::Error>(file)
+        })();
+        let before = before
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("a write before this one panicked")));
+        let file = written?;
+        before?;
+        file.persist(dir.join(name)).map_err(|e| e.error)?;
+        sync_dir(dir)
+    })
+}
+
 /// Removes `dir/name` durably; a file already gone is not an error.
 pub fn remove(dir: &Path, name: &str) -> io::Result<()> {
     match fs::remove_file(dir.join(name)) {
@@ -112,6 +145,31 @@ mod tests {
         assert_eq!(names, ["a.json", "b.json"]);
         assert_eq!(fs::read(dir.path().join("a.json")).expect("read"), b"one");
         assert_eq!(fs::read(dir.path().join("b.json")).expect("read"), b"two");
+    }
+
+    #[test]
+    fn write_after_renames_only_once_the_first_work_succeeded() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let names = |dir: &Path| {
+            let mut names: Vec<_> = fs::read_dir(dir)
+                .expect("list")
+                .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
+                .collect();
+            names.sort();
+            names
+        };
+        let failed = write_after(dir.path(), "a.json", b"one", || {
+            Err(io::Error::other("the files were not stored"))
+        });
+        assert!(failed.is_err());
+        assert!(
+            names(dir.path()).is_empty(),
+            "no file, not even a temporary one"
+        );
+        let other = dir.path().join("first");
+        write_after(dir.path(), "a.json", b"two", || fs::create_dir(&other)).expect("written");
+        assert_eq!(names(dir.path()), ["a.json", "first"]);
+        assert_eq!(fs::read(dir.path().join("a.json")).expect("read"), b"two");
     }
 
     #[test]

@@ -51,10 +51,12 @@ struct Busy {
     digesting: JoinHandle<Digest>,
 }
 
-/// A spool file once whole and durable.
+/// A spool file once whole: written, its writeback started, not yet durable (the file store
+/// fsyncs it as it takes it, at the same time as the folders and the record that name it; the
+/// PostgreSQL store copies it into a transaction and needs no fsync of it).
 #[derive(Debug)]
 pub struct Written {
-    /// The file, fsynced.
+    /// The file.
     pub file: File,
     /// SHA-256 of its bytes.
     pub sha256: digest::Digest,
@@ -106,14 +108,18 @@ impl Spool {
         Ok(())
     }
 
-    /// Writes what is left and fsyncs the file.
+    /// Writes what is left and starts its writeback; the store makes the file durable.
     pub async fn finish(mut self) -> io::Result<Written> {
         let (mut writer, mut digest) = self.workers().await?;
         let batch = self.take_batch();
         let hashed = batch.clone();
         let writing = tokio::task::spawn_blocking(move || {
             writer.write(&batch)?;
-            writer.file.sync_all()?;
+            start_writeback(
+                &writer.file,
+                writer.written_back,
+                writer.size - writer.written_back,
+            );
             Ok::<_, io::Error>(writer.file)
         });
         let digesting = tokio::task::spawn_blocking(move || {

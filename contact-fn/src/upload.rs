@@ -284,7 +284,8 @@ async fn spool_file(
     if size == 0 && given_name.is_empty() {
         return Ok(None);
     }
-    // Durable before it is answered: the store moves (files) or copies (PostgreSQL) it.
+    // Whole, though not yet durable: the store makes it so before the answer, as it moves
+    // (files) or copies (PostgreSQL) it.
     let written = file.finish().await.map_err(io)?;
     let detected = match attachment::sniff(&head) {
         Sniffed::Known(known) => Some(known),

@@ -223,8 +223,16 @@ impl FileOutbox {
         let files = (self.paths.attachments.clone(), record.spooled.clone());
         let id = record.id.clone();
         let written = blocking("writing the message file", move || {
-            store_attachments(&files.0, &id, &files.1)?;
-            durable::write(&dir, &name, &bytes).inspect_err(|_| {
+            let stored = if files.1.is_empty() {
+                durable::write(&dir, &name, &bytes)
+            } else {
+                // The record is written while its files are made durable, and renamed into
+                // place once they are: a record never names files that are not there.
+                durable::write_after(&dir, &name, &bytes, || {
+                    store_attachments(&files.0, &id, &files.1)
+                })
+            };
+            stored.inspect_err(|_| {
                 let _ = fs::remove_dir_all(files.0.join(&id));
             })
         })
@@ -485,19 +493,40 @@ impl OutboxStore for FileOutbox {
     }
 }
 
-/// Moves the spooled files of message `id` into `attachments/<id>/0`, `1`, ... durably
-/// (each was fsynced when it was spooled; the renames are, by the folders' fsync).
+/// Moves the spooled files of message `id` into `attachments/<id>/0`, `1`, ... durably: their
+/// bytes (the spool wrote them and started their writeback, but left the fsync to the store),
+/// the new folder in `attachments` and the names in it. Each of the three waits for the disk on
+/// a thread of its own, at the same time; a crash before all are done may leave the folder
+/// with files in part, which no record names (it is removed at the next start).
 fn store_attachments(attachments: &Path, id: &str, spooled: &[PathBuf]) -> std::io::Result<()> {
     if spooled.is_empty() {
         return Ok(());
     }
     let dir = attachments.join(id);
     fs::create_dir_all(&dir)?;
-    for (index, path) in spooled.iter().enumerate() {
-        fs::rename(path, dir.join(index.to_string()))?;
-    }
-    durable::sync_dir(&dir)?;
-    durable::sync_dir(attachments)
+    // Opened before they are moved; fsync needs no write access.
+    let files = spooled
+        .iter()
+        .map(fs::File::open)
+        .collect::<std::io::Result<Vec<_>>>()?;
+    std::thread::scope(|scope| {
+        let thread = || std::thread::Builder::new().name("contact-fsync".to_owned());
+        let bytes =
+            thread().spawn_scoped(scope, || files.iter().try_for_each(fs::File::sync_all))?;
+        let folder = thread().spawn_scoped(scope, || durable::sync_dir(attachments))?;
+        let names = (|| {
+            for (index, path) in spooled.iter().enumerate() {
+                fs::rename(path, dir.join(index.to_string()))?;
+            }
+            durable::sync_dir(&dir)
+        })();
+        let panicked = |_| Err(std::io::Error::other("an fsync panicked"));
+        let (bytes, folder) = (
+            bytes.join().unwrap_or_else(panicked),
+            folder.join().unwrap_or_else(panicked),
+        );
+        names.and(bytes).and(folder)
+    })
 }
 
 /// Removes a message's files, if it has any.
