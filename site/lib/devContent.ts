@@ -192,15 +192,21 @@ export function reloadOnContent(
       server.middlewares.use((_req, _res, next) => void content.then(() => next()))
       if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
-      server.ws.on('sitegen:open', async (data: { path: string; version: string | null }, client: WebSocketClient) => {
+      const remember = async (data: { path: string; version: string | null }, client: WebSocketClient) => {
         await content
-        if (data.version !== String(contentVersion)) {
-          // Rendered with a content older than the one loaded now.
+        const version = contentVersion
+        const hash = data.version === String(version) ? await inputsHash(server, data.path) : undefined
+        if (data.version !== String(version) || contentVersion !== version) {
+          // Rendered with, or hashed under, a content older than the one loaded now.
           client.send('sitegen:reload')
           return
         }
-        open.set(client, { path: data.path, hash: await inputsHash(server, data.path) })
+        open.set(client, { path: data.path, hash })
         client.socket.once('close', () => open.delete(client))
+      }
+      const logged = (error: unknown) => server.config.logger.error(`sitegen dev: ${String(error)}`)
+      server.ws.on('sitegen:open', (data: { path: string; version: string | null }, client: WebSocketClient) => {
+        remember(data, client).catch(logged)
       })
       const reloadChanged = async () => {
         if (overlaid) {
@@ -230,7 +236,7 @@ export function reloadOnContent(
           }
           contentVersion += 1
           arrived()
-          void reloadChanged()
+          reloadChanged().catch(logged)
         } else if (mistakes.length > 0) {
           overlaid = true
           server.ws.send(overlay(mistakes))
