@@ -115,6 +115,8 @@ async function firstPage(dev: DevServer): Promise<number> {
       await response.text()
       return performance.now() - dev.startedAt
     }
+    // Its children stop with it: a dev server that is gone answers no more.
+    if (dev.processes().length === 0) throw new Error(`sitegen dev exited before its first page:\n${dev.output()}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
