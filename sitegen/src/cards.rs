@@ -141,20 +141,9 @@ pub fn process(cache: &Cache, content: &mut Content) -> Result<Cards, CardsError
             }
             // The cache keeps the drawing's hash, not a file name: the same card may belong to a
             // route of another name (an article renamed), and its file is named for the route.
-            let file_of = |hash: &str| {
-                let hash = cache::name_hash(hash);
-                format!("{}/card-{name}.{hash}.png", crate::images::DIR)
-            };
             let (hash, drawn) = find_or_draw(cache, &base, &brand, text)?;
-            let file = file_of(&hash);
-            let card = SocialCard {
-                src: format!("/{file}"),
-                mime: Format::Png.mime().to_owned(),
-                width: WIDTH,
-                height: HEIGHT,
-                alt: text.title.clone(),
-            };
-            Ok((path.clone(), card, file, hash, drawn))
+            let file = share_file(name, &hash, Format::Png);
+            Ok((path.clone(), drawn_card(&file, text), file, hash, drawn))
         })
         .collect::<Result<Vec<_>, CardsError>>()?;
     let mut cards = Cards::default();
@@ -253,21 +242,8 @@ pub fn name_for_dev(
         }
         let text = card_text(content, &articles, route);
         let key = CardMemo::key(&brand, &text);
-        let file = format!(
-            "{}/card-{name}.{}.png",
-            crate::images::DIR,
-            cache::name_hash(&key.to_hex())
-        );
-        named.push((
-            route.path.clone(),
-            SocialCard {
-                src: format!("/{file}"),
-                mime: Format::Png.mime().to_owned(),
-                width: WIDTH,
-                height: HEIGHT,
-                alt: text.title.clone(),
-            },
-        ));
+        let file = share_file(&name, &key.to_hex(), Format::Png);
+        named.push((route.path.clone(), drawn_card(&file, &text)));
         match memo.get(&key) {
             Some(hash) => cards.files.push((
                 file,
@@ -310,6 +286,17 @@ pub struct CardBase(Base);
 impl std::fmt::Debug for CardBase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CardBase").finish_non_exhaustive()
+    }
+}
+
+/// The card drawn from `text`, published as `file`.
+fn drawn_card(file: &str, text: &CardText) -> SocialCard {
+    SocialCard {
+        src: format!("/{file}"),
+        mime: Format::Png.mime().to_owned(),
+        width: WIDTH,
+        height: HEIGHT,
+        alt: text.title.clone(),
     }
 }
 
@@ -390,7 +377,7 @@ fn share_picture(
     Ok((card, file, hash, made))
 }
 
-/// The published name of the share picture of the route named `name`, hashed `hash`.
+/// The published name of the card or share picture of the route named `name`, hashed `hash`.
 fn share_file(name: &str, hash: &str, format: Format) -> String {
     let hash = cache::name_hash(hash);
     format!(
