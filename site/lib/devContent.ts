@@ -8,11 +8,11 @@
 // a save a page reloads only when the hash of its inputs changed, the same hash by which a build
 // decides to render it again (render/entry.server.ts). A status with errors shows them in the
 // overlay (also to pages opened later) while the last good content keeps rendering, and the
-// content that fixes them reloads every open page. Before the content JSON it writes the list of the photos and social cards it
-// encoded into the build cache (`$SITEGEN_DEV_FILES`: `{"/img/...": "/path/in/the/cache"}`),
-// which this plugin serves under `/img/`; a social card still being drawn is `null` there until
-// it is, and a request for it waits. Without `sitegen dev` (`make content` +
-// `npm run dev`) the reload works alone.
+// content that fixes them reloads every open page. Before the content JSON it writes the list
+// of the photos and social cards it encoded into the build cache (`$SITEGEN_DEV_FILES`:
+// `{"/img/...": "/path/in/the/cache"}`), which this plugin serves under `/img/`; a social card
+// still being drawn is `null` there until it is, and a request for it waits. Without
+// `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
 import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Connect, ErrorPayload, Plugin, ViteDevServer, WebSocketClient } from 'vite'
@@ -124,13 +124,25 @@ function loadContent(contentFile: string) {
   setContent(Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent)
 }
 
+/** What a page sends when it opens, and what the plugin sends a page to reload. */
+const OPEN_EVENT = 'sitegen:open'
+const RELOAD_EVENT = 'sitegen:reload'
+/** The query parameter of the module's URL naming the content the page was rendered with. */
+const VERSION_PARAM = 'content'
+
+/** What a page tells the plugin: the path it shows and the content version it was rendered with. */
+interface OpenMessage {
+  path: string
+  version: string | null
+}
+
 /** The module every page loads in the dev server, to say which page it shows and to reload. */
 const DEV_CLIENT = 'virtual:sitegen-dev-client'
 const DEV_CLIENT_CODE = `
-const version = new URL(import.meta.url).searchParams.get('content')
+const version = new URL(import.meta.url).searchParams.get(${JSON.stringify(VERSION_PARAM)})
 if (import.meta.hot) {
-  import.meta.hot.on('sitegen:reload', () => location.reload())
-  import.meta.hot.send('sitegen:open', { path: location.pathname, version })
+  import.meta.hot.on(${JSON.stringify(RELOAD_EVENT)}, () => location.reload())
+  import.meta.hot.send(${JSON.stringify(OPEN_EVENT)}, { path: location.pathname, version })
 }
 `
 
@@ -170,7 +182,7 @@ export function reloadOnContent(
     transformIndexHtml: () => [
       {
         tag: 'script',
-        attrs: { type: 'module', src: `/@id/__x00__${DEV_CLIENT}?content=${contentVersion}` },
+        attrs: { type: 'module', src: `/@id/__x00__${DEV_CLIENT}?${VERSION_PARAM}=${contentVersion}` },
         injectTo: 'head',
       },
     ],
@@ -192,20 +204,20 @@ export function reloadOnContent(
       server.middlewares.use((_req, _res, next) => void content.then(() => next()))
       if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
-      const remember = async (data: { path: string; version: string | null }, client: WebSocketClient) => {
+      const remember = async (data: OpenMessage, client: WebSocketClient) => {
         await content
         const version = contentVersion
         const hash = data.version === String(version) ? await inputsHash(server, data.path) : undefined
         if (data.version !== String(version) || contentVersion !== version) {
           // Rendered with, or hashed under, a content older than the one loaded now.
-          client.send('sitegen:reload')
+          client.send(RELOAD_EVENT)
           return
         }
         open.set(client, { path: data.path, hash })
         client.socket.once('close', () => open.delete(client))
       }
       const logged = (error: unknown) => server.config.logger.error(`sitegen dev: ${String(error)}`)
-      server.ws.on('sitegen:open', (data: { path: string; version: string | null }, client: WebSocketClient) => {
+      server.ws.on(OPEN_EVENT, (data: OpenMessage, client: WebSocketClient) => {
         remember(data, client).catch(logged)
       })
       const reloadChanged = async () => {
@@ -219,7 +231,7 @@ export function reloadOnContent(
           const hash = await inputsHash(server, page.path)
           if (hash === undefined || hash !== page.hash) {
             open.delete(client)
-            client.send('sitegen:reload')
+            client.send(RELOAD_EVENT)
           }
         }
       }
