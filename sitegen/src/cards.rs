@@ -265,11 +265,6 @@ pub fn name_for_dev(
 }
 
 impl PendingCard {
-    /// The brand the card shows.
-    pub fn brand(&self) -> &str {
-        &self.brand
-    }
-
     /// Finds the card in `cache` or draws it over `base` (the layer of the card's brand),
     /// tells `memo`, and returns its stored hash.
     pub fn draw(&self, cache: &Cache, base: &CardBase, memo: &CardMemo) -> Result<String> {
@@ -279,7 +274,7 @@ impl PendingCard {
     }
 }
 
-/// The layer every card of one brand shares, drawn with the first of them.
+/// The layer the cards of a brand share, drawn with the first of them (see [`Base`]).
 #[derive(Default)]
 pub struct CardBase(Base);
 
@@ -566,9 +561,10 @@ fn tree(svg: &str) -> Result<usvg::Tree> {
     usvg::Tree::from_str(svg, &options).context("reading the card's SVG")
 }
 
-/// The layer every card of a build shares, drawn when the first card is.
+/// The layer every card of one brand shares, drawn when the first card is, and again when a
+/// card of another brand comes (a `sitegen dev` whose `site.yaml` renamed the brand).
 #[derive(Default)]
-struct Base(OnceLock<Result<Shared, String>>);
+struct Base(Mutex<Option<(String, Arc<Shared>)>>);
 
 /// The shared layer's pixels, and when it is opaque (as the template's is) the same as RGB,
 /// filtered and compressed ahead for the rows of every card its words leave alone.
@@ -617,31 +613,41 @@ impl Base {
         Ok((shared.pixmap.clone(), shared.png.is_some()))
     }
 
-    fn shared(&self, brand: &str) -> Result<&Shared> {
-        self.0
-            .get_or_init(|| {
-                let draw = || -> Result<Shared> {
-                    let mut pixmap = tiny_skia::Pixmap::new(WIDTH, HEIGHT)
-                        .ok_or_else(|| anyhow!("allocating the card"))?;
-                    let words = CardText {
-                        eyebrow: None,
-                        title: String::new(),
-                        byline: None,
-                    };
-                    paint(&layer(brand, &words, Layer::Base)?, &mut pixmap)?;
-                    let opaque = pixmap.pixels().iter().all(|pixel| pixel.alpha() == u8::MAX);
-                    let png = opaque
-                        .then(|| {
-                            let rgb = sitegen_pixels::rgb_of_rgba(pixmap.data(), WIDTH, HEIGHT)?;
-                            PngBase::new(rgb, WIDTH, HEIGHT)
-                        })
-                        .transpose()?;
-                    Ok(Shared { pixmap, png })
-                };
-                draw().map_err(|err| format!("{err:#}"))
+    /// The layer of `brand`. Cards drawn at the same time wait for the first to draw it.
+    fn shared(&self, brand: &str) -> Result<Arc<Shared>> {
+        let mut layer = self
+            .0
+            .lock()
+            .map_err(|_| anyhow!("a thread panicked drawing the cards' shared layer"))?;
+        if let Some((drawn_for, shared)) = layer.as_ref()
+            && drawn_for == brand
+        {
+            return Ok(Arc::clone(shared));
+        }
+        let shared = Arc::new(Shared::draw(brand).context("drawing the cards' shared layer")?);
+        *layer = Some((brand.to_owned(), Arc::clone(&shared)));
+        Ok(shared)
+    }
+}
+
+impl Shared {
+    fn draw(brand: &str) -> Result<Self> {
+        let mut pixmap =
+            tiny_skia::Pixmap::new(WIDTH, HEIGHT).ok_or_else(|| anyhow!("allocating the card"))?;
+        let words = CardText {
+            eyebrow: None,
+            title: String::new(),
+            byline: None,
+        };
+        paint(&layer(brand, &words, Layer::Base)?, &mut pixmap)?;
+        let opaque = pixmap.pixels().iter().all(|pixel| pixel.alpha() == u8::MAX);
+        let png = opaque
+            .then(|| {
+                let rgb = sitegen_pixels::rgb_of_rgba(pixmap.data(), WIDTH, HEIGHT)?;
+                PngBase::new(rgb, WIDTH, HEIGHT)
             })
-            .as_ref()
-            .map_err(|err| anyhow!("drawing the cards' shared layer: {err}"))
+            .transpose()?;
+        Ok(Self { pixmap, png })
     }
 }
 
@@ -701,6 +707,16 @@ mod tests {
         let whole = image::load_from_memory(&encode(&pixmap).expect("encoded")).expect("a PNG");
         assert_eq!(drawn.color(), image::ColorType::Rgb8);
         assert!(drawn == whole, "the cards differ");
+    }
+
+    #[test]
+    fn a_card_of_another_brand_is_drawn_over_that_brand_s_layer() {
+        let base = Base::default();
+        let (first, _) = base.canvas("Nordvale").expect("the base");
+        let (other, _) = base.canvas("Another Brand").expect("the base");
+        assert_ne!(first.data(), other.data());
+        let (again, _) = base.canvas("Nordvale").expect("the base");
+        assert_eq!(first.data(), again.data());
     }
 
     #[test]

@@ -69,8 +69,7 @@ fn work(
     lower_priority();
     let mut list: Vec<PendingCard> = Vec::new();
     let mut next = 0;
-    let mut base = CardBase::default();
-    let mut base_brand = None;
+    let base = CardBase::default();
     let mut started = Instant::now();
     loop {
         // Idle until a list comes; then the newest of those waiting replaces the one in hand.
@@ -84,11 +83,6 @@ fn work(
         };
         if let Some(newest) = inbox.try_iter().last().or(newest) {
             (list, next) = (newest, 0);
-            // A new brand's layer is drawn with the first of its cards.
-            let brand = list.first().map(|card| card.brand().to_owned());
-            if brand.is_some() && brand != base_brand {
-                (base, base_brand) = (CardBase::default(), brand);
-            }
             started = Instant::now();
         }
         let batch = Instant::now();
