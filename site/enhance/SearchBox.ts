@@ -4,7 +4,8 @@
  * (see sitegen/src/search.rs). It fetches the entry file at once, then per query only the word
  * shards the query's words need and the fragments of the results on screen, each once.
  * Markup, inside the root that names `article-search` (`data-index` = the entry's URL,
- * `data-results-label` = `{count} results`, `data-no-results`):
+ * `data-results-label` = `{count} results`, `data-no-results`, and `data-fold` = the letters
+ * the language's readers type as others, as the index folds them: `õo äa` for õ as o, ä as a):
  * - `[data-search-input]`: the box;
  * - `[data-search-results]`: the panel, shown while the box has a query;
  * - `[data-search-count]`: a live region counting the results;
@@ -22,13 +23,29 @@ type Shard = Map<string, number[]>
 
 const MAX_RESULTS = 8
 
-export function queryWords(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+/** `data-fold` (`õo äa`) as a map from each letter to the one it is typed as. */
+export function foldOf(pairs: string): Map<string, string> {
+  return new Map(
+    pairs
+      .split(' ')
+      .map((pair) => [...pair])
+      .filter((pair): pair is [string, string] => pair.length === 2),
+  )
+}
+
+export function queryWords(text: string, fold: ReadonlyMap<string, string> = new Map()): string[] {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+  if (fold.size === 0) return words
+  return words.map((word) => [...word].map((c) => fold.get(c) ?? c).join(''))
 }
 
 /** The words to look up: all but the last whole, the last as a prefix once long enough. */
-export function plan(query: string, minPrefix: number): { word: string; prefix: boolean }[] {
-  const words = queryWords(query).map((word) => ({ word, prefix: false }))
+export function plan(
+  query: string,
+  minPrefix: number,
+  fold: ReadonlyMap<string, string> = new Map(),
+): { word: string; prefix: boolean }[] {
+  const words = queryWords(query, fold).map((word) => ({ word, prefix: false }))
   const last = words.pop()
   if (last && [...last.word].length >= minPrefix) words.push({ word: last.word, prefix: true })
   return words
@@ -78,16 +95,17 @@ export class SearchIndex {
   private constructor(
     private readonly base: URL,
     readonly entry: SearchEntry,
+    private readonly fold: ReadonlyMap<string, string>,
   ) {}
 
-  static async load(url: string): Promise<SearchIndex> {
+  static async load(url: string, fold: ReadonlyMap<string, string> = new Map()): Promise<SearchIndex> {
     const base = new URL(url, document.baseURI)
-    return new SearchIndex(base, await fetchJson<SearchEntry>(base))
+    return new SearchIndex(base, await fetchJson<SearchEntry>(base), fold)
   }
 
   /** Documents matching every word of `query`, best first; `null` while there is nothing to look up. */
   async search(query: string): Promise<number[] | null> {
-    const words = plan(query, this.entry.prefix)
+    const words = plan(query, this.entry.prefix, this.fold)
     if (words.length === 0) return null
     const perWord = await Promise.all(words.map(({ word, prefix }) => this.matches(word, prefix)))
     const [first, ...rest] = perWord
@@ -195,7 +213,7 @@ export default class SearchBox {
   }
 
   private load(): Promise<SearchIndex> {
-    this.index ??= SearchIndex.load(this.root.dataset.index ?? '')
+    this.index ??= SearchIndex.load(this.root.dataset.index ?? '', foldOf(this.root.dataset.fold ?? ''))
     return this.index
   }
 

@@ -93,3 +93,12 @@ export function routeAt<K extends PageKind>(kind: K, urlPathname: string): Route
   return route as RouteOf<K>
 }
 
+
+/**
+ * A page's Vike route (its `+route.ts`): the paths the model publishes pages of kind `kind` at,
+ * in every language (`/about`, `/et/about`, an article's translated slug), looked up in the
+ * routes table rather than matched by the folder's name.
+ */
+export function routeOfKind(kind: PageKind): (pageContext: { urlPathname: string }) => boolean {
+  return ({ urlPathname }) => routeByPath(urlPathname)?.kind === kind
+}

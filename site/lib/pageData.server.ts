@@ -8,6 +8,7 @@
 import type { PageContextServer } from 'vike/types'
 import type { SubServiceTeaser } from '../components/services/SubServiceGrid'
 import type { Meta } from '../schema/Meta'
+import type { Settings } from '../schema/Settings'
 import { type PageKind, type RouteOf, loadContent, pathOf, routeAt, routeByPath } from './content.server'
 import type { PageDataBase } from './pageMeta'
 import { canonicalUrl } from './paths'
@@ -26,6 +27,16 @@ import {
 } from './articles.server'
 
 /** A page's content without its `meta`, which travels once, as `data.meta`. */
+/**
+ * The letters the language of `settings` folds in its search (`õo äa öo`: õ typed as o, ...),
+ * for the search box's `data-fold`; undefined when it folds none.
+ */
+function searchFold(settings: Settings): string | undefined {
+  const folds = settings.languages.find((l) => l.tag === settings.language)?.search_folds ?? {}
+  const pairs = Object.entries(folds).map(([from, to]) => `${from}${to}`)
+  return pairs.length > 0 ? pairs.join(' ') : undefined
+}
+
 function withoutMeta<T extends { meta: Meta }>({ meta: _, ...page }: T): Omit<T, 'meta'> {
   return page
 }
@@ -75,6 +86,7 @@ const pageData = {
       filter: filterChoices(),
       insightsHref: pathOf('insights', {}),
       searchIndex: loadContent().search_index_path,
+      searchFold: searchFold(settings),
     }
   },
   'case-studies': () => ({ page: withoutMeta(loadContent().pages.case_studies) }),

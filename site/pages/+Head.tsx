@@ -1,6 +1,7 @@
 import { useData } from 'vike-react/useData'
 import { usePageContext } from 'vike-react/usePageContext'
 import type { PageDataBase } from '../lib/pageMeta'
+import { routeByPath } from '../lib/content.server'
 import { canonicalUrl } from '../lib/paths'
 import { feedPath, siteSettings } from '../lib/settings'
 
@@ -22,11 +23,17 @@ export default function Head() {
   const { urlPathname, is404 } = usePageContext()
   const { noindex, og, card, jsonLd } = useData<PageDataBase>()
   const settings = siteSettings()
-  const url = canonicalUrl(settings.base_url, urlPathname)
+  // On a site of several languages, sitegen's table of each page's versions gives the
+  // canonical URL and the hreflang set (sitegen/src/content/i18n.rs).
+  const versions = is404 ? undefined : routeByPath(urlPathname)?.versions
+  const url = versions?.canonical ?? canonicalUrl(settings.base_url, urlPathname)
   return (
     <>
       {/* The not-found page is served at whatever path was missing: it has no canonical URL. */}
       {!is404 && <link rel="canonical" href={url} />}
+      {versions?.hreflang.map(({ hreflang, href }) => (
+        <link key={hreflang} rel="alternate" hrefLang={hreflang} href={href} />
+      ))}
       <link rel="alternate" type="application/atom+xml" title={settings.brand.name} href={feedPath()} />
       <meta property="og:site_name" content={settings.brand.name} />
       <meta property="og:type" content={og?.type ?? 'website'} />

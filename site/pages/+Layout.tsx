@@ -4,6 +4,7 @@ import { usePageContext } from 'vike-react/usePageContext'
 import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
 import { SkipLink } from '../components/layout/SkipLink'
+import { pathOf, routeByPath } from '../lib/content.server'
 import { siteSettings } from '../lib/settings'
 
 const MAIN_ID = 'main'
@@ -13,16 +14,18 @@ const MAIN_ID = 'main'
 // Rendered at build time only: every page is a full load of a static file (speculation rules
 // in +Head.tsx make it quick), so each new page starts at the top with its menus closed.
 export default function Layout({ children }: { children: ReactNode }) {
-  const { urlPathname } = usePageContext()
+  const { urlPathname, is404 } = usePageContext()
   const settings = siteSettings()
+  const versions = is404 ? undefined : routeByPath(urlPathname)?.versions
+  const home = pathOf('home', {})
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink targetId={MAIN_ID} label={settings.ui.skip_to_content} />
-      <SiteHeader settings={settings} pathname={urlPathname} />
+      <SiteHeader settings={settings} pathname={urlPathname} home={home} languages={versions?.languages} />
       <main id={MAIN_ID} tabIndex={-1} className="flex-1 pt-header outline-none">
         {children}
       </main>
-      <SiteFooter settings={settings} />
+      <SiteFooter settings={settings} home={home} />
     </div>
   )
 }

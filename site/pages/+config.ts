@@ -22,5 +22,6 @@ export default {
     // Read from the content when the page is rendered; without client routing the browser never
     // needs it again.
     lang: { env: { server: true, client: false } },
+    htmlAttributes: { env: { server: true, client: false } },
   },
 } satisfies Config

@@ -30,7 +30,7 @@ process.stdout.write = process.stderr.write.bind(process.stderr)
 
 // Vike's server entry registers the build; the sitegen entry shares its modules.
 await import(pathToFileURL(path.join(bundle, 'server', 'entry.mjs')).href)
-const { renderPage, setContent, inputsHash } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
+const { renderPage, setContent, inputsHash, showLanguageOf } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
 
 // Rendering page after page, V8 lets the heap grow far past what is live: measured at 5,000
 // articles, 90 MB live and 480 MB in use after 2,000 pages, in every worker of the pool. A
@@ -79,6 +79,7 @@ async function handle(request) {
       return { hashes, reads }
     }
     case 'render': {
+      showLanguageOf(request.path)
       const pageContext = await renderPage({ urlOriginal: request.path })
       const { httpResponse, errorWhileRendering } = pageContext
       if (errorWhileRendering) return { error: describe(errorWhileRendering) }

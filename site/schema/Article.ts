@@ -27,7 +27,8 @@ author: string,
  */
 date: string, 
 /**
- * The date as the site shows it (`March 14, 2024`).
+ * The date as the site shows it in its language (`March 14, 2024`, `14. märts 2024`):
+ * `dates` of `site.yaml`.
  */
 date_display: string, 
 /**

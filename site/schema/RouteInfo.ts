@@ -3,6 +3,7 @@ import type { FixedPage } from "./FixedPage";
 import type { NewsletterPage } from "./NewsletterPage";
 import type { PageOf } from "./PageOf";
 import type { ShareImage } from "./ShareImage";
+import type { Versions } from "./Versions";
 
 /**
  * One published page.
@@ -31,7 +32,12 @@ pager?: PageOf,
 /**
  * The picture the page names for link previews instead of its generated card.
  */
-share_image?: ShareImage, } & ({ "kind": "contact-sent" } | { "kind": "contact-error" } | { "kind": "newsletter", "params": { 
+share_image?: ShareImage, 
+/**
+ * The page in every language of the site, from the one table of them
+ * ([`super::i18n`]); only on a site of more than one language.
+ */
+versions?: Versions, } & ({ "kind": "contact-sent" } | { "kind": "contact-error" } | { "kind": "newsletter", "params": { 
 /**
  * Which one (`confirmed`).
  */

@@ -66,6 +66,11 @@ images: { [key in string]: Picture },
  */
 cards: { [key in string]: SocialCard }, 
 /**
+ * The same site in each other language of `settings.languages`, in their order: the
+ * translations laid over this content, with their own routes (`/et/...`).
+ */
+translations?: Array<SiteContent>, 
+/**
  * Set only in the JSON `sitegen build` hands its render workers: the articles' `html` is
  * empty there and read from this file when a page needs it.
  */

@@ -31,4 +31,12 @@ footer_nav_label: string,
 /**
  * Accessible name of the region where toasts (such as "Message Sent!") appear.
  */
-notifications_label: string, };
+notifications_label: string, 
+/**
+ * Accessible name of the language switcher in the header.
+ */
+languages_label: string, 
+/**
+ * What the language switcher says of a language the page is not translated into.
+ */
+not_translated: string, };

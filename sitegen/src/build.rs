@@ -36,7 +36,7 @@ use crate::cards::{self, Cards};
 use crate::check;
 use crate::compress::{self, Encoding};
 use crate::content::articles::TocEntry;
-use crate::content::{ArticleBodies, Content, ContentErrors, RouteInfo};
+use crate::content::{ArticleBodies, Content, ContentErrors};
 use crate::feed;
 use crate::images::{self, Images};
 use crate::output_dir::{Files, NOT_FOUND_FILE, route_file};
@@ -334,17 +334,38 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
             .map_err(BuildError::of_pictures(Stage::Images))
     })?;
     let social = steps.run(Stage::Cards, || {
-        cards::process(cache, &mut content).map_err(BuildError::of_pictures(Stage::Cards))
+        let mut social =
+            cards::process(cache, &mut content).map_err(BuildError::of_pictures(Stage::Cards))?;
+        for translation in &mut content.translations {
+            let more = cards::process(cache, translation)
+                .map_err(BuildError::of_pictures(Stage::Cards))?;
+            social.files.extend(more.files);
+            social.drawn += more.drawn;
+        }
+        Ok(social)
     })?;
     let search = steps.run(Stage::Search, || {
-        search_index(cache, &mut content).map_err(BuildError::during(Stage::Search))
+        // One index per language, of its own articles.
+        let mut files =
+            search_index(cache, &mut content).map_err(BuildError::during(Stage::Search))?;
+        for translation in &mut content.translations {
+            files.extend(
+                search_index(cache, translation).map_err(BuildError::during(Stage::Search))?,
+            );
+        }
+        Ok(files)
     })?;
     // Only the search index reads the articles' plain text: the JSON every worker parses goes
     // without it, a third lighter, and sitegen does not hold it for the rest of the build.
     for article in &mut content.articles {
         article.text = Arc::default();
     }
-    let routes: Vec<String> = content.routes.iter().map(|r| r.path.clone()).collect();
+    for translation in &mut content.translations {
+        for article in &mut translation.articles {
+            article.text = Arc::default();
+        }
+    }
+    let routes: Vec<String> = content.all_routes().map(|r| r.path.clone()).collect();
     let rendered = steps.run(Stage::Render, || {
         render_pages(options, cache, &bundle, &mut content, head_start)
     })?;
@@ -429,23 +450,35 @@ fn load(options: &BuildOptions) -> Result<Content, BuildError> {
     Ok(content)
 }
 
-/// Every page of the model, and the not-found page.
-fn page_jobs(routes: &[RouteInfo]) -> Vec<PageJob> {
-    routes
-        .iter()
+/// Every page of the model in every language, and each language's not-found page (`404.html`,
+/// `et/404.html`).
+fn page_jobs(content: &Content) -> Vec<PageJob> {
+    let not_found = |folder: &str| {
+        let path = format!("{folder}/{NOT_FOUND_FILE}");
+        PageJob {
+            // No route has this path (routes have no extension), so Vike renders its error page.
+            file: route_file(&path),
+            path,
+            source: crate::content::SITE_FILE.into(),
+            status: 404,
+        }
+    };
+    content
+        .all_routes()
         .map(|route| PageJob {
             path: route.path.clone(),
             file: route_file(&route.path),
             source: route.kind.source_file(),
             status: 200,
         })
-        .chain([PageJob {
-            // No route has this path (routes have no extension), so Vike renders its error page.
-            path: format!("/{NOT_FOUND_FILE}"),
-            file: NOT_FOUND_FILE.into(),
-            source: crate::content::SITE_FILE.into(),
-            status: 404,
-        }])
+        .chain([not_found("")])
+        .chain(content.translations.iter().map(|translation| {
+            not_found(
+                &translation
+                    .settings
+                    .language_prefix(&translation.settings.language),
+            )
+        }))
         .collect()
 }
 
@@ -491,7 +524,7 @@ fn render_pages(
         page_timeout: options.page_timeout,
     };
     Ok(render::render(
-        &page_jobs(&content.routes),
+        &page_jobs(content),
         &content_file,
         bundle,
         &options.site_dir,
@@ -685,7 +718,8 @@ fn search_index(cache: &Cache, content: &mut Content) -> anyhow::Result<Vec<(Str
         files: Vec<(String, String)>,
     }
     let store = cache.files();
-    let sources = search::sources(content);
+    let fold = search::fold_of(content);
+    let sources = search::sources(content, &fold);
     let memo = SearchMemo(cache);
     let runs = search::Runs::new(&sources, &memo)?;
     let mut parts: Vec<&[u8]> = vec![SEARCH_FORMAT.as_bytes()];
@@ -758,11 +792,25 @@ fn write_site_files(
 ) -> anyhow::Result<Vec<(String, Stored)>> {
     let work = cache.scratch("site-files-")?;
     let entries: Vec<SitemapEntry> = content
-        .routes
-        .iter()
+        .all_routes()
         .map(|r| SitemapEntry {
             path: r.path.clone(),
-            in_sitemap: r.in_sitemap,
+            // A page standing in for a missing translation is not the page search engines
+            // should find: its canonical is the source's.
+            in_sitemap: r.in_sitemap
+                && r.versions.as_ref().is_none_or(|v| {
+                    v.canonical == crate::content::page_url(&content.settings.base_url, &r.path)
+                }),
+            alternates: r
+                .versions
+                .as_ref()
+                .map(|v| {
+                    v.hreflang
+                        .iter()
+                        .map(|h| (h.hreflang.clone(), h.href.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
         .collect();
     outputs::write_site_files(
@@ -773,12 +821,22 @@ fn write_site_files(
         &entries,
         &content.settings.cache,
     )?;
-    feed::write(work.path(), content)?;
+    let mut feeds = vec![feed::write(work.path(), content)?];
+    for translation in &content.translations {
+        feeds.push(feed::write(work.path(), translation)?);
+    }
     let mut files = redirects::files(content)?;
     for entry in std::fs::read_dir(work.path())? {
         let entry = entry?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        files.push((name, std::fs::read(entry.path())?));
+        if entry.file_type()?.is_file() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            files.push((name, std::fs::read(entry.path())?));
+        }
+    }
+    // The translations' feeds are in folders of their own (`et/feed.xml`).
+    for name in feeds.into_iter().filter(|name| name.contains('/')) {
+        let bytes = std::fs::read(work.path().join(&name))?;
+        files.push((name, bytes));
     }
     let store = cache.files();
     let mut stored = files

@@ -1,13 +1,14 @@
 //! The Atom feed of the articles (`/feed.xml`): the newest [`FEED_ENTRIES`], absolute URLs from
 //! the base URL, each entry with its summary (the excerpt) and full content (the rendered body).
+//! Each language has its own, of its own articles (`/et/feed.xml`), at the content's
+//! `feed_path`, with the pages' paths taken from its routes.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use minijinja::context;
 
-use crate::content::Content;
-use crate::content::FixedPage;
+use crate::content::{Content, FixedPage, RouteKind};
 use crate::outputs;
 
 pub use crate::content::articles::{FEED_ENTRIES, FEED_FILE};
@@ -28,12 +29,23 @@ pub fn render(content: &Content) -> Result<String> {
             .to_string())
     };
     let insights = FixedPage::Insights;
+    // A page's path in the content's language, from its routes (the default language's
+    // paths are the kinds' own).
+    let paths: std::collections::HashMap<&RouteKind, &str> = content
+        .routes
+        .iter()
+        .map(|route| (&route.kind, route.path.as_str()))
+        .collect();
+    let path_of = |kind: &RouteKind| -> Result<String> {
+        Ok(paths
+            .get(kind)
+            .map_or_else(|| kind.path(), |path| (*path).to_owned()))
+    };
     let mut entries = Vec::new();
     for article in content.articles.iter().take(FEED_ENTRIES) {
-        let path = crate::content::RouteKind::Article {
+        let path = path_of(&RouteKind::Article {
             slug: article.slug.clone(),
-        }
-        .path();
+        })?;
         entries.push(context! {
             url => url_of(&path)?,
             title => &article.title,
@@ -64,8 +76,8 @@ pub fn render(content: &Content) -> Result<String> {
         "feed.xml.j2",
         context! {
             language => &content.settings.language,
-            feed_url => base.join(FEED_FILE)?.to_string(),
-            insights_url => url_of(insights.path())?,
+            feed_url => base.join(content.feed_path.trim_start_matches('/'))?.to_string(),
+            insights_url => url_of(&path_of(&RouteKind::Fixed(insights))?)?,
             base_url => base.to_string(),
             title => &meta.title,
             subtitle => &meta.description,
@@ -75,8 +87,16 @@ pub fn render(content: &Content) -> Result<String> {
     )
 }
 
-/// Writes `feed.xml` into the site directory `dir`.
-pub fn write(dir: &Path, content: &Content) -> Result<()> {
-    let path = dir.join(FEED_FILE);
-    std::fs::write(&path, render(content)?).with_context(|| format!("writing {}", path.display()))
+/// Writes the feed of `content` at its `feed_path` into the site directory `dir`: the name of
+/// the file written (`feed.xml`, `et/feed.xml`).
+pub fn write(dir: &Path, content: &Content) -> Result<String> {
+    let name = content.feed_path.trim_start_matches('/').to_owned();
+    let path = dir.join(&name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    std::fs::write(&path, render(content)?)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(name)
 }

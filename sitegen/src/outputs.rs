@@ -26,6 +26,9 @@ pub struct SitemapEntry {
     /// Whether the page is listed in `sitemap.xml`. Every page, listed or not, is revalidated
     /// on each visit (see `_headers`).
     pub in_sitemap: bool,
+    /// The page's `hreflang` set (language or `x-default`, absolute URL), as its `<head>`
+    /// lists it: written as its `xhtml:link`s. Empty on a site of one language.
+    pub alternates: Vec<(String, String)>,
 }
 
 impl SitemapEntry {
@@ -34,6 +37,7 @@ impl SitemapEntry {
         Self {
             path: path.into(),
             in_sitemap: true,
+            alternates: Vec::new(),
         }
     }
 }
@@ -100,16 +104,26 @@ pub fn write_site_files(
             let url = base
                 .join(path.trim_start_matches('/'))
                 .with_context(|| format!("route {:?} does not form a URL", route.path))?;
-            urls.push(url.to_string());
+            let alternates: Vec<_> = route
+                .alternates
+                .iter()
+                .map(|(hreflang, href)| context! { hreflang, href })
+                .collect();
+            urls.push(context! { loc => url.to_string(), alternates });
         }
     }
+    let alternates = routes.iter().any(|r| !r.alternates.is_empty());
     let hashed_paths: Vec<String> = HASHED_DIRS.iter().map(|d| format!("/{d}/*")).collect();
     let revalidated_paths = revalidated_paths(public)?;
     let sitemap_url = base.join("sitemap.xml")?.to_string();
 
     let env = environment()?;
     let files = [
-        ("sitemap.xml", "sitemap.xml.j2", context! { urls }),
+        (
+            "sitemap.xml",
+            "sitemap.xml.j2",
+            context! { urls, alternates },
+        ),
         ("robots.txt", "robots.txt.j2", context! { sitemap_url }),
         (
             "_headers",

@@ -91,7 +91,44 @@ pub fn file_schemas() -> Vec<FileSchema> {
         name: SERVICE_CATEGORY.into(),
         schema: json_schema_of::<services::ServiceCategory>(),
     });
+    // A translation (`pages/about.et.yaml`) holds any of its source's fields and no other.
+    let translations: Vec<FileSchema> = schemas
+        .iter()
+        .filter(|s| s.name != content::redirects::REDIRECTS_FILE.trim_end_matches(".yaml"))
+        .map(|s| FileSchema {
+            name: format!("{}{TRANSLATION}", s.name),
+            schema: translation_schema(s.schema.clone()),
+        })
+        .collect();
+    schemas.extend(translations);
     schemas
+}
+
+/// What the schema name of a translation adds to its source's (`pages/about.translation`).
+const TRANSLATION: &str = ".translation";
+
+/// `schema` with no field required: a translation gives only the words it translates (see
+/// [`crate::content::translate`]), and still no field its source does not have.
+fn translation_schema(schema: schemars::Schema) -> schemars::Schema {
+    fn optional(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(fields) => {
+                // The keyword (a list of names), not a property named `required`.
+                if fields
+                    .get("required")
+                    .is_some_and(serde_json::Value::is_array)
+                {
+                    fields.remove("required");
+                }
+                fields.values_mut().for_each(optional);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(optional),
+            _ => {}
+        }
+    }
+    let mut value = schema.to_value();
+    optional(&mut value);
+    schemars::Schema::try_from(value).unwrap_or_default()
 }
 
 /// The schema name of every file under `services/`.
@@ -108,6 +145,11 @@ fn file_schema(rel: &str, schema: schemars::Schema) -> FileSchema {
 /// separators) follows, if it is a content file.
 pub fn schema_name(rel: &str) -> Option<String> {
     let stem = rel.strip_suffix(".yaml")?;
+    let file = stem.rsplit_once('/').map_or(stem, |(_, file)| file);
+    if let Some((source, _tag)) = file.rsplit_once('.') {
+        let source = format!("{}{source}.yaml", &stem[..stem.len() - file.len()]);
+        return schema_name(&source).map(|name| format!("{name}{TRANSLATION}"));
+    }
     if let Some(file) = stem.strip_prefix(&format!("{}/", content::SERVICES_DIR)) {
         return (!file.contains('/')).then(|| SERVICE_CATEGORY.into());
     }

@@ -123,6 +123,9 @@ pub struct Source<'a> {
     pub doc: Doc,
     /// The body's text.
     pub body: &'a str,
+    /// The letters the language's readers type as others (`õ` as `o`), from `search_folds`
+    /// of its language in `site.yaml`: indexed as those, as the browser folds a query.
+    pub fold: &'a [(char, char)],
 }
 
 /// The built index: every file under [`DIR`], by path relative to it.
@@ -195,6 +198,22 @@ pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
     tokens(text).map(Cow::into_owned)
 }
 
+/// `word` with each letter of `fold` replaced as it says (`jõud` -> `joud` for Estonian).
+fn folded<'w>(word: Cow<'w, str>, fold: &[(char, char)]) -> Cow<'w, str> {
+    if fold.is_empty() || word.is_ascii() {
+        return word;
+    }
+    Cow::Owned(
+        word.chars()
+            .map(|c| {
+                fold.iter()
+                    .find(|(from, _)| *from == c)
+                    .map_or(c, |(_, to)| *to)
+            })
+            .collect(),
+    )
+}
+
 /// [`words`], borrowed from `text` where it is lowercase already (most words of most text).
 fn tokens(text: &str) -> impl Iterator<Item = Cow<'_, str>> {
     text.split(|c: char| !c.is_alphanumeric())
@@ -210,18 +229,28 @@ fn tokens(text: &str) -> impl Iterator<Item = Cow<'_, str>> {
         })
 }
 
-/// What is indexed of every article, oldest first.
-pub fn sources(content: &Content) -> Vec<Source<'_>> {
+/// What is indexed of every article of `content` (one language's), oldest first, each with its
+/// page's path in that language and the language's `fold`.
+pub fn sources<'a>(content: &'a Content, fold: &'a [(char, char)]) -> Vec<Source<'a>> {
+    let paths: std::collections::HashMap<&RouteKind, &str> = content
+        .routes
+        .iter()
+        .map(|route| (&route.kind, route.path.as_str()))
+        .collect();
     content
         .articles
         .iter()
         .rev()
         .map(|article| Source {
             doc: Doc {
-                url: RouteKind::Article {
-                    slug: article.slug.clone(),
-                }
-                .path(),
+                url: {
+                    let kind = RouteKind::Article {
+                        slug: article.slug.clone(),
+                    };
+                    paths
+                        .get(&kind)
+                        .map_or_else(|| kind.path(), |p| (*p).to_owned())
+                },
                 title: article.title.clone(),
                 excerpt: article.excerpt.clone(),
                 author: content
@@ -230,13 +259,24 @@ pub fn sources(content: &Content) -> Vec<Source<'_>> {
                     .map_or(article.author.clone(), |a| a.name.clone()),
             },
             body: &article.text,
+            fold,
         })
         .collect()
 }
 
+/// The letters the readers of `content`'s language type as others, from `site.yaml`.
+pub fn fold_of(content: &Content) -> Vec<(char, char)> {
+    content
+        .settings
+        .current_language()
+        .map(|language| language.search_fold())
+        .unwrap_or_default()
+}
+
 /// Builds the index of every article and names its entry in `content.search_index_path`.
 pub fn attach(content: &mut Content) -> Result<Files> {
-    let files = build(&sources(content), SHARD_MAX_BYTES)?;
+    let fold = fold_of(content);
+    let files = build(&sources(content, &fold), SHARD_MAX_BYTES)?;
     content.search_index_path = files.entry_path();
     Ok(files)
 }
@@ -295,8 +335,12 @@ impl<'s, 'a> Runs<'s, 'a> {
                 }
                 let first = (r * RUN).to_le_bytes();
                 let mut parts: Vec<&[u8]> = vec![RUN_FORMAT.as_bytes(), &first];
-                for (doc, source) in docs.iter().zip(run) {
-                    parts.extend([doc.as_slice(), source.body.as_bytes()]);
+                let folds: Vec<String> = run
+                    .iter()
+                    .map(|source| source.fold.iter().flat_map(|(a, b)| [*a, *b]).collect())
+                    .collect();
+                for ((doc, source), fold) in docs.iter().zip(run).zip(&folds) {
+                    parts.extend([doc.as_slice(), source.body.as_bytes(), fold.as_bytes()]);
                 }
                 Ok(memo.key(&parts))
             })
@@ -443,10 +487,11 @@ fn index_run(sources: &[Source<'_>]) -> FastMap<String, Vec<(u32, u32)>> {
     let mut index: FastMap<String, Vec<(u32, u32)>> = FastMap::default();
     let mut weights = Weights::default();
     for (doc, source) in (0..).zip(sources) {
-        weights.add(&source.doc.title, TITLE_WEIGHT, 1);
-        weights.add(&source.doc.excerpt, META_WEIGHT, 1);
-        weights.add(&source.doc.author, META_WEIGHT, 1);
-        weights.add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP);
+        let fold = source.fold;
+        weights.add(&source.doc.title, TITLE_WEIGHT, 1, fold);
+        weights.add(&source.doc.excerpt, META_WEIGHT, 1, fold);
+        weights.add(&source.doc.author, META_WEIGHT, 1, fold);
+        weights.add(source.body, BODY_WEIGHT, BODY_REPEAT_CAP, fold);
         for (word, weight) in weights.total.drain() {
             index.entry(word).or_default().push((doc, weight));
         }
@@ -534,8 +579,8 @@ struct Weights {
 
 impl Weights {
     /// Adds `weight` for each time a word is in `text`, counting at most `cap` times a word.
-    fn add(&mut self, text: &str, weight: u32, cap: u32) {
-        for word in tokens(text) {
+    fn add(&mut self, text: &str, weight: u32, cap: u32, fold: &[(char, char)]) {
+        for word in tokens(text).map(|word| folded(word, fold)) {
             match self.seen.get_mut(word.as_ref()) {
                 Some(n) => *n = (*n + 1).min(cap),
                 None => {
@@ -687,6 +732,27 @@ fn hash(parts: &[&[u8]]) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn estonian_letters_are_indexed_as_readers_type_them() {
+        let fold = [
+            ('õ', 'o'),
+            ('ä', 'a'),
+            ('ö', 'o'),
+            ('ü', 'u'),
+            ('š', 's'),
+            ('ž', 'z'),
+        ];
+        let sources = [Source {
+            fold: &fold,
+            ..source(0, "Tõhus šabloon", "Žürii mõõdab")
+        }];
+        let index = index_run(&sources);
+        for word in ["tohus", "sabloon", "zurii", "moodab"] {
+            assert!(index.contains_key(word), "{word}: {:?}", index.keys());
+        }
+        assert!(!index.contains_key("tõhus"));
+    }
+
     fn source<'a>(n: usize, title: &str, body: &'a str) -> Source<'a> {
         Source {
             doc: Doc {
@@ -696,6 +762,7 @@ mod tests {
                 author: "Ada Lind".to_owned(),
             },
             body,
+            fold: &[],
         }
     }
 

@@ -2,7 +2,8 @@
 //! what passes here passes in production.
 //!
 //! - `/about` and `/about/` both serve `about/index.html` with status 200, no redirect.
-//! - Unknown paths get status 404 with the body of `404.html`.
+//! - Unknown paths get status 404 with the body of the nearest `404.html` up their folders
+//!   (`et/404.html` for `/et/missing`, each language's own), as Cloudflare Pages answers.
 //! - The rules of `_redirects` come first, as Cloudflare Pages applies them: an old path is
 //!   answered 301 with its `Location`, a path that is gone 410 with the not-found page's body.
 //! - The rules of `_headers` (Netlify / Cloudflare Pages format) are applied. A page is matched
@@ -262,10 +263,27 @@ impl Site {
         res
     }
 
+    /// The not-found page nearest `request_path` up its folders (`et/404.html` for
+    /// `/et/missing`, a language's own), else `404.html`: what Cloudflare Pages serves.
+    async fn not_found_file(&self, request_path: &str) -> String {
+        let folders: Vec<&str> = request_path
+            .split('/')
+            .filter(|s| !s.is_empty() && *s != "." && *s != "..")
+            .collect();
+        let candidates: Vec<String> = (1..=folders.len())
+            .rev()
+            .map(|n| format!("{}/{NOT_FOUND_FILE}", folders[..n].join("/")))
+            .collect();
+        self.find(&candidates)
+            .await
+            .unwrap_or_else(|| NOT_FOUND_FILE.to_owned())
+    }
+
     async fn not_found(&self, request_path: &str, headers: &HeaderMap) -> Response {
-        let variants = self.variants(NOT_FOUND_FILE).await;
+        let page = self.not_found_file(request_path).await;
+        let variants = self.variants(&page).await;
         let chosen = negotiate(headers, &variants);
-        let file = format!("{NOT_FOUND_FILE}{}", chosen.map_or("", Encoding::suffix));
+        let file = format!("{page}{}", chosen.map_or("", Encoding::suffix));
         let mut res = match tokio::fs::read(self.root.join(file)).await {
             Ok(body) => {
                 let mut res = (
@@ -285,7 +303,7 @@ impl Site {
             }
             Err(_) => (StatusCode::NOT_FOUND, "404 Not Found\n").into_response(),
         };
-        let not_found_path = format!("/{NOT_FOUND_FILE}");
+        let not_found_path = format!("/{page}");
         self.rules
             .apply(&[request_path, &not_found_path], res.headers_mut());
         res

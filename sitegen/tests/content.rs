@@ -173,6 +173,8 @@ fn each_fixed_page_of_the_table_is_read_from_its_file_and_published_with_its_kin
     let on_disk: BTreeSet<String> = std::fs::read_dir(&pages_dir)
         .expect("content/pages")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        // Translations (`about.et.yaml`) sit beside their pages.
+        .filter(|name| !sitegen::content::translate::is_translation(name))
         .collect();
     let in_table: BTreeSet<String> = FixedPage::ALL
         .iter()
@@ -220,6 +222,8 @@ fn every_route_carries_its_kind_and_parameters_in_the_content_json() {
         let object = found.as_object_mut().expect("object");
         object.remove("title");
         object.remove("description");
+        // Its versions in each language: see tests/i18n.rs.
+        object.remove("versions");
         found
     };
     assert_eq!(
@@ -742,4 +746,90 @@ fn a_link_to_an_old_path_is_reported_where_it_is_written() {
             position(&site, "href: /company/")
         )]
     );
+}
+
+#[test]
+fn a_translation_field_the_source_does_not_have_is_named_at_its_line() {
+    let text = edited(
+        "pages/about.et.yaml",
+        "  eyebrow: Meist\n",
+        "  eyebrow: Meist\n  titel: Meist\n",
+    );
+    assert_eq!(
+        errors_with("pages/about.et.yaml", &text),
+        [format!(
+            "content/pages/about.et.yaml:{}: `titel` is not a field of the source file: a translation \
+             holds only the source's words; remove it or add it to the source first",
+            position(&text, "titel")
+        )]
+    );
+}
+
+#[test]
+fn a_translated_list_of_another_length_is_named_at_its_line() {
+    let text = edited(
+        "site.et.yaml",
+        "    - { label: Kontakt }\n",
+        "    - { label: Kontakt }\n    - { label: Veel }\n",
+    );
+    let errors = errors_with("site.et.yaml", &text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with(&format!(
+            "content/site.et.yaml:{}: the source lists 5 items and the translation 6",
+            position(&text, "links:")
+        )),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_language_tag_that_is_not_bcp_47_is_named_at_its_line() {
+    let text = edited("site.yaml", "  - tag: et\n", "  - tag: Estonian\n");
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: `Estonian` is not a BCP 47 language tag: write a language (`et`), \
+             optionally with a script or region (`pt-BR`, `zh-Hans`)",
+            position(&text, "tag: Estonian")
+        )]
+    );
+}
+
+#[test]
+fn two_pages_of_one_language_with_one_slug_are_named() {
+    let file = "articles/designing-event-driven-apis-that-scale.et.md";
+    let text = edited(
+        file,
+        "slug: skaleeruvate-sundmuspohiste-api-de-kujundamine",
+        "slug: viis-kusimust-enne-jargmist-pilvemigratsiooni",
+    );
+    let errors = errors_with(file, &text);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("slug")
+            && errors[0].contains(
+                "`/et/insights/viis-kusimust-enne-jargmist-pilvemigratsiooni` is also the path of"
+            ),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn estonian_dates_are_written_the_estonian_way() {
+    let content = load_with(None).expect("the real content loads");
+    let estonian = &content.translations[0];
+    assert_eq!(estonian.settings.language, "et");
+    let article = estonian
+        .articles
+        .iter()
+        .find(|a| a.date == "2024-03-14" || a.date.starts_with("2024-"))
+        .expect("an article of 2024");
+    let (_, month, day) = sitegen::content::articles::parse_date(&article.date).expect("a date");
+    let months = &estonian.settings.dates.months;
+    assert_eq!(
+        article.date_display,
+        format!("{day}. {} 2024", months[month - 1])
+    );
+    assert!(months.iter().any(|m| m == "veebruar"));
 }

@@ -446,6 +446,12 @@ fn a_content_picture_needs_alt_text_or_an_explicit_decorative_true() {
         "image_alt: Illustration of a patient health dashboard with a heart-rate line and clinical charts.",
         "decorative: true",
     );
+    // Its translation has no words of its own for it either.
+    site.edit(
+        "pages/industries.et.yaml",
+        "      image_alt: Illustratsioon patsiendi terviseandmete töölauast südamerütmi joone ja kliiniliste graafikutega.\n",
+        "",
+    );
     let content = site.load().expect("valid content");
     let healthcare = &content.pages.industries.industries.items[0];
     assert!(healthcare.decorative);

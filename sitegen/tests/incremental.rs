@@ -221,7 +221,7 @@ fn check_sequence(edits: &[Edit]) -> anyhow::Result<()> {
         let reference = build(&project.options(&clean, &clean_cache))?;
         assert_eq!(
             reference.rendered,
-            reference.content.routes.len() + 1,
+            pages_of(&reference.content),
             "the clean build renders every page"
         );
         let diff = differences(&tree(&incremental)?, &tree(&clean)?);
@@ -270,7 +270,7 @@ fn an_unchanged_rebuild_renders_nothing_and_one_edit_renders_little() -> anyhow:
     let cache = work.path().join("cache");
     let out = work.path().join("out");
     let first = build(&project.options(&out, &cache))?;
-    let pages = first.content.routes.len() + 1;
+    let pages = pages_of(&first.content);
     assert_eq!(first.rendered, pages);
     let again = build(&project.options(&out, &cache))?;
     assert_eq!((again.bundled, again.rendered, again.hashed), (false, 0, 0));
@@ -402,4 +402,10 @@ fn hrefs(html: &str) -> Vec<String> {
         .filter_map(|rest| rest.split('"').next())
         .map(str::to_owned)
         .collect()
+}
+
+/// The pages a build of `content` renders: every route of every language and each language's
+/// not-found page.
+fn pages_of(content: &sitegen::content::Content) -> usize {
+    content.all_routes().count() + 1 + content.translations.len()
 }

@@ -27,6 +27,7 @@ fn small_site() -> Vec<SitemapEntry> {
         SitemapEntry {
             path: "/thank-you".into(),
             in_sitemap: false,
+            alternates: Vec::new(),
         },
     ]
 }

@@ -172,6 +172,30 @@ async fn paths_leaving_the_directory_are_refused() {
     }
 }
 
+#[tokio::test]
+async fn an_unknown_path_under_a_language_gets_that_languages_not_found_page() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("index.html"), "home").expect("write");
+    std::fs::write(dir.path().join("404.html"), "not found").expect("write");
+    std::fs::create_dir(dir.path().join("et")).expect("mkdir");
+    std::fs::write(dir.path().join("et/404.html"), "ei leitud").expect("write");
+    for (path, page) in [
+        ("/et/puudub", &b"ei leitud"[..]),
+        ("/et/a/b/", b"ei leitud"),
+        ("/et", b"ei leitud"),
+        ("/etc/passwd", b"not found"),
+        ("/missing", b"not found"),
+    ] {
+        let res = router(dir.path().to_path_buf())
+            .expect("servable")
+            .oneshot(Request::get(path).body(Body::empty()).expect("request"))
+            .await
+            .expect("infallible");
+        assert_eq!(res.status(), StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(body(res).await, page, "{path}");
+    }
+}
+
 #[cfg(unix)]
 #[tokio::test]
 async fn a_symlink_leading_out_of_the_directory_is_not_followed() {

@@ -16,6 +16,8 @@ export type InsightsSearchBarProps = {
   filter: FilterChoices
   /** The search index's entry file (fetched on the box's first focus). */
   indexPath: string
+  /** The letters the language's readers type as others (`õo äa`), as the index folds them. */
+  fold?: string
   /** The Insights page, whose URL the type choices filter. */
   insightsHref: string
 }
@@ -31,7 +33,7 @@ const choice =
  *   (a category to its prerendered listing page); with it they narrow the cards on this page and
  *   update the URL (`?category=cloud-services`, `?type=technical`), see enhance/ArticleFilter.ts.
  */
-export function InsightsSearchBar({ search, filter, indexPath, insightsHref }: InsightsSearchBarProps) {
+export function InsightsSearchBar({ search, filter, indexPath, fold, insightsHref }: InsightsSearchBarProps) {
   const id = useId()
   const inputId = `${id}-q`
   const resultsId = `${id}-results`
@@ -45,6 +47,7 @@ export function InsightsSearchBar({ search, filter, indexPath, insightsHref }: I
           className="relative flex-1"
           {...enhance('article-search')}
           data-index={indexPath}
+          data-fold={fold}
           data-results-label={search.results_label}
           data-no-results={search.no_results}
         >

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import type { Link } from '../../schema/Link'
 import { NavLink } from './NavLink'
 
@@ -6,13 +7,15 @@ export type MobileMenuProps = {
   links: Link[]
   label: string
   pathname: string
+  /** Shown under the links (the language switcher). */
+  children?: ReactNode
 }
 
 /**
  * The menu panel the hamburger button opens on narrow screens, with its own list of links;
  * hidden until the header's disclosure (enhance/Disclosure.ts) shows it.
  */
-export function MobileMenu({ id, links, label, pathname }: MobileMenuProps) {
+export function MobileMenu({ id, links, label, pathname, children }: MobileMenuProps) {
   return (
     <>
       {/* Dims the page under the open menu; a click on it closes the menu like any outside click. */}
@@ -40,6 +43,7 @@ export function MobileMenu({ id, links, label, pathname }: MobileMenuProps) {
             ))}
           </ul>
         </nav>
+        {children}
       </div>
     </>
   )

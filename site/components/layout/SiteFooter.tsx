@@ -4,10 +4,12 @@ import { SocialList } from './SocialList'
 
 export type SiteFooterProps = {
   settings: Pick<Settings, 'brand' | 'nav' | 'footer' | 'ui'>
+  /** The home page's path in the language of the page. */
+  home: string
 }
 
 /** The four-column footer: brand and description, then the link columns from content. */
-export function SiteFooter({ settings }: SiteFooterProps) {
+export function SiteFooter({ settings, home }: SiteFooterProps) {
   const { brand, nav, footer, ui } = settings
   return (
     <footer className="relative overflow-hidden bg-ink-950 text-ink-300">
@@ -18,7 +20,7 @@ export function SiteFooter({ settings }: SiteFooterProps) {
       <div className="relative mx-auto w-full max-w-page px-5 pt-16 pb-10 sm:px-6 lg:px-8 lg:pt-20">
         <div className="grid gap-12 lg:grid-cols-12">
           <div className="flex flex-col gap-6 lg:col-span-4">
-            <BrandLink name={brand.name} label={nav.home_label} on="dark" />
+            <BrandLink name={brand.name} href={home} label={nav.home_label} on="dark" />
             <p className="max-w-sm text-sm leading-relaxed text-ink-400">{footer.description}</p>
             <SocialList label={footer.social_label} social={footer.social} />
           </div>

@@ -1,15 +1,21 @@
 import Menu from 'lucide-react/icons/menu'
 import X from 'lucide-react/icons/x'
 import type { Settings } from '../../schema/Settings'
+import type { Version } from '../../schema/Version'
 import { enhance } from '../../enhance/modules'
 import { ActionLink } from '../ui/ActionLink'
 import { BrandLink } from './BrandLink'
 import { DesktopNav } from './DesktopNav'
+import { LanguageSwitcher } from './LanguageSwitcher'
 import { MobileMenu } from './MobileMenu'
 
 export type SiteHeaderProps = {
   settings: Pick<Settings, 'brand' | 'nav' | 'ui'>
   pathname: string
+  /** The home page's path in the language of the page. */
+  home: string
+  /** This page in every language of the site; absent on a site of one language. */
+  languages?: Version[]
 }
 
 const MOBILE_MENU_ID = 'mobile-menu'
@@ -21,15 +27,24 @@ const MOBILE_MENU_ID = 'mobile-menu'
  * click outside the bar or on the dimmed page, and choosing a link; each page is a full load,
  * so it is closed on every new page.
  */
-export function SiteHeader({ settings, pathname }: SiteHeaderProps) {
+export function SiteHeader({ settings, pathname, home, languages }: SiteHeaderProps) {
   const { brand, nav, ui } = settings
   return (
     <header {...enhance('disclosure')} className="fixed inset-x-0 top-0 z-50">
       <div className="border-b border-ink-200/70 bg-white/85 backdrop-blur-md backdrop-saturate-150">
         <div className="mx-auto flex h-header w-full max-w-page items-center justify-between gap-6 px-5 sm:px-6 lg:px-8">
-          <BrandLink name={brand.name} label={nav.home_label} />
+          <BrandLink name={brand.name} href={home} label={nav.home_label} />
           <DesktopNav nav={nav} label={ui.main_nav_label} pathname={pathname} />
           <div className="flex items-center gap-2">
+            {languages && (
+              // On narrow screens the mobile menu holds it: one landmark at every width.
+              <LanguageSwitcher
+                languages={languages}
+                label={ui.languages_label}
+                notTranslated={ui.not_translated}
+                className="hidden lg:block"
+              />
+            )}
             <ActionLink href={nav.cta.href} arrow={false}>
               {nav.cta.label}
             </ActionLink>
@@ -49,7 +64,16 @@ export function SiteHeader({ settings, pathname }: SiteHeaderProps) {
           </div>
         </div>
       </div>
-      <MobileMenu id={MOBILE_MENU_ID} links={nav.mobile_links} label={ui.mobile_nav_label} pathname={pathname} />
+      <MobileMenu id={MOBILE_MENU_ID} links={nav.mobile_links} label={ui.mobile_nav_label} pathname={pathname}>
+        {languages && (
+          <LanguageSwitcher
+            languages={languages}
+            label={ui.languages_label}
+            notTranslated={ui.not_translated}
+            className="mx-auto w-full max-w-page border-t border-ink-200/70 px-5 py-3 sm:px-6"
+          />
+        )}
+      </MobileMenu>
     </header>
   )
 }

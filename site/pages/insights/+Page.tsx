@@ -20,7 +20,7 @@ export default function Page() {
       {/* The search comes first under the lead; the hero's own actions follow it. */}
       <Hero hero={{ ...hero, actions: [] }}>
         <div className="flex w-full flex-col items-center gap-5 pt-2">
-          <InsightsSearchBar search={search} filter={data.filter} indexPath={data.searchIndex} insightsHref={data.insightsHref} />
+          <InsightsSearchBar search={search} filter={data.filter} indexPath={data.searchIndex} fold={data.searchFold} insightsHref={data.insightsHref} />
           <ActionGroup actions={hero.actions} size="md" align="center" />
         </div>
       </Hero>

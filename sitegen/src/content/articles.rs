@@ -132,7 +132,8 @@ pub struct Article {
     pub author: String,
     /// ISO date (`2024-03-14`).
     pub date: String,
-    /// The date as the site shows it (`March 14, 2024`).
+    /// The date as the site shows it in its language (`March 14, 2024`, `14. märts 2024`):
+    /// `dates` of `site.yaml`.
     pub date_display: String,
     /// A service category's slug.
     pub category: String,
@@ -172,6 +173,11 @@ pub struct Article {
     pub text: Arc<str>,
     /// The `##`/`###` headings, when there are at least [`TOC_MIN_HEADINGS`]; else empty.
     pub toc: Vec<TocEntry>,
+    /// A translation's own slug (`slug:` in `SLUG.et.md`), the last part of its path in that
+    /// language; `slug` stays the source's, which names the article in every language.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub local_slug: Option<String>,
     /// The pictures of the body (`![alt](/images/chart.png)`), in order, with where they are
     /// written.
     #[serde(skip)]
@@ -346,9 +352,18 @@ pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loade
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-        .filter(|name| name.ends_with(".md"))
+        .filter(|name| name.ends_with(".md") && !super::translate::is_translation(name))
         .collect();
     names.sort();
+    // An article exists in another language only where it is translated: an untranslated
+    // article shown under `/et/` would be a copy of the English page that search engines treat
+    // as a thin duplicate (and readers as a broken promise), so it is not published there.
+    if let Some(tag) = loader.language().map(str::to_owned) {
+        names.retain(|name| {
+            dir.join(super::translate::translation_file(name, &tag))
+                .is_file()
+        });
+    }
     let remembered = memo.as_deref();
     let without_text = remembered.is_some_and(|memo| memo.without_text);
     // Each article is read, parsed and highlighted on its own thread, with a loader of its own
@@ -370,7 +385,27 @@ pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loade
             let mut parsed = match std::fs::read_to_string(&path) {
                 Ok(text) => {
                     let slug = name.trim_end_matches(".md").to_owned();
-                    parse_file(&mut own, &rel, slug, &text)
+                    match own.language().map(str::to_owned) {
+                        None => parse_file(&mut own, &rel, slug, &text, None),
+                        Some(tag) => {
+                            let translation = super::translate::translation_file(&rel, &tag);
+                            match std::fs::read_to_string(
+                                dir.join(super::translate::translation_file(name, &tag)),
+                            ) {
+                                Ok(words) => parse_file(
+                                    &mut own,
+                                    &rel,
+                                    slug,
+                                    &text,
+                                    Some((translation.as_str(), words.as_str())),
+                                ),
+                                Err(err) => {
+                                    own.error(&translation, None, format!("cannot be read: {err}"));
+                                    None
+                                }
+                            }
+                        }
+                    }
                 }
                 Err(err) => {
                     own.error(&rel, None, format!("cannot be read: {err}"));
@@ -425,24 +460,69 @@ fn split_front_matter(text: &str) -> Option<(&str, usize, &str, usize)> {
     None
 }
 
+/// The front matter of a translation besides the source's words: its own slug.
+#[derive(Debug, Deserialize)]
+struct TranslatedFrontMatter {
+    #[serde(default)]
+    slug: Option<String>,
+}
+
+/// Reads the article `rel` from its `text`; with `translation` (its file and text), the
+/// translation's front matter laid over the source's and the translation's body.
 fn parse_file(
     loader: &mut Loader,
     rel: &str,
     slug: String,
     text: &str,
+    translation: Option<(&str, &str)>,
 ) -> Option<(Article, Vec<BodyLink>)> {
-    let Some((yaml, yaml_line, body, body_line)) = split_front_matter(text) else {
+    let no_front_matter = |loader: &mut Loader, rel: &str| {
         loader.error(
             rel,
             None,
             "no front matter: start the file with a `---` line, the YAML fields, and a closing `---` line"
                 .into(),
         );
+    };
+    let Some((yaml, yaml_line, body, body_line)) = split_front_matter(text) else {
+        no_front_matter(loader, rel);
         return None;
     };
-    let front: FrontMatter = loader.parse_at(rel, yaml.to_owned(), yaml_line - 1)?;
-    // A bad date is reported with the other field checks (validate.rs).
-    let date_display = display_date(&front.date).unwrap_or_default();
+    let (front, local_slug, body, body_line, rel): (FrontMatter, _, _, _, &str) = match translation
+    {
+        None => (
+            loader.parse_at(rel, yaml.to_owned(), yaml_line - 1)?,
+            None,
+            body,
+            body_line,
+            rel,
+        ),
+        Some((file, words)) => {
+            let Some((t_yaml, t_line, t_body, t_body_line)) = split_front_matter(words) else {
+                no_front_matter(loader, file);
+                return None;
+            };
+            let (front, own): (FrontMatter, _) = loader.parse_translated(
+                rel,
+                yaml.to_owned(),
+                file,
+                t_yaml.to_owned(),
+                t_line - 1,
+                &["slug"],
+            )?;
+            let local: TranslatedFrontMatter = match super::yaml::from_value(own) {
+                Ok(local) => local,
+                Err(err) => {
+                    loader.error(file, Some("slug"), err.message);
+                    return None;
+                }
+            };
+            (front, local.slug, t_body, t_body_line, file)
+        }
+    };
+    // Written in the site's language once the settings are read (`Content::load`); a bad date
+    // is reported with the other field checks (validate.rs).
+    let date_display = String::new();
     if front.read_time == Some(0) {
         loader.error(
             rel,
@@ -505,6 +585,7 @@ fn parse_file(
             html: rendered.html.into(),
             text: rendered.text.into(),
             toc,
+            local_slug,
             body_images,
         },
         links,
@@ -516,23 +597,8 @@ pub fn read_time_minutes(words: usize) -> u32 {
     u32::try_from(words.div_ceil(WORDS_PER_MINUTE).max(1)).unwrap_or(u32::MAX)
 }
 
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
-
-/// `2024-03-14` as `March 14, 2024`, or why it is not an ISO date.
-pub fn display_date(iso: &str) -> Result<String, String> {
+/// `2024-03-14` as its year, month (1-12) and day, or why it is not an ISO date.
+pub fn parse_date(iso: &str) -> Result<(u32, usize, u32), String> {
     let bad = || format!("date `{iso}` is not an ISO date such as 2024-03-14");
     let parts: Vec<&str> = iso.split('-').collect();
     let [y, m, d] = parts.as_slice() else {
@@ -556,7 +622,7 @@ pub fn display_date(iso: &str) -> Result<String, String> {
     if day == 0 || day > days {
         return Err(format!("date `{iso}` has no day {day} in that month"));
     }
-    Ok(format!("{} {day}, {year}", MONTHS[month - 1]))
+    Ok((year, month, day))
 }
 
 /// 1-based line and column (in characters) of byte `offset` in `text`.
@@ -881,15 +947,12 @@ mod tests {
     }
 
     #[test]
-    fn dates_show_in_the_site_format() {
-        assert_eq!(display_date("2024-03-14").as_deref(), Ok("March 14, 2024"));
-        assert_eq!(
-            display_date("2024-02-29").as_deref(),
-            Ok("February 29, 2024")
-        );
-        assert!(display_date("2023-02-29").is_err());
-        assert!(display_date("14.03.2024").is_err());
-        assert!(display_date("2024-13-01").is_err());
+    fn dates_are_checked_as_iso_dates() {
+        assert_eq!(parse_date("2024-03-14"), Ok((2024, 3, 14)));
+        assert_eq!(parse_date("2024-02-29"), Ok((2024, 2, 29)));
+        assert!(parse_date("2023-02-29").is_err());
+        assert!(parse_date("14.03.2024").is_err());
+        assert!(parse_date("2024-13-01").is_err());
     }
 
     #[test]

@@ -26,6 +26,11 @@ pub(crate) struct Loader {
     pub(crate) errors: Vec<ContentError>,
     /// What is worth fixing but builds as it is (a redirect chain, collapsed).
     pub(crate) warnings: Vec<ContentError>,
+    /// The language whose translations [`Loader::file`] lays over the sources (`et`); `None`
+    /// reads the sources as they are.
+    language: Option<String>,
+    /// The source files that have a translation into `language` (`pages/about.yaml`).
+    pub(crate) translated: std::collections::BTreeSet<String>,
 }
 
 impl Loader {
@@ -36,13 +41,31 @@ impl Loader {
             line_offsets: BTreeMap::new(),
             errors: Vec::new(),
             warnings: Vec::new(),
+            language: None,
+            translated: std::collections::BTreeSet::new(),
         }
+    }
+
+    /// A loader that reads each file with its translation into `tag` laid over it.
+    pub(crate) fn translating(root: &Path, tag: &str) -> Self {
+        Self {
+            language: Some(tag.to_owned()),
+            ..Self::new(root)
+        }
+    }
+
+    /// The language whose translations this loader reads, if any.
+    pub(crate) fn language(&self) -> Option<&str> {
+        self.language.as_deref()
     }
 
     /// A loader for the same directory, e.g. for one file read on another thread; its findings
     /// join this one's with [`Loader::absorb`].
     pub(crate) fn fork(&self) -> Self {
-        Self::new(&self.root)
+        Self {
+            language: self.language.clone(),
+            ..Self::new(&self.root)
+        }
     }
 
     /// Takes in what `other` (a [`Loader::fork`]) read and found.
@@ -51,6 +74,7 @@ impl Loader {
         self.line_offsets.extend(other.line_offsets);
         self.errors.extend(other.errors);
         self.warnings.extend(other.warnings);
+        self.translated.extend(other.translated);
     }
 
     /// Reads and parses `rel` (a path under the content directory, with `/` separators).
@@ -73,8 +97,61 @@ impl Loader {
         }
     }
 
-    /// Parses `text` as the content of `rel`.
+    /// Parses `text` as the content of `rel`; a translating loader lays the translation of
+    /// `rel`, when there is one, over it (see [`super::translate`]).
     pub(crate) fn parse<T: DeserializeOwned>(&mut self, rel: &str, text: String) -> Option<T> {
+        if let Some(tag) = self.language.clone() {
+            let translation = super::translate::translation_file(rel, &tag);
+            if let Ok(words) = std::fs::read_to_string(self.root.join(&translation)) {
+                return self
+                    .parse_translated(rel, text, &translation, words, 0, &[])
+                    .map(|(value, _)| value);
+            }
+        }
+        self.parse_source(rel, text)
+    }
+
+    /// Parses `text`, the YAML of `rel`, with `words`, the YAML of its translation
+    /// `translation` (starting after `lines_before` lines of that file), laid over it. The
+    /// top-level fields `own_fields` belong to the translation alone (an article's `slug`):
+    /// they are returned apart, not laid over the source.
+    pub(crate) fn parse_translated<T: DeserializeOwned>(
+        &mut self,
+        rel: &str,
+        text: String,
+        translation: &str,
+        words: String,
+        lines_before: usize,
+        own_fields: &[&str],
+    ) -> Option<(T, yaml::Value)> {
+        let source: Option<yaml::Value> = self.parse_source(rel, text);
+        self.line_offsets
+            .insert(translation.to_owned(), lines_before);
+        let over: Option<yaml::Value> = self.parse_source(translation, words);
+        let (source, mut over) = (source?, over?);
+        let mut own = serde_yaml::Mapping::new();
+        if let yaml::Value::Mapping(fields) = &mut over {
+            for name in own_fields {
+                if let Some(value) = fields.remove(*name) {
+                    own.insert((*name).into(), value);
+                }
+            }
+        }
+        self.translated.insert(rel.to_owned());
+        let (merged, mismatches) = super::translate::overlay(source, over);
+        for mismatch in mismatches {
+            self.error(translation, Some(&mismatch.field), mismatch.message);
+        }
+        match yaml::from_value(merged) {
+            Ok(value) => Some((value, yaml::Value::Mapping(own))),
+            Err(err) => {
+                self.error(translation, None, err.message);
+                None
+            }
+        }
+    }
+
+    fn parse_source<T: DeserializeOwned>(&mut self, rel: &str, text: String) -> Option<T> {
         let parsed = yaml::from_str(&text);
         self.sources.insert(rel.to_owned(), text.into());
         match parsed {
@@ -101,7 +178,7 @@ impl Loader {
         lines_before: usize,
     ) -> Option<T> {
         self.line_offsets.insert(rel.to_owned(), lines_before);
-        self.parse(rel, text)
+        self.parse_source(rel, text)
     }
 
     /// Records an error at line `line`, column `column` of the whole file `rel`.

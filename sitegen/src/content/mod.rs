@@ -8,6 +8,7 @@ pub mod common;
 pub mod countries;
 pub mod error;
 pub mod forms;
+pub mod i18n;
 pub mod images;
 mod loader;
 mod locate;
@@ -16,6 +17,7 @@ pub mod redirects;
 mod routes;
 pub mod services;
 pub mod settings;
+pub mod translate;
 mod validate;
 pub mod yaml;
 
@@ -26,8 +28,10 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use error::{ContentError, ContentErrors};
+pub use i18n::{is_language_tag, page_url};
 use loader::Loader;
 pub use pages::FixedPage;
+pub use routes::Versions;
 pub use routes::{RouteInfo, RouteKind};
 
 /// The whole website, as the site's pages receive it.
@@ -73,6 +77,16 @@ pub struct Content {
     #[serde(skip)]
     #[ts(skip)]
     pub warnings: Vec<ContentError>,
+    /// The same site in each other language of `settings.languages`, in their order: the
+    /// translations laid over this content, with their own routes (`/et/...`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<Content>>", optional)]
+    pub translations: Vec<Content>,
+    /// The source files that have a translation into this content's language
+    /// (`pages/about.yaml`): the routes they make are translations, the others fallbacks.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub translated: std::collections::BTreeSet<String>,
     /// Set only in the JSON `sitegen build` hands its render workers: the articles' `html` is
     /// empty there and read from this file when a page needs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -178,6 +192,8 @@ impl Content {
             return Err(ContentErrors(loader.errors));
         }
         derive_category_links(&mut loader, &mut settings, &services);
+        let mut articles = loaded.articles;
+        write_dates(&mut loader, &settings, &mut articles);
         let mut content = Self {
             settings,
             routes: Vec::new(),
@@ -186,7 +202,7 @@ impl Content {
             countries,
             forms,
             authors,
-            articles: loaded.articles,
+            articles,
             feed_path: format!("/{}", articles::FEED_FILE),
             search_index_path: String::new(),
             images: BTreeMap::new(),
@@ -194,9 +210,20 @@ impl Content {
             image_refs: Vec::new(),
             redirects: Vec::new(),
             warnings: Vec::new(),
+            translations: Vec::new(),
+            translated: std::collections::BTreeSet::new(),
             article_bodies: None,
         };
-        content.routes = routes::derive(&content);
+        match content.settings.languages.first() {
+            Some(language) => content.settings.language = language.tag.clone(),
+            None => loader.error(
+                SITE_FILE,
+                Some("languages"),
+                "name at least one language, the default first: `languages: [{ tag: en, name: English }]`".into(),
+            ),
+        }
+        i18n::check_languages(&mut loader, &content.settings);
+        content.routes = routes::derive(&content, "");
         content.redirects = redirects::derive(&mut loader, &content, redirects_file.as_ref());
         content.image_refs = validate::validate(&mut loader, &content, public_dir);
         let article_images =
@@ -213,10 +240,155 @@ impl Content {
                 article.place_body_image(n, &html);
             }
             content.warnings = loader.warnings;
-            Ok(content)
         } else {
-            Err(ContentErrors(loader.errors))
+            return Err(ContentErrors(loader.errors));
         }
+        let others: Vec<String> = content
+            .settings
+            .languages
+            .iter()
+            .skip(1)
+            .map(|l| l.tag.clone())
+            .collect();
+        let mut errors = Vec::new();
+        for tag in others {
+            match Self::load_translation(content_dir, public_dir, &content, &tag) {
+                Ok(translation) => content.translations.push(translation),
+                Err(more) => errors.extend(more.0),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ContentErrors(errors));
+        }
+        i18n::link(&mut content);
+        Ok(content)
+    }
+
+    /// The site in the language `tag`: every file of `content_dir` with its translation into
+    /// `tag` laid over it, and only the articles that have one. `source` is the default
+    /// language's content, loaded and validated: whatever a translation cannot change (links,
+    /// pictures, dates) was checked there.
+    fn load_translation(
+        content_dir: &Path,
+        public_dir: &Path,
+        source: &Content,
+        tag: &str,
+    ) -> Result<Self, ContentErrors> {
+        let mut loader = Loader::translating(content_dir, tag);
+        let settings = loader.file::<settings::Settings>(SITE_FILE);
+        let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
+        let forms = loader.file::<forms::Forms>(FORMS_FILE);
+        let pages = pages::Pages::load(&mut loader);
+        let services = load_services(&mut loader);
+        let loaded = articles::load(&mut loader, None);
+        let authors = if source.authors.is_empty() {
+            Some(BTreeMap::new())
+        } else {
+            articles::load_authors(&mut loader)
+        };
+        let (Some(mut settings), Some(countries), Some(pages), Some(forms), Some(authors)) =
+            (settings, countries, pages, forms, authors)
+        else {
+            return Err(ContentErrors(loader.errors));
+        };
+        settings.language = tag.to_owned();
+        let prefix = settings.language_prefix(tag);
+        settings
+            .contact_endpoint
+            .clone_from(&source.settings.contact_endpoint);
+        derive_category_links(&mut loader, &mut settings, &services);
+        let mut articles = loaded.articles;
+        write_dates(&mut loader, &settings, &mut articles);
+        if !loader.errors.is_empty() {
+            return Err(ContentErrors(loader.errors));
+        }
+        let mut content = Self {
+            settings,
+            routes: Vec::new(),
+            pages,
+            services,
+            countries,
+            forms,
+            authors,
+            articles,
+            feed_path: format!("{prefix}/{}", articles::FEED_FILE),
+            search_index_path: String::new(),
+            images: BTreeMap::new(),
+            cards: BTreeMap::new(),
+            image_refs: Vec::new(),
+            redirects: Vec::new(),
+            warnings: Vec::new(),
+            translations: Vec::new(),
+            translated: std::mem::take(&mut loader.translated),
+            article_bodies: None,
+        };
+        content.routes = routes::derive(&content, &prefix);
+        // A translated slug may meet another page's path in the language.
+        let mut paths: BTreeMap<&str, &RouteInfo> = BTreeMap::new();
+        let mut clashes = Vec::new();
+        for route in &content.routes {
+            if let Some(first) = paths.insert(route.path.as_str(), route) {
+                clashes.push((
+                    route.kind.source_file(),
+                    first.kind.source_file(),
+                    route.path.clone(),
+                ));
+            }
+        }
+        for (file, other, path) in clashes {
+            loader.error(
+                &translate::translation_file(&file, tag),
+                Some("slug"),
+                format!("`{path}` is also the path of `{other}` in this language: give it another `slug`"),
+            );
+        }
+        if !loader.errors.is_empty() {
+            return Err(ContentErrors(loader.errors));
+        }
+        // The bodies' SVGs are published as they are (the photos are placed by the images
+        // stage, as the source's are).
+        for article in &mut content.articles {
+            for n in 0..article.body_images.len() {
+                let image = &article.body_images[n];
+                let path = public_dir.join(image.src.trim_start_matches('/'));
+                if image.src.ends_with(".svg") && path.is_file() {
+                    let html =
+                        articles::plain_image_html(&image.src, &image.alt, images::svg_size(&path));
+                    article.place_body_image(n, &html);
+                }
+            }
+        }
+        Ok(content)
+    }
+
+    /// Every route of every language: this content's, then each translation's.
+    pub fn all_routes(&self) -> impl Iterator<Item = &RouteInfo> {
+        self.routes
+            .iter()
+            .chain(self.translations.iter().flat_map(|t| t.routes.iter()))
+    }
+}
+
+/// Writes each article's date as the content's language does (`dates` of `site.yaml`). A date
+/// that is not an ISO date is reported with the other checks of the article (validate.rs).
+fn write_dates(
+    loader: &mut Loader,
+    settings: &settings::Settings,
+    articles: &mut [articles::Article],
+) {
+    if settings.dates.months.len() != 12 {
+        loader.error(
+            SITE_FILE,
+            Some("dates.months"),
+            format!(
+                "name the twelve months, January first; found {}",
+                settings.dates.months.len()
+            ),
+        );
+        return;
+    }
+    for article in articles {
+        article.date_display = settings.dates.write(&article.date).unwrap_or_default();
     }
 }
 
@@ -278,6 +450,7 @@ fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file() && is_yaml(e.path()))
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|name| !translate::is_translation(name))
         .collect();
     if files.is_empty() {
         loader.error(
@@ -310,6 +483,13 @@ fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
     categories
 }
 
+/// The source's name of the translation `name` (`about.et.yaml` -> `about.yaml`).
+fn source_name(name: &str) -> String {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let stem = stem.rsplit_once('.').map_or(stem, |(stem, _)| stem);
+    format!("{stem}.{ext}")
+}
+
 fn is_yaml(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
@@ -331,6 +511,12 @@ fn report_unexpected_files(loader: &mut Loader) {
             continue;
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
+        // A translation (`pages/about.et.yaml`) is known when its source is.
+        let rel = match rel.rsplit_once('/') {
+            _ if !translate::is_translation(&rel) => rel,
+            Some((dir, name)) => format!("{dir}/{}", source_name(name)),
+            None => source_name(&rel),
+        };
         let known = TOP_LEVEL_FILES.contains(&rel.as_str())
             || expected_pages.contains(&rel)
             || (rel.starts_with(&format!("{SERVICES_DIR}/")) && rel.matches('/').count() == 1);

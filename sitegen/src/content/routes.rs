@@ -38,6 +38,49 @@ pub struct RouteInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub share_image: Option<super::images::ShareImage>,
+    /// The page in every language of the site, from the one table of them
+    /// ([`super::i18n`]); only on a site of more than one language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub versions: Option<Versions>,
+}
+
+/// A page in every language of the site: its row of the one table of versions
+/// ([`super::i18n`] computes it).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct Versions {
+    /// The page's canonical URL: its own when it is a translation (or in the default
+    /// language), the default language's when it only stands in for a missing translation.
+    pub canonical: String,
+    /// `<link rel="alternate" hreflang>`: every translated version, this one included, then
+    /// `x-default` (the default language's URL); the same list on every version.
+    pub hreflang: Vec<HrefLang>,
+    /// The language switcher: every language of the site, in order, with this page in it.
+    pub languages: Vec<Version>,
+}
+
+/// One `hreflang` alternate: a language (or `x-default`) and the absolute URL of its version.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct HrefLang {
+    /// A BCP 47 tag, or `x-default`.
+    pub hreflang: String,
+    /// The version's absolute URL.
+    pub href: String,
+}
+
+/// A page in one language, as the language switcher shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+pub struct Version {
+    /// The language's BCP 47 tag.
+    pub tag: String,
+    /// The language's name in itself (`Eesti`).
+    pub name: String,
+    /// The page's path in that language; `None` where it is not published in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub path: Option<String>,
+    /// Whether this is the version being shown.
+    pub current: bool,
 }
 
 /// Where a page stands in a listing split into pages: computed once, by sitegen, for the page's
@@ -142,7 +185,8 @@ impl RouteKind {
 
 /// Every page: the fixed ones, the pages a form post ends on, each category followed by its
 /// sub-services, then the articles (newest first) and the article listing of each category.
-pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
+/// `prefix` is the folder of the content's language (`/et`; empty for the default language).
+pub(crate) fn derive(content: &Content, prefix: &str) -> Vec<RouteInfo> {
     let mut pages: Vec<(RouteKind, Meta)> = FixedPage::ALL
         .iter()
         .map(|page| (RouteKind::Fixed(*page), content.pages.meta(*page).clone()))
@@ -171,7 +215,17 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
         }
     }
     let brand = &content.settings.brand.name;
+    // A translation's own slug replaces the last part of the article's path.
+    let mut paths: std::collections::HashMap<RouteKind, String> = std::collections::HashMap::new();
     for article in &content.articles {
+        if let Some(local) = &article.local_slug {
+            paths.insert(
+                RouteKind::Article {
+                    slug: article.slug.clone(),
+                },
+                format!("{}/{local}", FixedPage::Insights.path()),
+            );
+        }
         pages.push((
             RouteKind::Article {
                 slug: article.slug.clone(),
@@ -185,9 +239,16 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
             },
         ));
     }
+    let path_of = |kind: &RouteKind| {
+        let path = paths.get(kind).cloned().unwrap_or_else(|| kind.path());
+        match (prefix, path.as_str()) {
+            (_, "/") if !prefix.is_empty() => prefix.to_owned(),
+            _ => format!("{prefix}{path}"),
+        }
+    };
     let mut routes: Vec<RouteInfo> = pages
         .into_iter()
-        .map(|(kind, meta)| RouteInfo::new(kind, meta, None))
+        .map(|(kind, meta)| RouteInfo::new(path_of(&kind), kind, meta, None))
         .collect();
     let insights = &content.pages.insights.meta.title;
     let pagination = &content.pages.insights.pagination;
@@ -215,22 +276,28 @@ pub(crate) fn derive(content: &Content) -> Vec<RouteInfo> {
                 share_image_alt: None,
                 aliases: Vec::new(),
             };
-            routes.push(RouteInfo::new(kind, meta, Some(PageOf { pages, label })));
+            routes.push(RouteInfo::new(
+                path_of(&kind),
+                kind,
+                meta,
+                Some(PageOf { pages, label }),
+            ));
         }
     }
     routes
 }
 
 impl RouteInfo {
-    fn new(kind: RouteKind, meta: Meta, pager: Option<PageOf>) -> Self {
+    fn new(path: String, kind: RouteKind, meta: Meta, pager: Option<PageOf>) -> Self {
         Self {
-            path: kind.path(),
+            path,
             in_sitemap: kind.in_sitemap(),
             share_image: meta.share(),
             kind,
             title: meta.title,
             description: meta.description,
             pager,
+            versions: None,
         }
     }
 }
@@ -262,6 +329,7 @@ mod tests {
             in_sitemap: true,
             pager: None,
             share_image: None,
+            versions: None,
         };
         let json = serde_json::to_value(&route).expect("serializes");
         assert_eq!(

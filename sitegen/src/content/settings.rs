@@ -14,7 +14,13 @@ pub struct Settings {
     pub brand: Brand,
     /// Absolute URL the site is published at, without a trailing slash.
     pub base_url: String,
-    /// Language of every page, as a BCP 47 tag (`en`).
+    /// The languages the site is published in, the default first: its pages keep the
+    /// unprefixed URLs (`/about`), every other language's are under its tag (`/et/about`).
+    pub languages: Vec<Language>,
+    /// The BCP 47 tag of the language of this content's pages (`en`): one of `languages`, set
+    /// by the loader, never written.
+    #[serde(default)]
+    #[schemars(skip)]
     pub language: String,
     /// Base URL of the contact service (`contact-fn`) the forms post to.
     /// The `SITEGEN_CONTACT_ENDPOINT` environment variable overrides it at build time.
@@ -29,6 +35,8 @@ pub struct Settings {
     pub not_found: NotFound,
     /// Words of the interface that belong to no page.
     pub ui: UiStrings,
+    /// How the pages write a date (an article's): the language's month names and order.
+    pub dates: DateFormat,
     /// The page left at each old path of a moved page (see `redirects.yaml` and `aliases`),
     /// for hosts that answer no redirect: it sends the visitor on at once.
     #[serde(skip_serializing)]
@@ -59,6 +67,94 @@ impl Default for CacheRules {
             hashed: "public, max-age=31536000, immutable".to_owned(),
             revalidated: "public, max-age=0, must-revalidate".to_owned(),
         }
+    }
+}
+
+/// A language the site is published in.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Language {
+    /// BCP 47 tag (`en`, `et`, `pt-BR`): `<html lang>`, `hreflang`, and the folder of its pages.
+    pub tag: String,
+    /// The language's name in itself (`Eesti`), as the language switcher shows it.
+    pub name: String,
+    /// Which way its text runs.
+    #[serde(default)]
+    pub direction: Direction,
+    /// Letters its readers often type as others, which the search matches as those: each
+    /// letter and the one it is typed as (Estonian `{ õ: o, ä: a, ö: o, ü: u, š: s, ž: z }`).
+    #[serde(default)]
+    pub search_folds: std::collections::BTreeMap<String, String>,
+}
+
+impl Language {
+    /// [`Language::search_folds`] as pairs of letters; an entry that is not one letter for
+    /// one letter is left out (and reported by the validation).
+    pub fn search_fold(&self) -> Vec<(char, char)> {
+        self.search_folds
+            .iter()
+            .filter_map(|(from, to)| Some((single(from)?, single(to)?)))
+            .collect()
+    }
+}
+
+/// The one character of `text`, if it has exactly one.
+fn single(text: &str) -> Option<char> {
+    let mut chars = text.chars();
+    let c = chars.next()?;
+    chars.next().is_none().then_some(c)
+}
+
+/// Which way a language's text runs: `<html dir>`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Left to right (`ltr`).
+    #[default]
+    Ltr,
+    /// Right to left (`rtl`).
+    Rtl,
+}
+
+impl Settings {
+    /// The language of this content's pages.
+    pub fn current_language(&self) -> Option<&Language> {
+        self.languages.iter().find(|l| l.tag == self.language)
+    }
+
+    /// The folder of `tag`'s pages: empty for the default language, `/et` for another.
+    pub fn language_prefix(&self, tag: &str) -> String {
+        match self.languages.first() {
+            Some(default) if default.tag == tag => String::new(),
+            _ => format!("/{tag}"),
+        }
+    }
+}
+
+/// How a language writes a date.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DateFormat {
+    /// The twelve months' names, January first, as they are written in a date.
+    pub months: Vec<String>,
+    /// A date, with `{day}`, `{month}` and `{year}` in the language's order:
+    /// `{month} {day}, {year}` (March 14, 2024), `{day}. {month} {year}` (14. märts 2024).
+    pub format: String,
+}
+
+impl DateFormat {
+    /// The ISO date `iso` (`2024-03-14`) written this way, or why it cannot be.
+    pub fn write(&self, iso: &str) -> Result<String, String> {
+        let (year, month, day) = super::articles::parse_date(iso)?;
+        let name = self
+            .months
+            .get(month - 1)
+            .ok_or_else(|| format!("`dates.months` has no name for month {month}"))?;
+        Ok(self
+            .format
+            .replace("{day}", &day.to_string())
+            .replace("{month}", name)
+            .replace("{year}", &year.to_string()))
     }
 }
 
@@ -226,4 +322,8 @@ pub struct UiStrings {
     pub footer_nav_label: String,
     /// Accessible name of the region where toasts (such as "Message Sent!") appear.
     pub notifications_label: String,
+    /// Accessible name of the language switcher in the header.
+    pub languages_label: String,
+    /// What the language switcher says of a language the page is not translated into.
+    pub not_translated: String,
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::Content;
-use super::articles::{ARTICLES_DIR, AUTHORS_FILE, Article, BodyLink, display_date};
+use super::articles::{ARTICLES_DIR, AUTHORS_FILE, Article, BodyLink, parse_date};
 use super::images::{self, ImageRef, ImageUse};
 use super::loader::Loader;
 use super::locate::join;
@@ -407,7 +407,7 @@ pub(crate) fn validate_articles(
                 ),
             );
         }
-        if let Err(message) = display_date(&article.date) {
+        if let Err(message) = parse_date(&article.date) {
             loader.error(&file, Some("date"), message);
         }
         if !content.authors.contains_key(&article.author) {

@@ -32,3 +32,21 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
         }
     })
 }
+
+/// A parsed YAML document, before it is read into a type: what a translation is laid over.
+pub type Value = serde_yaml::Value;
+
+/// Parses `text` into a document, reporting the position of a syntax error.
+pub fn value_from_str(text: &str) -> Result<Value, YamlError> {
+    from_str(text)
+}
+
+/// Reads the document `value` into `T`; a mistake has no position (the document may be made
+/// of two files), only its field.
+pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, YamlError> {
+    serde_yaml::from_value(value).map_err(|err| YamlError {
+        line: None,
+        column: None,
+        message: err.to_string(),
+    })
+}

@@ -185,6 +185,12 @@ pub fn process(
         return Err(ContentErrors(errors).into());
     }
     place_body_pictures(content);
+    // The translations show the same pictures, the articles' bodies in their words.
+    let pictures = content.images.clone();
+    for translation in &mut content.translations {
+        translation.images.clone_from(&pictures);
+        place_body_pictures(translation);
+    }
     if images.report.encoded > 0 {
         images.report.encode_ms = u64::try_from(encode_time.as_millis()).unwrap_or(u64::MAX);
     }

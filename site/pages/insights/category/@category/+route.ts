@@ -1,0 +1,3 @@
+import { routeOfKind } from '../../../../lib/content.server'
+
+export default routeOfKind('insights-category')

@@ -1,2 +1,0 @@
-// The second and later pages of a category's articles: the same page as the first.
-export { default } from '../../+Page'

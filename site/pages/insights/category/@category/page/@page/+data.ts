@@ -1,2 +1,0 @@
-export { data } from '../../+data'
-export type { Data } from '../../+data'

@@ -1,0 +1,164 @@
+//! A translation file laid over its source: `pages/about.et.yaml` over `pages/about.yaml`.
+//!
+//! A translation holds only the words. Everything else (dates, authors, pictures, numbers,
+//! links between pages, the order and number of list items) comes from the source, so a
+//! translation never repeats it and can never disagree with it: lists are merged item by item
+//! (items the source has gained since keep its words), mappings key by key, and a key or an
+//! item the source does not have is a mistake, reported at its line.
+
+use super::yaml::Value;
+
+/// The name of the translation of `rel` into `tag`: `pages/about.yaml` ->
+/// `pages/about.et.yaml`, `articles/edge-ai.md` -> `articles/edge-ai.et.md`.
+pub fn translation_file(rel: &str, tag: &str) -> String {
+    match rel.rsplit_once('.') {
+        Some((stem, ext)) if !stem.ends_with('/') => format!("{stem}.{tag}.{ext}"),
+        _ => format!("{rel}.{tag}"),
+    }
+}
+
+/// Whether the file `name` (`about.et.yaml`) is a translation of another, by the shape of its
+/// name: a source's stem has no dot (slugs have none), a translation's ends in its tag.
+pub fn is_translation(name: &str) -> bool {
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    stem.contains('.')
+}
+
+/// A field of a translation that its source does not have, or whose shape differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The field, as errors name fields (`hero.actions[2].label`).
+    pub field: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// `translation` laid over `source`: every scalar of the translation replaces the source's at
+/// the same place. Returns the merged document and every field that does not fit the source.
+pub fn overlay(source: Value, translation: Value) -> (Value, Vec<Mismatch>) {
+    let mut mismatches = Vec::new();
+    let merged = merge(source, translation, "", &mut mismatches);
+    (merged, mismatches)
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn merge(source: Value, translation: Value, path: &str, out: &mut Vec<Mismatch>) -> Value {
+    match (source, translation) {
+        // A translation that leaves a field empty keeps the source's.
+        (source, Value::Null) => source,
+        (Value::Mapping(mut source), Value::Mapping(translation)) => {
+            for (key, value) in translation {
+                let name = key.as_str().unwrap_or_default().to_owned();
+                match source.remove(&key) {
+                    Some(original) => {
+                        let merged = merge(original, value, &join(path, &name), out);
+                        source.insert(key, merged);
+                    }
+                    None => out.push(Mismatch {
+                        field: join(path, &name),
+                        message: format!(
+                            "`{name}` is not a field of the source file: a translation holds only \
+                             the source's words; remove it or add it to the source first"
+                        ),
+                    }),
+                }
+            }
+            Value::Mapping(source)
+        }
+        (Value::Sequence(source), Value::Sequence(translation)) => {
+            // Items added to the source since the translation was written keep the source's
+            // words until they are translated; more items than the source has is a mistake.
+            if translation.len() > source.len() {
+                out.push(Mismatch {
+                    field: path.to_owned(),
+                    message: format!(
+                        "the source lists {} items and the translation {}: translate each item, \
+                         in the source's order",
+                        source.len(),
+                        translation.len()
+                    ),
+                });
+                return Value::Sequence(source);
+            }
+            let mut translation = translation.into_iter();
+            Value::Sequence(
+                source
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| match translation.next() {
+                        Some(t) => merge(s, t, &format!("{path}[{i}]"), out),
+                        None => s,
+                    })
+                    .collect(),
+            )
+        }
+        (Value::Mapping(source), _) => {
+            out.push(Mismatch {
+                field: path.to_owned(),
+                message: "the source has fields here: translate them one by one".into(),
+            });
+            Value::Mapping(source)
+        }
+        (Value::Sequence(source), _) => {
+            out.push(Mismatch {
+                field: path.to_owned(),
+                message: "the source has a list here: translate its items one by one".into(),
+            });
+            Value::Sequence(source)
+        }
+        (_, translation) => translation,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Value {
+        serde_yaml::from_str(text).expect("parses")
+    }
+
+    #[test]
+    fn words_are_taken_from_the_translation_and_the_rest_from_the_source() {
+        let (merged, mismatches) = overlay(
+            yaml("title: About\nyear: 2019\nactions:\n  - { label: Go, href: /contact }\n"),
+            yaml("title: Meist\nactions:\n  - { label: Mine }\n"),
+        );
+        assert_eq!(mismatches, []);
+        assert_eq!(
+            merged,
+            yaml("title: Meist\nyear: 2019\nactions:\n  - { label: Mine, href: /contact }\n")
+        );
+    }
+
+    #[test]
+    fn a_field_the_source_lacks_and_a_list_of_another_length_are_named() {
+        let (_, mismatches) = overlay(
+            yaml("hero:\n  title: A\nlist: [a, b]\n"),
+            yaml("hero:\n  titel: B\nlist: [x, y, z]\n"),
+        );
+        let fields: Vec<&str> = mismatches.iter().map(|m| m.field.as_str()).collect();
+        assert_eq!(fields, ["hero.titel", "list"]);
+    }
+
+    #[test]
+    fn translation_files_are_named_beside_their_source() {
+        assert_eq!(
+            translation_file("pages/about.yaml", "et"),
+            "pages/about.et.yaml"
+        );
+        assert_eq!(
+            translation_file("articles/a-b.md", "et"),
+            "articles/a-b.et.md"
+        );
+        assert!(is_translation("about.et.yaml"));
+        assert!(!is_translation("about.yaml"));
+    }
+}

@@ -1,0 +1,278 @@
+//! The whole output of a build of the real site in two languages, read as search engines
+//! read it: every `hreflang` set is complete, reciprocal, identical on every version and
+//! absolute, each target is its own canonical, `x-default` is there, `sitemap.xml` says the
+//! same as the heads, an untranslated article has no Estonian page, and the language
+//! switcher of a page with a translated slug leads to its translation.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use scraper::{Html, Selector};
+use sitegen::build::{BuildOptions, build};
+
+const BASE: &str = "https://www.nordvale.example";
+
+/// What a page's head says of its versions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Head {
+    lang: String,
+    canonical: Option<String>,
+    hreflang: BTreeSet<(String, String)>,
+    /// The language switcher's links: (hreflang, href), in the header and in the mobile menu
+    /// alike.
+    switcher: BTreeSet<(String, String)>,
+}
+
+fn head_of(html: &str) -> Head {
+    let doc = Html::parse_document(html);
+    let select = |s: &str| Selector::parse(s).expect("a selector");
+    let lang = doc
+        .select(&select("html"))
+        .next()
+        .and_then(|e| e.value().attr("lang"))
+        .unwrap_or_default()
+        .to_owned();
+    let canonical = doc
+        .select(&select(r#"link[rel="canonical"]"#))
+        .next()
+        .and_then(|e| e.value().attr("href"))
+        .map(str::to_owned);
+    let hreflang = doc
+        .select(&select(r#"link[rel="alternate"][hreflang]"#))
+        .map(|e| {
+            let v = e.value();
+            (
+                v.attr("hreflang").unwrap_or_default().to_owned(),
+                v.attr("href").unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let switcher = doc
+        .select(&select("header nav a[hreflang]"))
+        .map(|e| {
+            let v = e.value();
+            (
+                v.attr("hreflang").unwrap_or_default().to_owned(),
+                v.attr("href").unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    Head {
+        lang,
+        canonical,
+        hreflang,
+        switcher,
+    }
+}
+
+/// Every page of the output by its URL, with what its head says; the pages at old paths
+/// (redirects) and the not-found pages are left out.
+fn pages(out: &Path) -> BTreeMap<String, Head> {
+    let mut pages = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(out)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let path = entry.path();
+        if path.file_name().and_then(|n| n.to_str()) != Some("index.html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(path).expect("a page");
+        if html.contains(r#"http-equiv="refresh""#) {
+            continue;
+        }
+        let rel = path
+            .strip_prefix(out)
+            .expect("inside")
+            .parent()
+            .expect("a folder");
+        let url = match rel.to_string_lossy().as_ref() {
+            "" => format!("{BASE}/"),
+            rel => format!("{BASE}/{rel}/"),
+        };
+        pages.insert(url, head_of(&html));
+    }
+    pages
+}
+
+/// The sitemap's URLs, each with its `xhtml:link` alternates.
+fn sitemap(out: &Path) -> BTreeMap<String, BTreeSet<(String, String)>> {
+    let xml = std::fs::read_to_string(out.join("sitemap.xml")).expect("a sitemap");
+    let doc = Html::parse_fragment(&xml);
+    let select = |s: &str| Selector::parse(s).expect("a selector");
+    doc.select(&select("url"))
+        .map(|url| {
+            let loc = url
+                .select(&select("loc"))
+                .next()
+                .map(|l| l.text().collect::<String>())
+                .expect("a loc");
+            let links = url
+                .select(&select("xhtml\\:link"))
+                .map(|l| {
+                    let v = l.value();
+                    (
+                        v.attr("hreflang").unwrap_or_default().to_owned(),
+                        v.attr("href").unwrap_or_default().to_owned(),
+                    )
+                })
+                .collect();
+            (loc, links)
+        })
+        .collect()
+}
+
+#[test]
+fn every_version_of_every_page_agrees_on_its_alternates_and_the_sitemap_says_the_same() {
+    let copy = common::Copy::new().expect("a copy of the site");
+    common::without_photos(&copy.content).expect("illustrations");
+    let out = copy.dir.path().join("dist");
+    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.clone());
+    options.quiet = true;
+    options.cache_dir = Some(copy.dir.path().join("cache"));
+    if let Err(err) = build(&options) {
+        panic!("the build failed: {err:#}");
+    }
+    let pages = pages(&out);
+    let estonian = pages
+        .keys()
+        .filter(|u| u.starts_with(&format!("{BASE}/et/")))
+        .count();
+    assert!(estonian > 40, "only {estonian} Estonian pages");
+
+    for (url, head) in &pages {
+        let expected_lang = if url.starts_with(&format!("{BASE}/et/")) {
+            "et"
+        } else {
+            "en"
+        };
+        assert_eq!(head.lang, expected_lang, "{url}: <html lang>");
+        assert_eq!(
+            head.canonical.as_deref(),
+            Some(url.as_str()),
+            "{url} is its own canonical"
+        );
+        let set = &head.hreflang;
+        let x_default: Vec<_> = set.iter().filter(|(l, _)| l == "x-default").collect();
+        assert_eq!(x_default.len(), 1, "{url}: one x-default in {set:?}");
+        assert!(
+            set.contains(&(expected_lang.to_owned(), url.clone())),
+            "{url} lists itself: {set:?}"
+        );
+        for (lang, href) in set {
+            assert!(
+                href.starts_with("https://"),
+                "{url}: {lang} -> {href} is not absolute"
+            );
+            let Some(target) = pages.get(href) else {
+                panic!("{url}: {lang} -> {href}, which the output does not have");
+            };
+            assert_eq!(
+                target.canonical.as_deref(),
+                Some(href.as_str()),
+                "{href} is its own canonical"
+            );
+            assert_eq!(
+                &target.hreflang, set,
+                "{href} lists the same versions as {url}"
+            );
+        }
+        // x-default is the English version.
+        let (_, default) = x_default[0];
+        assert!(
+            set.contains(&("en".to_owned(), default.clone())),
+            "{url}: x-default is English"
+        );
+    }
+
+    let sitemap = sitemap(&out);
+    for (loc, links) in &sitemap {
+        let Some(head) = pages.get(loc) else {
+            panic!("the sitemap lists {loc}, which the output does not have");
+        };
+        assert_eq!(
+            links, &head.hreflang,
+            "the sitemap's alternates of {loc} are its head's"
+        );
+    }
+    for (url, head) in &pages {
+        if !url.contains("/contact/") && !url.contains("/newsletter/") {
+            assert!(sitemap.contains_key(url), "the sitemap lists {url}");
+        }
+        assert!(head.hreflang.len() >= 2, "{url}");
+    }
+}
+
+#[test]
+fn an_untranslated_article_has_no_estonian_page_and_a_translated_slug_is_followed() {
+    let copy = common::Copy::new().expect("a copy of the site");
+    common::without_photos(&copy.content).expect("illustrations");
+    let out = copy.dir.path().join("dist");
+    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.clone());
+    options.quiet = true;
+    options.cache_dir = Some(copy.dir.path().join("cache"));
+    if let Err(err) = build(&options) {
+        panic!("the build failed: {err:#}");
+    }
+    let translated: BTreeSet<String> = std::fs::read_dir(copy.content.join("articles"))
+        .expect("articles")
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()?
+                .strip_suffix(".et.md")
+                .map(str::to_owned)
+        })
+        .collect();
+    assert_eq!(translated.len(), 3);
+    let published: BTreeSet<String> = std::fs::read_dir(out.join("et/insights"))
+        .expect("Estonian articles")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("index.html").is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|name| name != "category")
+        .collect();
+    assert_eq!(published.len(), translated.len(), "{published:?}");
+    // An untranslated article: English only, and the switcher shows no Estonian link.
+    let untranslated = std::fs::read_dir(out.join("insights"))
+        .expect("articles")
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .find(|name| name != "category" && e_index(&out, name) && !translated.contains(name))
+        .expect("an untranslated article");
+    let html = std::fs::read_to_string(out.join(format!("insights/{untranslated}/index.html")))
+        .expect("its page");
+    let head = head_of(&html);
+    let url = format!("{BASE}/insights/{untranslated}/");
+    assert_eq!(
+        head.hreflang,
+        BTreeSet::from([
+            ("en".to_owned(), url.clone()),
+            ("x-default".to_owned(), url)
+        ])
+    );
+    assert_eq!(head.switcher, BTreeSet::new());
+    // A translated article: its switcher leads to the Estonian slug, and back.
+    let slug = "five-questions-to-ask-before-your-next-cloud-migration";
+    let local = "viis-kusimust-enne-jargmist-pilvemigratsiooni";
+    let english = head_of(
+        &std::fs::read_to_string(out.join(format!("insights/{slug}/index.html"))).expect("en"),
+    );
+    assert_eq!(
+        english.switcher,
+        BTreeSet::from([("et".to_owned(), format!("/et/insights/{local}"))])
+    );
+    let estonian = head_of(
+        &std::fs::read_to_string(out.join(format!("et/insights/{local}/index.html"))).expect("et"),
+    );
+    assert_eq!(
+        estonian.switcher,
+        BTreeSet::from([("en".to_owned(), format!("/insights/{slug}"))])
+    );
+}
+
+fn e_index(out: &Path, name: &str) -> bool {
+    out.join(format!("insights/{name}/index.html")).is_file()
+}
