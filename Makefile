@@ -109,13 +109,15 @@ typecheck: deps ## The TypeScript checker over the site and its tests
 # together with the content JSON it was built from. Its forms post to the contact-fn that
 # Playwright's global setup starts on E2E_CONTACT_PORT, delivering to a real SMTP server.
 E2E_CONTACT_PORT ?= 4318
+# The binaries and the dev tests' article generator are built as `make test-rust` built them:
+# the whole workspace with its examples, so with the dev-dependencies' features too. Built
+# with fewer features, forty crates (the AV1 encoder among them) would be compiled again.
 test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) against the real build
-	$(CARGO) build -p sitegen -p contact-fn
+	$(CARGO) build --workspace --bins --examples
 	$(SITEGEN) build --out target/e2e/dist --quiet --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT)
 	$(SITEGEN) export --out target/e2e/content.json
 	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) \
 	  E2E_FORMS=required npx playwright test
-	$(CARGO) build -p sitegen --example scale
 	cd site && npx playwright test -c playwright.dev.config.ts --project dev
 
 bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load, deploy
