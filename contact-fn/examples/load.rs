@@ -29,7 +29,7 @@ use anyhow::{Context as _, bail};
 use clap::Parser;
 use serde_json::json;
 
-#[path = "../tests/support/pg.rs"]
+#[path = "../tests/it/support/pg.rs"]
 mod pg;
 
 /// Load-tests a contact-fn binary on the loopback interface.

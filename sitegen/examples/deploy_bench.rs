@@ -9,7 +9,7 @@
 //! ```
 
 #[allow(dead_code)]
-#[path = "../tests/support/moto.rs"]
+#[path = "../tests/it/support/moto.rs"]
 mod moto;
 
 use std::path::{Path, PathBuf};

@@ -194,7 +194,7 @@ pub struct Depth {
 }
 
 /// What the service needs of a store for its outbox and dead letters. Each method is one step
-/// of a message's life; every backend passes the same behaviour suite (`tests/store.rs`).
+/// of a message's life; every backend passes the same behaviour suite (`tests/it/store.rs`).
 pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     /// Messages waiting (including those being delivered right now).
     fn len(&self) -> BoxFuture<'_, anyhow::Result<usize>>;

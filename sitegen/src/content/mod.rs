@@ -501,38 +501,42 @@ fn is_yaml(path: &Path) -> bool {
 fn report_unexpected_files(loader: &mut Loader) {
     let root = loader.root().to_owned();
     let expected_pages: Vec<String> = FixedPage::ALL.iter().map(|p| p.file()).collect();
-    for entry in walkdir::WalkDir::new(&root)
-        .sort_by_file_name()
+    // Sorted once found: sorting every directory as it is read would sort the thousands of
+    // articles' names too, on every save of `sitegen dev`.
+    let mut unexpected: Vec<String> = walkdir::WalkDir::new(&root)
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file() && is_yaml(e.path()))
-    {
-        let Ok(rel) = entry.path().strip_prefix(&root) else {
-            continue;
-        };
-        let rel = rel.to_string_lossy().replace('\\', "/");
-        // A translation (`pages/about.et.yaml`) is known when its source is.
-        let rel = match rel.rsplit_once('/') {
-            _ if !translate::is_translation(&rel) => rel,
-            Some((dir, name)) => format!("{dir}/{}", source_name(name)),
-            None => source_name(&rel),
-        };
-        let known = TOP_LEVEL_FILES.contains(&rel.as_str())
-            || expected_pages.contains(&rel)
-            || (rel.starts_with(&format!("{SERVICES_DIR}/")) && rel.matches('/').count() == 1);
-        if !known {
-            loader.error(
-                &rel,
-                None,
-                format!(
-                    "unexpected content file; pages are {}",
-                    FixedPage::ALL
-                        .iter()
-                        .map(|p| p.file_name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
+        .filter_map(|entry| {
+            let rel = entry.path().strip_prefix(&root).ok()?;
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            // A translation (`pages/about.et.yaml`) is known when its source is.
+            let source = match rel.rsplit_once('/') {
+                _ if !translate::is_translation(&rel) => rel.clone(),
+                Some((dir, name)) => format!("{dir}/{}", source_name(name)),
+                None => source_name(&rel),
+            };
+            let known = TOP_LEVEL_FILES.contains(&source.as_str())
+                || expected_pages.contains(&source)
+                || (source.starts_with(&format!("{SERVICES_DIR}/"))
+                    && source.matches('/').count() == 1);
+            (!known).then_some(rel)
+        })
+        .collect();
+    // By path, component by component: a directory's files in the order of its name.
+    unexpected.sort_by(|a, b| Path::new(a).cmp(Path::new(b)));
+    for rel in unexpected {
+        loader.error(
+            &rel,
+            None,
+            format!(
+                "unexpected content file; pages are {}",
+                FixedPage::ALL
+                    .iter()
+                    .map(|p| p.file_name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
     }
 }

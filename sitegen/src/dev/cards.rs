@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use crate::cache::Cache;
 use crate::cards::{CardBase, CardMemo, PendingCard};
 
+use super::lower_priority;
+
 /// How long the thread draws before it hands over what it drew: a long list is listed for the
 /// dev server as it goes, without rewriting the list for every card.
 const BATCH: Duration = Duration::from_millis(250);
@@ -117,14 +119,5 @@ fn work(
                 return;
             }
         }
-    }
-}
-
-/// Gives this thread the lowest scheduling priority (nice 19), where the system allows it.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        // On Linux a thread's id names that thread alone to setpriority(2).
-        let _ = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 19);
     }
 }

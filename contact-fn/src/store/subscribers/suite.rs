@@ -1,6 +1,6 @@
 //! The behaviour every [`SubscriberStore`] must have, written against the trait so that each
 //! implementation runs the same suite: `check_store(&store).await`. Public (hidden) for the
-//! integration tests, which run it against both stores (`tests/store.rs`).
+//! integration tests, which run it against both stores (`tests/it/store.rs`).
 #![allow(clippy::unwrap_used)]
 
 use std::time::Duration;

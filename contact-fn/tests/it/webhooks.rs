@@ -5,7 +5,7 @@
 //! mention anyone.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;

@@ -4,7 +4,7 @@
 //! Real TCP and a real SMTP server throughout.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use contact_fn::contract::FormKind;
 use contact_fn::submission::MAX_UNKNOWN_FIELDS_REPORTED;

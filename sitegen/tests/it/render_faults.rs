@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 
 const FAULT_ENV: &str = "NORDVALE_FAULT";
 

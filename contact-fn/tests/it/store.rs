@@ -4,7 +4,7 @@
 //! shared database does: leases between replicas, migrations.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

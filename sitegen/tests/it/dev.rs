@@ -4,7 +4,7 @@
 use std::net::TcpListener;
 use std::process::Command;
 
-mod common;
+use crate::common;
 
 #[test]
 fn a_port_in_use_gives_one_clear_line() {

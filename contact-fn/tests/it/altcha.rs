@@ -4,7 +4,7 @@
 //! goes to verified senders only, once a day, with none of their words.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

@@ -2,7 +2,7 @@
 //! SIGTERM.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! list, show, purge only when confirmed, and `retry --all` after an SMTP outage is fixed.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::process::{Command, Stdio};
 

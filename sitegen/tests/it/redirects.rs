@@ -5,12 +5,8 @@
 //! under Node answers the same table, and `sitegen deploy` to moto's S3 refuses to drop the
 //! article's old page until an alias covers it, then writes it with its redirect location.
 
-mod common;
-mod support {
-    // The deploy tests read more of the store than this one does.
-    #[allow(dead_code)]
-    pub mod moto;
-}
+use crate::common;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

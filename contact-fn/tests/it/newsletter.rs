@@ -4,7 +4,7 @@
 //! accepting and sending.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! dead letters, and one email per idempotent submission.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

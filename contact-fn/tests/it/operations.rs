@@ -4,7 +4,7 @@
 //! SMTP over TCP throughout.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -212,7 +212,7 @@ async fn json_logs_carry_the_request_id_that_the_answer_and_the_email_carry() {
 
 #[test]
 fn the_alert_rules_name_only_metrics_the_service_exports() {
-    let rules = include_str!("../prometheus/alerts.yml");
+    let rules = include_str!("../../prometheus/alerts.yml");
     let mut named = 0;
     for word in rules.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
         if !word.starts_with("contact_") {

@@ -2,7 +2,7 @@
 //! Each is cut off or refused, and the service keeps answering `/healthz`.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

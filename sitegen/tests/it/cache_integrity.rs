@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{replace, tree, without_photos};
 
 const SITEGEN: &str = env!("CARGO_BIN_EXE_sitegen");

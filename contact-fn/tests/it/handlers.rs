@@ -2,7 +2,7 @@
 //! redirects, CORS, limits, idempotency and hostile input.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::net::SocketAddr;
 use std::path::Path;

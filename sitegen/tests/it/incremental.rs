@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use sitegen::build::{BuildOptions, build};
 
-mod common;
+use crate::common;
 use common::{replace, tree, without_photos};
 
 /// One change an author or a developer makes between two builds.

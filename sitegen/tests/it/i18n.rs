@@ -4,13 +4,13 @@
 //! same as the heads, an untranslated article has no Estonian page, and the language
 //! switcher of a page with a translated slug leads to its translation.
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use scraper::{Html, Selector};
 use sitegen::build::{BuildOptions, build};
+
+use crate::common;
 
 const BASE: &str = "https://www.nordvale.example";
 

@@ -4,7 +4,7 @@
 //! through the real HTTP server and a real SMTP server.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -2,10 +2,7 @@
 //! loopback): what lands in the bucket, what a second deploy sends, deletions and their
 //! guard, dry runs, a store that dies mid-deploy, and the one-line errors.
 
-mod support {
-    pub mod moto;
-    pub mod proxy;
-}
+use crate::support;
 
 use std::io::Read;
 use std::path::Path;

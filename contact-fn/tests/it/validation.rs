@@ -1,7 +1,7 @@
 //! Table tests of decoding and validating both forms, with the exact messages.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! Likely spam is delivered, labelled for a mail filter, never dropped: over real SMTP.
 #![allow(clippy::unwrap_used)]
 
-mod support;
+use crate::support;
 
 use contact_fn::contract::FormKind;
 use contact_fn::spam;

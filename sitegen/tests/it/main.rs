@@ -1,0 +1,25 @@
+//! sitegen's integration tests, in one binary: each file of this folder was a test binary of
+//! its own, linking sitegen and its dependencies again. cargo-nextest still runs every test in
+//! a process of its own. The tests with insta snapshots (`content`, `outputs`, `report`) stay
+//! binaries of their own, beside their snapshots.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod support;
+
+mod cache_integrity;
+mod check;
+mod compress;
+mod deploy;
+mod dev;
+mod i18n;
+mod images;
+mod incremental;
+mod json_schema;
+mod new;
+mod observatory;
+mod publish;
+mod redirects;
+mod render_faults;
+mod schema;
+mod serve;
