@@ -17,7 +17,13 @@ pub fn add_articles(content: &Path, extra: usize) -> Result<Vec<PathBuf>> {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
-    sources.retain(|p| p.extension().is_some_and(|e| e == "md"));
+    // The sources only: a translation (`SLUG.et.md`) is the same article in other words.
+    sources.retain(|p| {
+        p.extension().is_some_and(|e| e == "md")
+            && p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| !sitegen::content::translate::is_translation(n))
+    });
     sources.sort();
     ensure!(!sources.is_empty(), "no articles in {}", dir.display());
     let mut front_matters = Vec::new();
