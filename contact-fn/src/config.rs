@@ -13,9 +13,9 @@ use clap::{Parser, Subcommand};
 use ipnet::IpNet;
 use lettre::message::Mailbox;
 
+use crate::language::Language;
+
 /// Validates contact form submissions, stores them durably and delivers them by email.
-/// `content/forms.yaml`, as contact-fn was built with it: the words of its emails and pages.
-pub const FORMS_YAML: &str = include_str!("../../content/forms.yaml");
 
 #[derive(Debug, Clone, Parser)]
 #[command(name = "contact-fn", version, about, args_override_self = true)]
@@ -422,21 +422,31 @@ pub enum SubscribersCommand {
 }
 
 impl Config {
-    /// Where a plain form post goes after success: `--success-url`, else the site's page.
-    pub fn success_page(&self) -> HeaderValue {
-        self.site_page(self.success_url.as_ref(), form_contract::CONTACT_SENT_PATH)
+    /// Where a plain form post from a page in `language` goes after success:
+    /// `--success-url`, else the site's page in that language.
+    pub fn success_page(&self, language: &Language) -> HeaderValue {
+        let path = form_contract::CONTACT_SENT_PATH;
+        self.site_page(self.success_url.as_ref(), path, language)
     }
 
-    /// Where a plain form post goes after a failure: `--failure-url`, else the site's page.
-    pub fn failure_page(&self) -> HeaderValue {
-        self.site_page(self.failure_url.as_ref(), form_contract::CONTACT_ERROR_PATH)
+    /// Where a plain form post from a page in `language` goes after a failure:
+    /// `--failure-url`, else the site's page in that language.
+    pub fn failure_page(&self, language: &Language) -> HeaderValue {
+        let path = form_contract::CONTACT_ERROR_PATH;
+        self.site_page(self.failure_url.as_ref(), path, language)
     }
 
-    fn site_page(&self, given: Option<&HeaderValue>, path: &str) -> HeaderValue {
+    fn site_page(
+        &self,
+        given: Option<&HeaderValue>,
+        path: &str,
+        language: &Language,
+    ) -> HeaderValue {
         given.cloned().unwrap_or_else(|| {
             let site = String::from_utf8_lossy(self.site_url.as_bytes());
+            let site = site.trim_end_matches('/');
             // `check` proved the site URL is visible ASCII, so this only falls back in theory.
-            HeaderValue::try_from(format!("{site}{path}/"))
+            HeaderValue::try_from(language.page(site, path))
                 .unwrap_or_else(|_| self.site_url.clone())
         })
     }

@@ -8,6 +8,7 @@ use crate::auto_reply::AutoReplies;
 use crate::durable::now_ms;
 use crate::email::Composer;
 use crate::idempotency::{self, IdempotencyStore};
+use crate::language::Language;
 use crate::newsletter::{self, Optin};
 use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
@@ -37,7 +38,8 @@ pub(crate) struct Intake<'a> {
 /// Stores `submission` for delivery, with the bytes of its `files` (in the spool; those of
 /// its attachments, in order), and returns its message id. With an idempotency `key`, a
 /// repeat of a stored submission returns the first one's id and stores nothing, files
-/// included (the spool files are removed when `files` is dropped).
+/// included (the spool files are removed when `files` is dropped). The visitor's emails (the
+/// auto-reply, the newsletter's confirmation) are written in `language`, their form's.
 pub(crate) async fn store(
     intake: Intake<'_>,
     submission: Submission,
@@ -45,6 +47,7 @@ pub(crate) async fn store(
     request_id: &str,
     verified: bool,
     files: Vec<Spooled>,
+    language: &Language,
 ) -> Result<String, IntakeError> {
     let kind = submission.kind();
     let mut remembered = None;
@@ -120,7 +123,10 @@ pub(crate) async fn store(
     if flags.is_empty()
         && let Some(auto_replies) = intake.auto_replies
     {
-        match auto_replies.send(submission.email(), kind, now_ms()).await {
+        match auto_replies
+            .send(submission.email(), kind, now_ms(), language)
+            .await
+        {
             Ok(true) => tracing::info!(id, "auto-reply stored"),
             Ok(false) => tracing::info!(id, "no auto-reply: the address had one today"),
             Err(error) => tracing::warn!(id, "message stored, but no auto-reply: {error:#}"),
@@ -130,7 +136,8 @@ pub(crate) async fn store(
     // enquiry is stored whatever comes of it.
     if let Submission::Enquiry(enquiry) = &submission
         && enquiry.newsletter
-        && let Err(error) = newsletter::subscribe(intake.optin, &enquiry.email, kind).await
+        && let Err(error) =
+            newsletter::subscribe(intake.optin, &enquiry.email, kind, language).await
     {
         tracing::warn!(
             id,

@@ -16,6 +16,7 @@ mod error;
 mod hex;
 mod idempotency;
 mod intake;
+pub mod language;
 mod limits;
 mod mixed;
 pub mod newsletter;
@@ -236,7 +237,7 @@ mod tests {
     const LAYERS: &[&[&str]] = &[
         &["durable", "limits", "server", "hex", "attachment"],
         &["submission", "mixed", "spool"],
-        &["store", "spam", "upload"],
+        &["store", "spam", "upload", "language"],
         &["telemetry", "webhook", "altcha", "scan"],
         &["config"],
         &["store/files", "store/postgres"],

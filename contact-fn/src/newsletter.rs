@@ -4,7 +4,9 @@
 //! A confirmation link carries the address, the form it came from and its expiry, signed with
 //! HMAC-SHA-256; an unsubscribe link carries the address, signed. The key comes from
 //! `CONTACT_NEWSLETTER_SECRET`, else it is generated once into `<data dir>/newsletter-secret`.
-//! The words are `newsletter` in `content/forms.yaml`, read when contact-fn is built.
+//! The words are `newsletter` in `content/forms.yaml` and its translations, read when
+//! contact-fn is built: each email and page is in the language of the form it came from, which
+//! a confirmation link carries on (unsigned: it chooses words, nothing else).
 
 use std::collections::HashMap;
 use std::fs;
@@ -16,8 +18,7 @@ use std::time::Duration;
 use anyhow::{Context as _, anyhow};
 use axum::http::HeaderValue;
 use form_contract::{
-    CONFIRM_PATH, ConfirmationEmail, Consent, FormKind, NEWSLETTER_PAGES_PATH, NewsletterPage,
-    UNSUBSCRIBE_PATH, UnsubscribePrompt, link_params,
+    CONFIRM_PATH, FormKind, NEWSLETTER_PAGES_PATH, NewsletterPage, UNSUBSCRIBE_PATH, link_params,
 };
 use lettre::Message;
 use lettre::message::header::{HeaderName, HeaderValue as MailHeaderValue};
@@ -25,12 +26,12 @@ use lettre::message::{Mailbox, MultiPart};
 use minijinja::{Environment, UndefinedBehavior, context};
 use ring::hmac;
 use ring::rand::{SecureRandom as _, SystemRandom};
-use serde::Deserialize;
 use uuid::Uuid;
 
-use crate::config::{Config, FORMS_YAML};
+use crate::config::Config;
 use crate::durable::{self, now_ms};
 use crate::hex::{hex, unhex};
+use crate::language::{Language, Languages};
 use crate::outbox::Outbox;
 use crate::outcome::IntakeError;
 use crate::store::Record;
@@ -40,37 +41,14 @@ use crate::webhook;
 /// The file the generated key is kept in, under the data folder.
 pub const SECRET_FILE: &str = "newsletter-secret";
 
-/// The words contact-fn uses: a part of `newsletter` in `content/forms.yaml` (the rest is
-/// the site's).
-#[derive(Debug, Clone, Deserialize)]
-pub struct Words {
-    /// What subscribers agree to; recorded with each subscription.
-    pub consent: Consent,
-    /// The confirmation email.
-    pub email: ConfirmationEmail,
-    /// The page of the unsubscribe link.
-    pub unsubscribe: UnsubscribePrompt,
-}
-
-#[derive(Deserialize)]
-struct FormsFile {
-    newsletter: Words,
-}
-
-impl Words {
-    /// The words contact-fn was built with.
-    pub fn built_in() -> anyhow::Result<Self> {
-        let file: FormsFile =
-            serde_yaml::from_str(FORMS_YAML).context("reading content/forms.yaml's newsletter")?;
-        Ok(file.newsletter)
-    }
-}
+/// The words contact-fn uses: a part of `newsletter` in `content/forms.yaml`.
+pub use crate::language::NewsletterWords as Words;
 
 /// Signs and checks the newsletter's links and writes its emails and pages.
 #[derive(Debug)]
 pub struct Newsletter {
     key: hmac::Key,
-    words: Words,
+    languages: &'static Languages,
     templates: Environment<'static>,
     from: Mailbox,
     public_url: String,
@@ -118,7 +96,7 @@ impl Newsletter {
         }
         Ok(Self {
             key: hmac::Key::new(hmac::HMAC_SHA256, &secret),
-            words: Words::built_in()?,
+            languages: Languages::built_in()?,
             templates,
             from: config.mail_from.clone(),
             public_url: public_url.trim_end_matches('/').to_owned(),
@@ -138,9 +116,14 @@ impl Newsletter {
         self.limits
     }
 
-    /// The URL of one of the site's newsletter pages.
-    pub fn page(&self, page: NewsletterPage) -> HeaderValue {
-        let url = format!("{}{NEWSLETTER_PAGES_PATH}/{page}/", self.site_url);
+    /// The site's languages, with the words of each.
+    pub fn languages(&self) -> &'static Languages {
+        self.languages
+    }
+
+    /// The URL of one of the site's newsletter pages, in `language`.
+    pub fn page(&self, page: NewsletterPage, language: &Language) -> HeaderValue {
+        let url = language.page(&self.site_url, &format!("{NEWSLETTER_PAGES_PATH}/{page}"));
         HeaderValue::from_str(&url).unwrap_or_else(|_| HeaderValue::from_static("/"))
     }
 
@@ -163,34 +146,50 @@ impl Newsletter {
             .is_some_and(|tag| hmac::verify(&self.key, message.as_bytes(), &tag).is_ok())
     }
 
-    /// The confirmation link for `address`, from the form `source`, expiring at `expires_ms`.
-    pub fn confirm_link(&self, address: &str, source: FormKind, expires_ms: u64) -> String {
+    /// The confirmation link for `address`, from the form `source` in `language`, expiring at
+    /// `expires_ms`.
+    pub fn confirm_link(
+        &self,
+        address: &str,
+        source: FormKind,
+        expires_ms: u64,
+        language: &Language,
+    ) -> String {
         let expires = expires_ms.to_string();
         let signature = self.sign(&confirm_message(address, source, &expires));
-        let query = form_urlencoded::Serializer::new(String::new())
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query
             .append_pair(link_params::EMAIL, address)
             .append_pair(link_params::SOURCE, source.as_str())
             .append_pair(link_params::EXPIRES, &expires)
-            .append_pair(link_params::SIGNATURE, &signature)
-            .finish();
-        format!("{}{CONFIRM_PATH}?{query}", self.public_url)
+            .append_pair(link_params::SIGNATURE, &signature);
+        with_language(&mut query, language);
+        format!("{}{CONFIRM_PATH}?{}", self.public_url, query.finish())
     }
 
-    /// The unsubscribe link for `address` (it does not expire).
-    pub fn unsubscribe_link(&self, address: &str) -> String {
+    /// The unsubscribe link for `address` (it does not expire), to a page in `language`.
+    pub fn unsubscribe_link(&self, address: &str, language: &Language) -> String {
         format!(
             "{}{UNSUBSCRIBE_PATH}?{}",
             self.public_url,
-            self.unsubscribe_query(address)
+            self.unsubscribe_query(address, language)
         )
     }
 
-    fn unsubscribe_query(&self, address: &str) -> String {
+    fn unsubscribe_query(&self, address: &str, language: &Language) -> String {
         let signature = self.sign(&unsubscribe_message(address));
-        form_urlencoded::Serializer::new(String::new())
+        let mut query = form_urlencoded::Serializer::new(String::new());
+        query
             .append_pair(link_params::EMAIL, address)
-            .append_pair(link_params::SIGNATURE, &signature)
-            .finish()
+            .append_pair(link_params::SIGNATURE, &signature);
+        with_language(&mut query, language);
+        query.finish()
+    }
+
+    /// The language a link's query names, the default for none (or one the site no longer
+    /// has).
+    pub fn link_language(&self, query: &str) -> &'static Language {
+        self.languages.of_link(query)
     }
 
     /// Checks a confirmation link's query at `now_ms`: the address and what to record, when
@@ -209,7 +208,8 @@ impl Newsletter {
             return None;
         }
         let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
-        let consent = &self.words.consent;
+        // What the visitor agreed to is what the form showed, in its language.
+        let consent = &self.link_language(query).newsletter.consent;
         Some((
             address.clone(),
             Confirmation {
@@ -231,32 +231,39 @@ impl Newsletter {
             .then(|| address.clone())
     }
 
-    /// The page of a genuine unsubscribe link: one button posting the one-click unsubscribe.
-    pub fn unsubscribe_page(&self, address: &str) -> anyhow::Result<String> {
-        let words = &self.words.unsubscribe;
+    /// The page of a genuine unsubscribe link, in `language`: one button posting the one-click
+    /// unsubscribe.
+    pub fn unsubscribe_page(&self, address: &str, language: &Language) -> anyhow::Result<String> {
+        let words = &language.newsletter.unsubscribe;
         let lead = self
             .templates
             .render_str(&words.lead, context! { address })
             .context("rendering the unsubscribe words")?;
-        let action = format!("{UNSUBSCRIBE_PATH}?{}", self.unsubscribe_query(address));
+        let action = format!(
+            "{UNSUBSCRIBE_PATH}?{}",
+            self.unsubscribe_query(address, language)
+        );
+        let lang = &language.tag;
         self.templates
             .get_template("unsubscribe.html")
-            .and_then(|t| t.render(context! { words => minijinja::Value::from(minijinja::value::Serde(words)), lead, action }))
+            .and_then(|t| t.render(context! { words => minijinja::Value::from(minijinja::value::Serde(words)), lead, action, lang }))
             .context("rendering the unsubscribe page")
     }
 
-    /// The outbox record of a confirmation email to `address`, from the form `source`.
+    /// The outbox record of a confirmation email to `address`, from the form `source` in
+    /// `language`.
     pub fn confirmation_email(
         &self,
         address: &str,
         source: FormKind,
         now_ms: u64,
+        language: &Language,
     ) -> anyhow::Result<Record> {
         let id = Uuid::now_v7().to_string();
         let ttl = u64::try_from(self.ttl.as_millis()).unwrap_or(u64::MAX);
-        let confirm_url = self.confirm_link(address, source, now_ms.saturating_add(ttl));
-        let unsubscribe_url = self.unsubscribe_link(address);
-        let words = &self.words.email;
+        let confirm_url = self.confirm_link(address, source, now_ms.saturating_add(ttl), language);
+        let unsubscribe_url = self.unsubscribe_link(address, language);
+        let words = &language.newsletter.email;
         let hours = self.ttl.as_secs().div_ceil(3600);
         let fill = |text: &str| {
             self.templates
@@ -269,6 +276,7 @@ impl Newsletter {
             expiry => fill(&words.expiry)?,
             confirm_url,
             unsubscribe_url => &unsubscribe_url,
+            lang => &language.tag,
         };
         let render = |name: &str| {
             self.templates
@@ -283,6 +291,10 @@ impl Newsletter {
             .to(Mailbox::new(None, to.clone()))
             .subject(words.subject.clone())
             .message_id(Some(format!("<{id}@{}>", self.from.email.domain())))
+            .raw_header(MailHeaderValue::new(
+                HeaderName::new_from_ascii_str("Content-Language"),
+                language.tag.clone(),
+            ))
             // RFC 2369 and RFC 8058: mail clients offer a one-click unsubscribe.
             .raw_header(MailHeaderValue::new(
                 HeaderName::new_from_ascii_str("List-Unsubscribe"),
@@ -342,6 +354,7 @@ pub(crate) async fn subscribe(
     optin: Optin<'_>,
     address: &str,
     source: FormKind,
+    language: &Language,
 ) -> Result<(), IntakeError> {
     let newsletter = optin.newsletter;
     let address = normalise(address);
@@ -349,7 +362,7 @@ pub(crate) async fn subscribe(
     // Built before the send is recorded: an address the email cannot be written for must not
     // count as sent (a retry would then send nothing).
     let record = newsletter
-        .confirmation_email(&address, source, now)
+        .confirmation_email(&address, source, now, language)
         .map_err(IntakeError::Internal)?;
     let requested = optin
         .subscribers
@@ -371,6 +384,13 @@ pub(crate) async fn subscribe(
 
 fn confirm_message(address: &str, source: FormKind, expires: &str) -> String {
     format!("confirm\n{address}\n{source}\n{expires}")
+}
+
+/// Names `language` in a link, unless it is the site's default.
+fn with_language(query: &mut form_urlencoded::Serializer<'_, String>, language: &Language) {
+    if !language.is_default() {
+        query.append_pair(link_params::LANGUAGE, &language.tag);
+    }
 }
 
 fn unsubscribe_message(address: &str) -> String {
@@ -448,7 +468,8 @@ mod tests {
     fn links_check_out_until_touched_or_expired() {
         let dir = tempfile::tempdir().expect("temp dir");
         let n = newsletter(dir.path());
-        let link = n.confirm_link("ada@example.org", FormKind::Enquiry, 5_000);
+        let english = n.languages().default();
+        let link = n.confirm_link("ada@example.org", FormKind::Enquiry, 5_000, english);
         let query = link.split_once('?').map(|(_, q)| q).unwrap_or("");
         let (address, confirmation) = n.check_confirm(query, 4_999).expect("genuine");
         assert_eq!(address, "ada@example.org");
@@ -464,7 +485,7 @@ mod tests {
                 "{to}"
             );
         }
-        let unsubscribe = n.unsubscribe_link("ada@example.org");
+        let unsubscribe = n.unsubscribe_link("ada@example.org", english);
         let query = unsubscribe.split_once('?').map(|(_, q)| q).unwrap_or("");
         assert_eq!(
             n.check_unsubscribe(query).as_deref(),
@@ -478,22 +499,59 @@ mod tests {
     }
 
     #[test]
+    fn a_link_keeps_the_language_of_its_form_outside_the_signature() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let n = newsletter(dir.path());
+        let Some(other) = n.languages().get("et") else {
+            return; // a site in one language has nothing to carry
+        };
+        let link = n.confirm_link("ada@example.org", FormKind::Newsletter, 5_000, other);
+        let query = link.split_once('?').map(|(_, q)| q).unwrap_or("");
+        assert!(query.ends_with("&lang=et"), "{query}");
+        assert_eq!(n.link_language(query).tag, "et");
+        let (_, confirmation) = n.check_confirm(query, 0).expect("genuine");
+        assert_eq!(confirmation.consent_text, other.newsletter.consent.text);
+        // The language chooses words only: a link without it is as genuine, in the default.
+        let english = query.trim_end_matches("&lang=et");
+        let (_, confirmation) = n.check_confirm(english, 0).expect("genuine");
+        assert_eq!(
+            confirmation.consent_text,
+            n.languages().default().newsletter.consent.text
+        );
+        let unsubscribe = n.unsubscribe_link("ada@example.org", other);
+        let query = unsubscribe.split_once('?').map(|(_, q)| q).unwrap_or("");
+        assert_eq!(
+            n.check_unsubscribe(query).as_deref(),
+            Some("ada@example.org")
+        );
+        let page = n
+            .unsubscribe_page("ada@example.org", other)
+            .expect("renders");
+        assert!(page.contains("<html lang=\"et\">"), "{page}");
+        assert!(
+            page.contains(&other.newsletter.unsubscribe.button),
+            "{page}"
+        );
+    }
+
+    #[test]
     fn the_generated_key_is_kept_private_and_reused() {
         use std::os::unix::fs::PermissionsExt as _;
         let dir = tempfile::tempdir().expect("temp dir");
-        let link = newsletter(dir.path()).unsubscribe_link("a@example.org");
+        let english = Languages::built_in().expect("the languages").default();
+        let link = newsletter(dir.path()).unsubscribe_link("a@example.org", english);
         let mode = fs::metadata(dir.path().join(SECRET_FILE))
             .expect("the key file")
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
         assert_eq!(
-            newsletter(dir.path()).unsubscribe_link("a@example.org"),
+            newsletter(dir.path()).unsubscribe_link("a@example.org", english),
             link
         );
         let other = tempfile::tempdir().expect("temp dir");
         assert_ne!(
-            newsletter(other.path()).unsubscribe_link("a@example.org"),
+            newsletter(other.path()).unsubscribe_link("a@example.org", english),
             link
         );
     }

@@ -27,6 +27,7 @@ use crate::durable::now_ms;
 use crate::error::AppError;
 use crate::idempotency;
 use crate::intake;
+use crate::language::Language;
 use crate::limits::client_ip;
 use crate::newsletter;
 use crate::state::AppState;
@@ -43,9 +44,27 @@ pub fn form(kind: FormKind) -> MethodRouter<AppState> {
         move |State(state): State<AppState>,
               client: Client,
               Extension(request): Extension<RequestId>,
+              RawQuery(query): RawQuery,
               headers: HeaderMap,
-              body: Body| { submit(state, kind, client, request, headers, body) },
+              body: Body| {
+            let sent = Sent {
+                kind,
+                client,
+                request,
+                query,
+            };
+            submit(state, sent, headers, body)
+        },
     )
+}
+
+/// Who sent a submission, to which form, from a page in which language.
+struct Sent {
+    kind: FormKind,
+    client: Client,
+    request: RequestId,
+    /// The endpoint's query: the page's language ([`form_contract::LANGUAGE_PARAM`]).
+    query: Option<String>,
 }
 
 /// Where the metrics listener (`--metrics-bind`) answers.
@@ -79,9 +98,12 @@ pub async fn confirm(State(state): State<AppState>, RawQuery(query): RawQuery) -
     let checked = shared
         .newsletter
         .check_confirm(query.as_deref().unwrap_or(""), now_ms());
+    let language = shared
+        .newsletter
+        .link_language(query.as_deref().unwrap_or(""));
     let Some((address, confirmation)) = checked else {
         tracing::info!("a confirmation link that is expired or not genuine");
-        return see_other(&shared.newsletter.page(NewsletterPage::Invalid));
+        return see_other(&shared.newsletter.page(NewsletterPage::Invalid, language));
     };
     let source = confirmation.source;
     let confirmed_address = address.clone();
@@ -106,7 +128,7 @@ pub async fn confirm(State(state): State<AppState>, RawQuery(query): RawQuery) -
             NewsletterPage::Failed
         }
     };
-    see_other(&shared.newsletter.page(page))
+    see_other(&shared.newsletter.page(page, language))
 }
 
 /// `GET` of an unsubscribe link: a page with one button that unsubscribes (so that a link
@@ -116,10 +138,12 @@ pub async fn unsubscribe_page(
     RawQuery(query): RawQuery,
 ) -> Response {
     let newsletter = &state.shared.newsletter;
-    let Some(address) = newsletter.check_unsubscribe(query.as_deref().unwrap_or("")) else {
-        return see_other(&newsletter.page(NewsletterPage::Invalid));
+    let query = query.as_deref().unwrap_or("");
+    let language = newsletter.link_language(query);
+    let Some(address) = newsletter.check_unsubscribe(query) else {
+        return see_other(&newsletter.page(NewsletterPage::Invalid, language));
     };
-    match newsletter.unsubscribe_page(&address) {
+    match newsletter.unsubscribe_page(&address, language) {
         Ok(html) => (
             [
                 (header::CONTENT_TYPE, "text/html; charset=utf-8"),
@@ -149,9 +173,9 @@ pub async fn unsubscribe(
         .and_then(|v| v.to_str().ok())
         .is_some_and(|accept| accept.contains("text/html"));
     let one_click = is_one_click(&headers, body).await;
-    let address = shared
-        .newsletter
-        .check_unsubscribe(query.as_deref().unwrap_or(""));
+    let query = query.as_deref().unwrap_or("");
+    let language = shared.newsletter.link_language(query);
+    let address = shared.newsletter.check_unsubscribe(query);
     let result = match (address, one_click) {
         (Some(address), true) => shared
             .subscribers
@@ -174,11 +198,11 @@ pub async fn unsubscribe(
     }
     let newsletter = &shared.newsletter;
     match (browser, result) {
-        (true, Ok(())) => see_other(&newsletter.page(NewsletterPage::Unsubscribed)),
+        (true, Ok(())) => see_other(&newsletter.page(NewsletterPage::Unsubscribed, language)),
         (true, Err(AppError::BadRequest(_))) => {
-            see_other(&newsletter.page(NewsletterPage::Invalid))
+            see_other(&newsletter.page(NewsletterPage::Invalid, language))
         }
-        (true, Err(_)) => see_other(&newsletter.page(NewsletterPage::Failed)),
+        (true, Err(_)) => see_other(&newsletter.page(NewsletterPage::Failed, language)),
         (false, Ok(())) => Json(json!({ "ok": true })).into_response(),
         (false, Err(error)) => error.into_response(),
     }
@@ -280,16 +304,20 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
 
 /// Answers a submission: JSON for scripts, a redirect for plain form posts. This is where an
 /// error becomes an answer, so this is where it is logged.
-async fn submit(
-    state: AppState,
-    kind: FormKind,
-    client: Client,
-    request: RequestId,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
+async fn submit(state: AppState, sent: Sent, headers: HeaderMap, body: Body) -> Response {
+    let kind = sent.kind;
     let posted = Posted::of(&headers);
-    let result = accept(&state, kind, client, &request, posted, &headers, body).await;
+    let newsletter = &state.shared.newsletter;
+    // A language the site does not have is refused, but the refusal is still a page: the
+    // default language's.
+    let named = newsletter.languages().of_query(sent.query.as_deref());
+    let language = named
+        .as_ref()
+        .map_or(newsletter.languages().default(), |l| *l);
+    let result = match named {
+        Ok(language) => accept(&state, &sent, language, posted, &headers, body).await,
+        Err(fields) => Err(AppError::Invalid(fields)),
+    };
     match &result {
         Ok(Accepted::Stored(_)) => telemetry::accepted(kind),
         Ok(Accepted::Dropped(_)) => telemetry::rejected(kind, "honeypot"),
@@ -300,17 +328,16 @@ async fn submit(
     }
     let result = result.map(Accepted::id);
     let config = &state.shared.config;
-    let newsletter = &state.shared.newsletter;
     let redirect = posted.is_some_and(|posted| posted.answered_by_redirect(&headers));
     match (redirect, result) {
         (true, Ok(_)) if kind == FormKind::Newsletter => {
-            see_other(&newsletter.page(NewsletterPage::Pending))
+            see_other(&newsletter.page(NewsletterPage::Pending, language))
         }
         (true, Err(_)) if kind == FormKind::Newsletter => {
-            see_other(&newsletter.page(NewsletterPage::Failed))
+            see_other(&newsletter.page(NewsletterPage::Failed, language))
         }
-        (true, Ok(_)) => see_other(&config.success_page()),
-        (true, Err(_)) => see_other(&config.failure_page()),
+        (true, Ok(_)) => see_other(&config.success_page(language)),
+        (true, Err(_)) => see_other(&config.failure_page(language)),
         (false, Ok(id)) => Json(json!({ "ok": true, "id": id })).into_response(),
         (false, Err(error)) => error.into_response(),
     }
@@ -423,13 +450,18 @@ impl Accepted {
 /// reads and validates the body, then stores the submission.
 async fn accept(
     state: &AppState,
-    kind: FormKind,
-    Client(client): Client,
-    request: &RequestId,
+    sent: &Sent,
+    language: &'static Language,
     posted: Option<Posted>,
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Accepted, AppError> {
+    let Sent {
+        kind,
+        client: Client(client),
+        ref request,
+        ..
+    } = *sent;
     let shared = &state.shared;
     let config = &shared.config;
     shared
@@ -509,7 +541,8 @@ async fn accept(
             match submission {
                 // The same answer whatever the address's state: a fresh id, never a stored one.
                 Submission::Newsletter(subscription) => {
-                    newsletter::subscribe(state.shared.optin(), &subscription.email, kind)
+                    let optin = state.shared.optin();
+                    newsletter::subscribe(optin, &subscription.email, kind, language)
                         .await
                         .map(|()| Uuid::now_v7().to_string())
                 }
@@ -523,6 +556,7 @@ async fn accept(
                         &request,
                         verified,
                         files,
+                        language,
                     )
                     .await
                 }

@@ -6,6 +6,7 @@
 // The table is exhaustive over the generated page kinds: a new kind of route in the Rust model
 // fails the type check here until the site says what its page receives.
 import type { PageContextServer } from 'vike/types'
+import type { Endpoint } from '../components/forms/sendForm'
 import type { SubServiceTeaser } from '../components/services/SubServiceGrid'
 import type { Meta } from '../schema/Meta'
 import type { Settings } from '../schema/Settings'
@@ -37,6 +38,15 @@ function searchFold(settings: Settings): string | undefined {
   return pairs.length > 0 ? pairs.join(' ') : undefined
 }
 
+/**
+ * Where the page's forms are sent: the contact service, and the page's language when it is not
+ * the site's default (the service redirects to that language's pages and writes in it).
+ */
+function endpointOf(settings: Settings): Endpoint {
+  const language = settings.language === settings.languages[0]?.tag ? undefined : settings.language
+  return language ? { url: settings.contact_endpoint, language } : { url: settings.contact_endpoint }
+}
+
 function withoutMeta<T extends { meta: Meta }>({ meta: _, ...page }: T): Omit<T, 'meta'> {
   return page
 }
@@ -50,7 +60,7 @@ function category(slug: string) {
 const pageData = {
   home: () => {
     const { pages, forms, settings } = loadContent()
-    return { page: withoutMeta(pages.home), enquiry: forms.enquiry, endpoint: settings.contact_endpoint }
+    return { page: withoutMeta(pages.home), enquiry: forms.enquiry, endpoint: endpointOf(settings) }
   },
   about: () => ({ page: withoutMeta(loadContent().pages.about) }),
   services: () => {
@@ -79,7 +89,7 @@ const pageData = {
     return {
       page,
       newsletterForm: { consent, messages },
-      endpoint: settings.contact_endpoint,
+      endpoint: endpointOf(settings),
       featured: featuredArticles().map(cardOf),
       latest: latestArticles().map(cardOf),
       latestCount: LATEST_COUNT,
@@ -93,7 +103,7 @@ const pageData = {
   blog: () => ({ page: withoutMeta(loadContent().pages.blog), articles: blogArticles().map(cardOf) }),
   contact: () => {
     const { pages, forms, countries, settings } = loadContent()
-    return { page: withoutMeta(pages.contact), form: forms.contact, countries, endpoint: settings.contact_endpoint }
+    return { page: withoutMeta(pages.contact), form: forms.contact, countries, endpoint: endpointOf(settings) }
   },
   privacy: () => ({ page: withoutMeta(loadContent().pages.privacy) }),
   terms: () => ({ page: withoutMeta(loadContent().pages.terms) }),

@@ -5,6 +5,7 @@ export const contract = {
   "honeypot": "_gotcha",
   "altcha": "altcha",
   "challengePath": "/challenge",
+  "languageParam": "lang",
   "errorCodes": [
     "required",
     "too_long",

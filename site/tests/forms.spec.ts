@@ -31,8 +31,8 @@ function uniqueMarker() {
   return `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
 }
 
-function contactFields(form: Locator) {
-  const f = contact.fields
+function contactFields(form: Locator, words = contact) {
+  const f = words.fields
   return {
     name: form.getByRole('textbox', { name: f.name.label }),
     email: form.getByRole('textbox', { name: f.email.label }),
@@ -60,8 +60,8 @@ function contactValues(marker: string): ContactValues {
   }
 }
 
-async function fillContact(form: Locator, values: ContactValues) {
-  const fields = contactFields(form)
+async function fillContact(form: Locator, values: ContactValues, words = contact) {
+  const fields = contactFields(form, words)
   for (const key of ['name', 'email', 'company', 'phone', 'subject', 'message'] as const) {
     await fields[key].fill(values[key])
   }
@@ -468,6 +468,57 @@ async function fillEnquiry(form: Locator, marker: string, phone = '(555) 123-456
   await fields.newsletter.check()
   await fields.privacy.check()
 }
+
+test.describe('the contact form in another language', () => {
+  // The site's second language: its own words, errors, toasts and pages, and the service
+  // redirects there (the form names its page's language in its address).
+  const translation = content.translations?.[0]
+  if (!translation) throw new Error('the content has no translation')
+  const words = translation.forms.contact
+  const contactPath = translation.routes.find((r) => r.kind === 'contact')?.path ?? ''
+  const sentPath = translation.routes.find((r) => r.kind === 'contact-sent')?.path ?? ''
+  const errorPath = translation.routes.find((r) => r.kind === 'contact-error')?.path ?? ''
+  const notifications = translation.settings.ui.notifications_label
+  const toastIn = (page: Page, title: string) =>
+    page.getByRole('region', { name: notifications }).getByRole('listitem').filter({ hasText: title })
+
+  test('shows its own words for a rejected field, then sends', async ({ page }) => {
+    await visit(page, contactPath)
+    const form = page.getByRole('form', { name: words.title })
+    await startUsing(form)
+    const marker = uniqueMarker()
+    const values = { ...contactValues(marker), phone: 'helistage pärast lõunat' }
+    await fillContact(form, values, words)
+    await form.getByRole('button', { name: words.messages.submit }).click()
+    const phone = contactFields(form, words).phone
+    await expect(phone).toHaveAttribute('aria-invalid', 'true')
+    await expect(phone).toHaveAccessibleDescription(words.messages.errors.invalid_phone ?? 'no words')
+    await expect(form.getByText(words.messages.invalid)).toBeVisible()
+    await expect(toastIn(page, words.messages.failure.title)).toBeVisible()
+    await phone.fill('600 4100')
+    await form.getByRole('button', { name: words.messages.submit }).click()
+    await expect(toastIn(page, words.messages.success.title)).toBeVisible()
+    expect(await deliveredMail(marker)).toHaveLength(1)
+  })
+
+  test('without JavaScript ends on its own sent and error pages', async ({ browser }) => {
+    const { context, page } = await newPageWithErrors(browser, { javaScriptEnabled: false })
+    await page.goto(`${contactPath}/`)
+    const form = page.getByRole('form', { name: words.title })
+    await fillContact(form, contactValues(uniqueMarker()), words)
+    await form.getByRole('button', { name: words.messages.submit }).click()
+    await expect(page).toHaveURL(new RegExp(`${sentPath}/$`))
+    await expect(page.locator('html')).toHaveAttribute('lang', translation.settings.language)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(translation.forms.sent.hero.title)
+
+    await page.goto(`${contactPath}/`)
+    await fillContact(form, { ...contactValues(uniqueMarker()), phone: 'ei ole number' }, words)
+    await form.getByRole('button', { name: words.messages.submit }).click()
+    await expect(page).toHaveURL(new RegExp(`${errorPath}/$`))
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(translation.forms.error.hero.title)
+    await context.close()
+  })
+})
 
 test.describe('the home page Get in Touch form', () => {
   test('has every field with its type, options and required flag', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { addFiles } from '../components/forms/attachments'
-import { MAX_RETRIES, type Upload, endpointUrl, formBody, retryDelay, sendFiles, sendForm } from '../components/forms/sendForm'
+import { MAX_RETRIES, type Upload, endpointUrl, formBody, formUrl, retryDelay, sendFiles, sendForm } from '../components/forms/sendForm'
 import { contract } from '../schema/contract'
 
 // Unit tests of the forms' sending rules, with a scripted fetch (no browser, no network).
@@ -36,6 +36,17 @@ function recordSleeps() {
 
 test('the retry delay doubles from one second and stops growing at 30 seconds', () => {
   expect([0, 1, 2, 3, 4, 5, 6, 10].map(retryDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000])
+})
+
+test('a form on a page in another language names it in its address; the default language adds nothing', () => {
+  const url = 'https://api.example.com/contact/'
+  expect(formUrl({ url }, contract.contact.path)).toBe('https://api.example.com/contact/send-contact-email')
+  expect(formUrl({ url, language: 'et' }, contract.contact.path)).toBe(
+    `https://api.example.com/contact/send-contact-email?${contract.languageParam}=et`,
+  )
+  expect(formUrl({ url, language: 'pt-BR' }, contract.newsletter.path)).toBe(
+    `https://api.example.com/contact/subscribe?${contract.languageParam}=pt-BR`,
+  )
 })
 
 test('endpoint URLs join the base and the path with one slash', () => {

@@ -7,6 +7,8 @@
 //! exports it to the site: the types through ts-rs, the values as `site/schema/contract.ts`
 //! ([`typescript`]), from which the form components read names, limits and paths.
 
+pub mod translation;
+
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
@@ -196,6 +198,23 @@ pub const CONFIRM_PATH: &str = "/subscribe/confirm";
 /// `List-Unsubscribe=One-Click` removes the address, RFC 8058), on contact-fn.
 pub const UNSUBSCRIBE_PATH: &str = "/unsubscribe";
 
+/// The query parameter of a form's endpoint that names the language of the page the form is
+/// on (`/send-contact-email?lang=et`): the service redirects to that language's pages and
+/// writes the visitor's emails in it. Without it, the site's default language. It is a
+/// parameter of the address, not a field of the body, so that even a body the service cannot
+/// read is answered in the visitor's language.
+pub const LANGUAGE_PARAM: &str = "lang";
+
+/// The folder of a language's pages on the site: none for the site's default language
+/// (`/about`), `/<tag>` for every other (`/et/about`).
+pub fn language_prefix(default_tag: &str, tag: &str) -> String {
+    if tag == default_tag {
+        String::new()
+    } else {
+        format!("/{tag}")
+    }
+}
+
 /// The query parameters of the signed links in the newsletter's emails.
 pub mod link_params {
     /// The subscriber's address.
@@ -206,6 +225,9 @@ pub mod link_params {
     pub const EXPIRES: &str = "expires";
     /// The link's signature.
     pub const SIGNATURE: &str = "sig";
+    /// The language of the pages the link leads to (unsigned: it chooses words, nothing
+    /// else); absent for the site's default language.
+    pub const LANGUAGE: &str = super::LANGUAGE_PARAM;
 }
 
 impl FormKind {
@@ -602,6 +624,7 @@ struct Exported {
     honeypot: &'static str,
     altcha: &'static str,
     challenge_path: &'static str,
+    language_param: &'static str,
     error_codes: &'static [&'static str],
     newsletter_pages_path: &'static str,
     contact: ExportedForm<ContactFields>,
@@ -631,6 +654,7 @@ pub fn typescript() -> String {
         honeypot: HONEYPOT,
         altcha: ALTCHA,
         challenge_path: CHALLENGE_PATH,
+        language_param: LANGUAGE_PARAM,
         error_codes: ErrorCode::VALUES,
         newsletter_pages_path: NEWSLETTER_PAGES_PATH,
         contact: ExportedForm {

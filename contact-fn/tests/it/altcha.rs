@@ -28,36 +28,6 @@ async fn start(smtp: &SmtpServer, dir: &tempfile::TempDir, extra: &[&str]) -> Se
     .await
 }
 
-/// Fetches a challenge and solves it as ALTCHA's widget does: the `altcha` field's value.
-async fn solve(service: &Service) -> String {
-    let challenge: Value = reqwest::get(service.url(CHALLENGE_PATH))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(challenge["algorithm"], "SHA-256");
-    let salt = challenge["salt"].as_str().unwrap();
-    let target = challenge["challenge"].as_str().unwrap();
-    let number = (0..=challenge["maxnumber"].as_u64().unwrap())
-        .find(|n| {
-            let hashed =
-                ring::digest::digest(&ring::digest::SHA256, format!("{salt}{n}").as_bytes());
-            hashed
-                .as_ref()
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect::<String>()
-                == target
-        })
-        .unwrap();
-    let solution = json!({
-        "algorithm": challenge["algorithm"], "challenge": target, "number": number,
-        "salt": salt, "signature": challenge["signature"],
-    });
-    STANDARD.encode(solution.to_string())
-}
-
 async fn submit(service: &Service, subject: &str, solution: Option<&str>) {
     submit_as(service, "ada@example.org", subject, solution).await;
 }
@@ -95,12 +65,16 @@ async fn solved_once_is_verified_and_missing_tampered_or_replayed_is_labelled_no
     let smtp = SmtpServer::start(Mode::Accept);
     let dir = tempfile::tempdir().unwrap();
     let service = start(&smtp, &dir, &[]).await;
-    let solution = solve(&service).await;
+    let solution = support::solve_challenge(&service).await;
     submit(&service, "solved", Some(&solution)).await;
     submit(&service, "replayed", Some(&solution)).await;
     submit(&service, "missing", None).await;
-    let mut tampered: Value =
-        serde_json::from_slice(&STANDARD.decode(solve(&service).await).unwrap()).unwrap();
+    let mut tampered: Value = serde_json::from_slice(
+        &STANDARD
+            .decode(support::solve_challenge(&service).await)
+            .unwrap(),
+    )
+    .unwrap();
     tampered["number"] = json!(tampered["number"].as_u64().unwrap() + 1);
     submit(
         &service,
@@ -144,7 +118,7 @@ async fn a_solution_spent_on_one_replica_is_spent_on_the_other() {
     let (first_dir, second_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let first = start(&smtp, &first_dir, &["--database-url", &url]).await;
     let second = start(&smtp, &second_dir, &["--database-url", &url]).await;
-    let solution = solve(&first).await;
+    let solution = support::solve_challenge(&first).await;
     submit(&second, "on the second", Some(&solution)).await;
     submit(&first, "replayed on the first", Some(&solution)).await;
     let received = smtp.wait_for(2).await;
@@ -167,12 +141,12 @@ async fn a_verified_sender_gets_one_auto_reply_a_day_with_none_of_their_words() 
     let dir = tempfile::tempdir().unwrap();
     let service = start(&smtp, &dir, &["--auto-reply"]).await;
     let ada = "ada@example.org";
-    let solution = solve(&service).await;
+    let solution = support::solve_challenge(&service).await;
     submit_as(&service, ada, "first", Some(&solution)).await;
-    let solution = solve(&service).await;
+    let solution = support::solve_challenge(&service).await;
     submit_as(&service, "ADA@example.org", "again today", Some(&solution)).await;
     submit_as(&service, "grace@example.org", "unverified", None).await;
-    let solution = solve(&service).await;
+    let solution = support::solve_challenge(&service).await;
     let mut spam = support::contact_body();
     spam["email"] = json!("bob@example.org");
     spam["message"] =
@@ -181,7 +155,7 @@ async fn a_verified_sender_gets_one_auto_reply_a_day_with_none_of_their_words() 
     let url = service.url(FormKind::Contact.path());
     let (status, answer) = post_json(&reqwest::Client::new(), &url, &spam).await;
     assert_eq!(status, 200, "{answer}");
-    let solution = solve(&service).await;
+    let solution = support::solve_challenge(&service).await;
     submit_as(&service, "carol@example.org", "last", Some(&solution)).await;
 
     // Five messages for the inbox and the two replies, delivered in the order stored.

@@ -10,6 +10,7 @@ mod attachments;
 mod delivery;
 mod handlers;
 mod hostile;
+mod languages;
 mod newsletter;
 mod operations;
 mod operator;

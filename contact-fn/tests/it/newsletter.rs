@@ -190,9 +190,16 @@ async fn tampered_expired_and_foreign_links_land_on_the_invalid_page() {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as u64;
-    let expired = newsletter.confirm_link("eve@example.org", FormKind::Newsletter, now - 1);
+    let english = newsletter.languages().default();
+    let expired =
+        newsletter.confirm_link("eve@example.org", FormKind::Newsletter, now - 1, english);
     assert_eq!(get(&expired).await, invalid);
-    let fresh = newsletter.confirm_link("eve@example.org", FormKind::Newsletter, now + 60_000);
+    let fresh = newsletter.confirm_link(
+        "eve@example.org",
+        FormKind::Newsletter,
+        now + 60_000,
+        english,
+    );
     assert_eq!(
         get(&fresh).await,
         (303, page("confirmed")),

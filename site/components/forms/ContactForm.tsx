@@ -9,7 +9,7 @@ import { FormStatus } from './FormStatus'
 import { Honeypot } from './Honeypot'
 import { SubmitButton } from './SubmitButton'
 import { controlClasses } from './fieldStyles'
-import { endpointUrl, fieldAttributes } from './sendForm'
+import { type Endpoint, fieldAttributes, formUrl } from './sendForm'
 import { useFormSubmission } from './useFormSubmission'
 
 export type ContactFormProps = {
@@ -17,8 +17,8 @@ export type ContactFormProps = {
   form: ContactFormContent
   /** Options of the dialling-code dropdown. */
   countries: Country[]
-  /** Base URL of the contact service (`settings.contact_endpoint`). */
-  endpoint: string
+  /** The contact service, and the page's language. */
+  endpoint: Endpoint
 }
 
 /** The form's path, field names and limits: the contract with the contact service. */
@@ -43,7 +43,7 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
   return (
     <FormShell
       id={ID}
-      action={endpointUrl(endpoint, contact.path)}
+      action={formUrl(endpoint, contact.path)}
       title={form.title}
       lead={form.lead}
       onSubmit={onSubmit}

@@ -8,14 +8,14 @@ import { FormStatus } from './FormStatus'
 import { Honeypot } from './Honeypot'
 import { SubmitButton } from './SubmitButton'
 import { controlClasses } from './fieldStyles'
-import { endpointUrl, fieldAttributes } from './sendForm'
+import { type Endpoint, fieldAttributes, formUrl } from './sendForm'
 import { useFormSubmission } from './useFormSubmission'
 
 export type EnquiryFormProps = {
   /** Every word of the form, from `content/forms.yaml`. */
   form: EnquiryFormContent
-  /** Base URL of the contact service (`settings.contact_endpoint`). */
-  endpoint: string
+  /** The contact service, and the page's language. */
+  endpoint: Endpoint
 }
 
 /** The form's path, field names, limits and options: the contract with the contact service. */
@@ -38,7 +38,7 @@ export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
   return (
     <FormShell
       id={ID}
-      action={endpointUrl(endpoint, enquiry.path)}
+      action={formUrl(endpoint, enquiry.path)}
       title={form.title}
       lead={form.lead}
       onSubmit={onSubmit}

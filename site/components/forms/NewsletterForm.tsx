@@ -5,7 +5,7 @@ import type { FormMessages } from '../../schema/FormMessages'
 import { contract } from '../../schema/contract'
 import { Button } from '../ui/Button'
 import { Honeypot } from './Honeypot'
-import { endpointUrl, fieldAttributes } from './sendForm'
+import { type Endpoint, fieldAttributes, formUrl } from './sendForm'
 import { useFormSubmission } from './useFormSubmission'
 
 export type NewsletterFormProps = {
@@ -16,8 +16,8 @@ export type NewsletterFormProps = {
   consent: Consent
   /** Button, notices and toasts (`forms.yaml`, `newsletter.messages`). */
   messages: FormMessages
-  /** Base URL of the contact service (`settings.contact_endpoint`). */
-  endpoint: string
+  /** The contact service, and the page's language. */
+  endpoint: Endpoint
   /** Id of the heading that names the form. */
   labelledBy: string
 }
@@ -49,7 +49,7 @@ export function NewsletterForm({ emailLabel, emailPlaceholder, consent, messages
   return (
     <form
       method="post"
-      action={endpointUrl(endpoint, newsletter.path)}
+      action={formUrl(endpoint, newsletter.path)}
       aria-labelledby={labelledBy}
       onSubmit={(event) => {
         setSent(false)

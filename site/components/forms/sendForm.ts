@@ -44,6 +44,21 @@ export function endpointUrl(base: string, path: string): string {
   return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
 }
 
+/** Where a page's forms are sent: the contact service, and the page's language. */
+export type Endpoint = {
+  /** Base URL of the contact service (`settings.contact_endpoint`). */
+  url: string
+  /** The page's language when it is not the site's default: the service then redirects to
+   * that language's pages and writes the visitor's emails in it. */
+  language?: string | undefined
+}
+
+/** The URL a form posts to: its endpoint, naming the page's language when it has to. */
+export function formUrl(endpoint: Endpoint, path: string): string {
+  const url = endpointUrl(endpoint.url, path)
+  return endpoint.language ? `${url}?${contract.languageParam}=${encodeURIComponent(endpoint.language)}` : url
+}
+
 /** A random key identifying one submission across its retries. */
 export function newIdempotencyKey(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()

@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom'
 import type { ErrorCode } from '../../schema/ErrorCode'
 import type { FormMessages } from '../../schema/FormMessages'
 import { ALTCHA_FIELD, solveChallenge } from './proofOfWork'
-import { type ContractFields, HONEYPOT_FIELD, endpointUrl, formBody, sendFiles, sendForm } from './sendForm'
+import { type ContractFields, type Endpoint, HONEYPOT_FIELD, formBody, formUrl, sendFiles, sendForm } from './sendForm'
 import { preloadToasts, showToast } from './toast'
 
 export type FormSubmission = {
@@ -21,8 +21,8 @@ export type FormSubmission = {
 }
 
 export type SubmissionOptions = {
-  /** Base URL of the contact service. */
-  endpoint: string
+  /** The contact service, and the page's language. */
+  endpoint: Endpoint
   /** The form's contract: its path and its fields, whose values are sent. */
   form: { readonly path: string; readonly fields: ContractFields }
   messages: FormMessages
@@ -47,9 +47,10 @@ export function useFormSubmission({ endpoint, form: contract, messages, onReset,
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [notice, setNotice] = useState<string | null>(null)
   const solution = useRef<Promise<string | null> | null>(null)
+  const service = endpoint.url
   useEffect(() => {
-    solution.current = solveChallenge(endpoint)
-  }, [endpoint])
+    solution.current = solveChallenge(service)
+  }, [service])
 
   async function submit(form: HTMLFormElement) {
     setSending(true)
@@ -58,9 +59,9 @@ export function useFormSubmission({ endpoint, form: contract, messages, onReset,
     const body = formBody(contract.fields, data)
     const honeypot = data.get(HONEYPOT_FIELD)
     if (typeof honeypot === 'string' && honeypot !== '') body[HONEYPOT_FIELD] = honeypot
-    const altcha = await (solution.current ?? solveChallenge(endpoint))
+    const altcha = await (solution.current ?? solveChallenge(service))
     if (altcha !== null) body[ALTCHA_FIELD] = altcha
-    const url = endpointUrl(endpoint, contract.path)
+    const url = formUrl(endpoint, contract.path)
     const chosen = files ? data.getAll(files).filter((value): value is File => value instanceof File && value.name !== '') : []
     let result
     if (files && chosen.length > 0) {
@@ -75,7 +76,7 @@ export function useFormSubmission({ endpoint, form: contract, messages, onReset,
     setSending(false)
     switch (result.kind) {
       case 'sent':
-        solution.current = solveChallenge(endpoint)
+        solution.current = solveChallenge(service)
         form.reset()
         onReset?.()
         setErrors({})

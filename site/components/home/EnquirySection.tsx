@@ -5,13 +5,14 @@ import { Island } from '../../islands/Island'
 import { Eyebrow } from '../ui/Eyebrow'
 import { Reveal } from '../ui/Reveal'
 import { Section } from '../ui/Section'
+import type { Endpoint } from '../forms/sendForm'
 
 export type EnquirySectionProps = {
   section: EnquiryContent
   /** The form's words, from `content/forms.yaml`; its heading names the section. */
   form: EnquiryFormContent
   /** Base URL of the contact service. */
-  endpoint: string
+  endpoint: Endpoint
 }
 
 /** Get in Touch: what to expect beside the enquiry form. */

@@ -3,13 +3,14 @@ import type { FormMessages } from '../../schema/FormMessages'
 import type { NewsletterSection } from '../../schema/NewsletterSection'
 import { Island } from '../../islands/Island'
 import { Eyebrow } from '../ui/Eyebrow'
+import type { Endpoint } from '../forms/sendForm'
 
 export type NewsletterSignupProps = {
   newsletter: NewsletterSection
   /** The newsletter form's consent and messages (`forms.yaml`). */
   form: { consent: Consent; messages: FormMessages }
   /** Base URL of the contact service. */
-  endpoint: string
+  endpoint: Endpoint
   /** Id of the block's h2, to name the section and its form. */
   headingId: string
 }

@@ -17,7 +17,6 @@ pub mod redirects;
 mod routes;
 pub mod services;
 pub mod settings;
-pub mod translate;
 mod validate;
 pub mod yaml;
 
@@ -28,6 +27,8 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use error::{ContentError, ContentErrors};
+/// How a translation is laid over its source, shared with contact-fn (the form contract).
+pub use form_contract::translation as translate;
 pub use i18n::{is_language_tag, page_url};
 use loader::Loader;
 pub use pages::FixedPage;

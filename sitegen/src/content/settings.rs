@@ -124,10 +124,8 @@ impl Settings {
 
     /// The folder of `tag`'s pages: empty for the default language, `/et` for another.
     pub fn language_prefix(&self, tag: &str) -> String {
-        match self.languages.first() {
-            Some(default) if default.tag == tag => String::new(),
-            _ => format!("/{tag}"),
-        }
+        let default = self.languages.first().map_or("", |l| l.tag.as_str());
+        form_contract::language_prefix(default, tag)
     }
 }
 

@@ -36,6 +36,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use mailin_embedded::{Handler, Response, Server, response};
 use serde_json::{Value, json};
 
@@ -507,4 +508,34 @@ pub async fn confirm(mail: &Received) -> u16 {
         .unwrap()
         .status()
         .as_u16()
+}
+
+/// Fetches a challenge from `service` and solves it as ALTCHA's widget does: the `altcha` field's value.
+pub async fn solve_challenge(service: &Service) -> String {
+    let challenge: Value = reqwest::get(service.url(contact_fn::contract::CHALLENGE_PATH))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(challenge["algorithm"], "SHA-256");
+    let salt = challenge["salt"].as_str().unwrap();
+    let target = challenge["challenge"].as_str().unwrap();
+    let number = (0..=challenge["maxnumber"].as_u64().unwrap())
+        .find(|n| {
+            let hashed =
+                ring::digest::digest(&ring::digest::SHA256, format!("{salt}{n}").as_bytes());
+            hashed
+                .as_ref()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+                == target
+        })
+        .unwrap();
+    let solution = json!({
+        "algorithm": challenge["algorithm"], "challenge": target, "number": number,
+        "salt": salt, "signature": challenge["signature"],
+    });
+    base64::engine::general_purpose::STANDARD.encode(solution.to_string())
 }

@@ -5,8 +5,12 @@
 //! translation never repeats it and can never disagree with it: lists are merged item by item
 //! (items the source has gained since keep its words), mappings key by key, and a key or an
 //! item the source does not have is a mistake, reported at its line.
+//!
+//! sitegen lays every translation over its source this way; contact-fn lays the forms'
+//! translations (`content/forms.et.yaml`) over `content/forms.yaml` the same way for the words
+//! of its emails, so the two cannot read a translation differently.
 
-use super::yaml::Value;
+use serde_yaml::Value;
 
 /// The name of the translation of `rel` into `tag`: `pages/about.yaml` ->
 /// `pages/about.et.yaml`, `articles/edge-ai.md` -> `articles/edge-ai.et.md`.
