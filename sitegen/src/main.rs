@@ -1,5 +1,6 @@
 //! The `sitegen` command line: parses arguments, calls the library, reports.
 
+use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -123,6 +124,11 @@ enum Cmd {
         #[arg(long, env = sitegen::cache::CACHE_ENV, value_name = "DIR", global = true)]
         cache_dir: Option<PathBuf>,
     },
+    /// The translations: how far each language has come, and marking one up to date.
+    I18n {
+        #[command(subcommand)]
+        action: I18nAction,
+    },
     /// Regenerate the site's TypeScript types and the content files' JSON Schemas.
     Schema {
         /// Directory of the generated `.ts` files; the schemas go into its `json/`.
@@ -141,6 +147,27 @@ enum New {
         slug: String,
         #[command(flatten)]
         dirs: Dirs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum I18nAction {
+    /// Per language and kind of content: what is translated, stale (its source changed since
+    /// it was marked) or missing.
+    Status {
+        /// Fail when a language's share of translated, up-to-date files is below this
+        /// (`et=100`); repeat for several languages.
+        #[arg(long, value_name = "TAG=PERCENT")]
+        min: Vec<sitegen::content::status::Minimum>,
+        #[command(flatten)]
+        dirs: Dirs,
+    },
+    /// Record that translations follow their sources as they are now (after bringing them up
+    /// to date), so that `status` counts them translated until a source changes again.
+    Mark {
+        /// The translation files (`content/pages/about.et.yaml`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -294,6 +321,33 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             } else {
                 anyhow::bail!("{report}")
             }
+        }
+        Cmd::I18n {
+            action: I18nAction::Status { min, dirs },
+        } => {
+            let status = sitegen::content::status::status(&dirs.content)?;
+            let printed = write!(std::io::stdout().lock(), "{status}");
+            // A reader that stops early (`| head`) is no failure.
+            if let Err(error) = printed
+                && error.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                return Err(error.into());
+            }
+            let short = status.shortfalls(&min);
+            if short.is_empty() {
+                Ok(())
+            } else {
+                anyhow::bail!("{}", short.join("\n"))
+            }
+        }
+        Cmd::I18n {
+            action: I18nAction::Mark { files },
+        } => {
+            for file in files {
+                let source = sitegen::content::status::mark(&file)?;
+                println!("{}: follows {}", file.display(), source.display());
+            }
+            Ok(())
         }
         Cmd::Serve { dir, host, port } => {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;

@@ -766,6 +766,23 @@ fn a_translation_field_the_source_does_not_have_is_named_at_its_line() {
 }
 
 #[test]
+fn a_word_of_the_interface_left_out_of_a_translation_is_named_at_its_section() {
+    let text = edited("site.et.yaml", "  open_menu: Ava menüü\n", "");
+    assert_eq!(
+        errors_with("site.et.yaml", &text),
+        [format!(
+            "content/site.et.yaml:{}: `ui.open_menu` is missing: words of the interface are \
+             translated whole, or a reader meets the source's language; translate it",
+            position(&text, "ui:")
+        )]
+    );
+    // A page's own words may wait for their translation; addresses are not words at all.
+    let about = edited("pages/about.et.yaml", "  eyebrow: Meist\n", "");
+    let (loaded, _) = load_files(&[("pages/about.et.yaml", &about)]);
+    assert!(loaded.is_ok(), "{:?}", loaded.err());
+}
+
+#[test]
 fn a_translated_list_of_another_length_is_named_at_its_line() {
     let text = edited(
         "site.et.yaml",

@@ -45,6 +45,59 @@ pub fn overlay(source: Value, translation: Value) -> (Value, Vec<Mismatch>) {
     (merged, mismatches)
 }
 
+/// The words under `section` (a path of keys, `contact.messages`) of `source` that
+/// `translation` leaves out, as field paths (`contact.messages.errors.required`): text a reader
+/// of the translation would meet in the source's language. Only strings count (numbers,
+/// booleans and empty fields are not words), and not the fields named in `not_words` (`href`).
+pub fn untranslated(
+    source: &Value,
+    translation: &Value,
+    section: &str,
+    not_words: &[&str],
+) -> Vec<String> {
+    let mut at = (Some(source), Some(translation));
+    for key in section.split('.') {
+        at = (at.0.and_then(|v| v.get(key)), at.1.and_then(|v| v.get(key)));
+    }
+    let mut missing = Vec::new();
+    if let Some(source) = at.0 {
+        leave_outs(source, at.1, section, not_words, &mut missing);
+    }
+    missing
+}
+
+fn leave_outs(
+    source: &Value,
+    translation: Option<&Value>,
+    path: &str,
+    not_words: &[&str],
+    out: &mut Vec<String>,
+) {
+    let translation = translation.filter(|t| !t.is_null());
+    match source {
+        Value::String(text) if !text.is_empty() && translation.is_none() => {
+            out.push(path.to_owned());
+        }
+        Value::Mapping(fields) => {
+            for (key, value) in fields {
+                let name = key.as_str().unwrap_or_default();
+                if !not_words.contains(&name) {
+                    let theirs = translation.and_then(|t| t.get(key));
+                    leave_outs(value, theirs, &join(path, name), not_words, out);
+                }
+            }
+        }
+        Value::Sequence(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let theirs = translation.and_then(|t| t.get(i));
+                leave_outs(item, theirs, &format!("{path}[{i}]"), not_words, out);
+            }
+        }
+        Value::Tagged(tagged) => leave_outs(&tagged.value, translation, path, not_words, out),
+        _ => {}
+    }
+}
+
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_owned()
@@ -150,6 +203,29 @@ mod tests {
         );
         let fields: Vec<&str> = mismatches.iter().map(|m| m.field.as_str()).collect();
         assert_eq!(fields, ["hero.titel", "list"]);
+    }
+
+    #[test]
+    fn the_words_a_translation_leaves_out_are_named() {
+        let source = yaml(
+            "ui:\n  search: Search\n  menu: { open: Open, close: Close }\n  size: 3\n  \
+             items: [One, Two]\n  home: { label: Home, href: / }\ntitle: About\n",
+        );
+        let translation = yaml(
+            "ui:\n  search: Otsi\n  menu: { open: Ava }\n  items: [Üks]\n  \
+             home: { label: Avaleht }\n",
+        );
+        let href = &["href"];
+        assert_eq!(
+            untranslated(&source, &translation, "ui", href),
+            ["ui.menu.close", "ui.items[1]"]
+        );
+        assert_eq!(
+            untranslated(&source, &yaml("title: Meist\n"), "ui", href).len(),
+            6,
+            "a section left out entirely: all of its words"
+        );
+        assert!(untranslated(&source, &translation, "nothing.here", href).is_empty());
     }
 
     #[test]

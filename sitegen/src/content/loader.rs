@@ -138,6 +138,24 @@ impl Loader {
             }
         }
         self.translated.insert(rel.to_owned());
+        for section in ui_sections(rel) {
+            for field in super::translate::untranslated(&source, &over, section, NOT_WORDS) {
+                let at = field.split('[').next().unwrap_or(&field);
+                let (line, column) = self
+                    .position(translation, at)
+                    .or_else(|| self.position(translation, section))
+                    .unwrap_or((1 + lines_before, 1));
+                self.error_at(
+                    translation,
+                    line,
+                    column,
+                    format!(
+                        "`{field}` is missing: words of the interface are translated whole, or \
+                         a reader meets the source's language; translate it"
+                    ),
+                );
+            }
+        }
         let (merged, mismatches) = super::translate::overlay(source, over);
         for mismatch in mismatches {
             self.error(translation, Some(&mismatch.field), mismatch.message);
@@ -223,6 +241,36 @@ impl Loader {
         &self.root
     }
 }
+
+/// The parts of the file `rel` that are words of the interface rather than of a page: a
+/// translation must translate every one of them (a page's own words may fall back to the
+/// source's until they are translated).
+fn ui_sections(rel: &str) -> &'static [&'static str] {
+    match rel {
+        super::SITE_FILE => &[
+            "nav",
+            "footer.description",
+            "footer.columns",
+            "footer.social_label",
+            "footer.copyright",
+            "moved",
+            "not_found",
+            "ui",
+            "dates",
+        ],
+        super::FORMS_FILE => &[
+            "contact.messages",
+            "enquiry.messages",
+            "newsletter.messages",
+            "newsletter.email",
+            "auto_reply",
+        ],
+        _ => &[],
+    }
+}
+
+/// The fields of those parts that are not words: addresses, icons, codes, references.
+const NOT_WORDS: &[&str] = &["href", "icon", "links_from", "code"];
 
 /// Which version of a file was read: changed by any write, rename over it or metadata change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,6 +17,7 @@ pub mod redirects;
 mod routes;
 pub mod services;
 pub mod settings;
+pub mod status;
 mod validate;
 pub mod yaml;
 

@@ -276,3 +276,41 @@ fn an_untranslated_article_has_no_estonian_page_and_a_translated_slug_is_followe
 fn e_index(out: &Path, name: &str) -> bool {
     out.join(format!("insights/{name}/index.html")).is_file()
 }
+
+#[test]
+fn i18n_status_counts_the_real_content_and_fails_below_the_coverage_asked() {
+    let copy = common::Copy::new().expect("a copy of the site");
+    let status = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sitegen"))
+            .args(["i18n", "status", "--content"])
+            .arg(&copy.content)
+            .args(args)
+            .output()
+            .expect("sitegen runs")
+    };
+    let all = status(&[]);
+    assert!(all.status.success());
+    let printed = String::from_utf8_lossy(&all.stdout).into_owned();
+    let first = printed.lines().next().unwrap_or_default().to_owned();
+    assert!(first.starts_with("et (Eesti): "), "{printed}");
+    assert!(
+        first.contains(", 0 stale, "),
+        "every translation is marked: {printed}"
+    );
+
+    let strict = status(&["--min", "et=100"]);
+    assert!(!strict.status.success(), "some articles are English only");
+    assert!(
+        String::from_utf8_lossy(&strict.stderr).contains("below the 100% asked"),
+        "{}",
+        String::from_utf8_lossy(&strict.stderr)
+    );
+
+    // A source edited after its translation was marked makes the translation stale.
+    let about = copy.content.join("pages/about.yaml");
+    let text = std::fs::read_to_string(&about).expect("about");
+    std::fs::write(&about, text.replacen("About", "About us", 1)).expect("written");
+    let printed = String::from_utf8_lossy(&status(&[]).stdout).into_owned();
+    assert!(printed.contains(", 1 stale, "), "{printed}");
+    assert!(printed.contains("content/pages/about.et.yaml"), "{printed}");
+}

@@ -1,0 +1,434 @@
+//! How far each language's translation has come (`sitegen i18n status`), and the record that
+//! keeps it honest (`sitegen i18n mark`).
+//!
+//! A translation records what it was translated from: a comment, `# translated_from: DIGEST`,
+//! the digest of its source file as it was when the translation was last brought up to date
+//! (a comment, so that neither the model nor the schemas see it, and a file that is a list can
+//! hold it too). A source changed
+//! since then makes the translation stale; a translation without the record is stale too, as
+//! nobody said which version of the source it follows. `mark` writes the record once a
+//! translation has been checked against its source.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use form_contract::translation::{is_translation, translation_file};
+
+use super::articles::AUTHORS_FILE;
+use super::{COUNTRIES_FILE, FORMS_FILE, FixedPage, SERVICES_DIR, SITE_FILE};
+
+/// The kinds of content a report counts apart, as it prints them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// The words every page shares: `site.yaml`, `forms.yaml`, the countries, the authors.
+    Site,
+    /// The fixed pages and the service categories.
+    Pages,
+    /// The articles.
+    Articles,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Site, Kind::Pages, Kind::Articles];
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Site => "site and forms",
+            Kind::Pages => "pages",
+            Kind::Articles => "articles",
+        }
+    }
+}
+
+/// Where a translation stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// It exists and follows the source as it is now.
+    Translated,
+    /// It exists, but its source changed since (or it does not say what it follows).
+    Stale,
+    /// There is none.
+    Missing,
+}
+
+/// One source file and its translation into one language.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// What the file is.
+    pub kind: Kind,
+    /// The source, relative to the content directory (`pages/about.yaml`).
+    pub source: String,
+    /// Its translation's name (`pages/about.et.yaml`).
+    pub translation: String,
+    pub state: State,
+}
+
+/// One language's translations.
+#[derive(Debug, Clone)]
+pub struct Language {
+    pub tag: String,
+    pub name: String,
+    pub entries: Vec<Entry>,
+}
+
+impl Language {
+    /// How many of `kind` (every kind for `None`) are in `state`.
+    pub fn count(&self, kind: Option<Kind>, state: State) -> usize {
+        self.entries
+            .iter()
+            .filter(|e| kind.is_none_or(|k| e.kind == k) && e.state == state)
+            .count()
+    }
+
+    /// The share of the source files translated and up to date, in percent.
+    pub fn coverage(&self) -> f64 {
+        if self.entries.is_empty() {
+            return 100.0;
+        }
+        let translated = self.count(None, State::Translated) as f64;
+        translated * 100.0 / self.entries.len() as f64
+    }
+}
+
+/// Every language but the default, with where each of its translations stands.
+#[derive(Debug, Clone)]
+pub struct Status {
+    pub languages: Vec<Language>,
+}
+
+/// The lines a report lists at most for one kind and state; beyond them it gives the count.
+const LISTED: usize = 12;
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.languages.is_empty() {
+            return writeln!(f, "The site has one language: nothing to translate.");
+        }
+        for language in &self.languages {
+            writeln!(
+                f,
+                "{} ({}): {:.1}% translated ({} of {} files), {} stale, {} missing",
+                language.tag,
+                language.name,
+                language.coverage(),
+                language.count(None, State::Translated),
+                language.entries.len(),
+                language.count(None, State::Stale),
+                language.count(None, State::Missing),
+            )?;
+            writeln!(
+                f,
+                "  {:<16}{:>11}{:>7}{:>9}",
+                "", "translated", "stale", "missing"
+            )?;
+            for kind in Kind::ALL {
+                writeln!(
+                    f,
+                    "  {:<16}{:>11}{:>7}{:>9}",
+                    kind.name(),
+                    language.count(Some(kind), State::Translated),
+                    language.count(Some(kind), State::Stale),
+                    language.count(Some(kind), State::Missing),
+                )?;
+            }
+            for (state, what) in [
+                (
+                    State::Stale,
+                    "stale (its source changed since, or it does not record what it follows: \
+                     bring it up to date, then `sitegen i18n mark` it)",
+                ),
+                (State::Missing, "missing"),
+            ] {
+                let files: Vec<&Entry> = language
+                    .entries
+                    .iter()
+                    .filter(|e| e.state == state)
+                    .collect();
+                if files.is_empty() {
+                    continue;
+                }
+                writeln!(f, "  {what}:")?;
+                for entry in files.iter().take(LISTED) {
+                    writeln!(f, "    content/{}", entry.translation)?;
+                }
+                if files.len() > LISTED {
+                    writeln!(f, "    ... and {} more", files.len() - LISTED)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The comment in which a translation records the digest of the source it follows.
+const TRANSLATED_FROM: &str = "# translated_from:";
+
+/// The digest a translation records of its source: enough of BLAKE3 to tell versions apart.
+pub fn digest(source: &[u8]) -> String {
+    blake3::hash(source).to_hex()[..16].to_owned()
+}
+
+/// Where every translation of the content in `content_dir` stands.
+pub fn status(content_dir: &Path) -> anyhow::Result<Status> {
+    let site = std::fs::read_to_string(content_dir.join(SITE_FILE))
+        .with_context(|| format!("reading {}", content_dir.join(SITE_FILE).display()))?;
+    #[derive(serde::Deserialize)]
+    struct Site {
+        languages: Vec<Tag>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Tag {
+        tag: String,
+        name: String,
+    }
+    let site: Site = serde_yaml::from_str(&site).context("reading the languages of site.yaml")?;
+    let sources = sources(content_dir)?;
+    let mut languages = Vec::new();
+    for Tag { tag, name } in site.languages.into_iter().skip(1) {
+        let mut entries = Vec::with_capacity(sources.len());
+        for (kind, source) in &sources {
+            let translation = translation_file(source, &tag);
+            let state = match std::fs::read_to_string(content_dir.join(&translation)) {
+                Err(_) => State::Missing,
+                Ok(text) => {
+                    let bytes = std::fs::read(content_dir.join(source))
+                        .with_context(|| format!("reading content/{source}"))?;
+                    if recorded(&text).as_deref() == Some(digest(&bytes).as_str()) {
+                        State::Translated
+                    } else {
+                        State::Stale
+                    }
+                }
+            };
+            entries.push(Entry {
+                kind: *kind,
+                source: source.clone(),
+                translation,
+                state,
+            });
+        }
+        languages.push(Language { tag, name, entries });
+    }
+    Ok(Status { languages })
+}
+
+/// Every source file a language may translate, by kind, in a stable order.
+fn sources(content_dir: &Path) -> anyhow::Result<Vec<(Kind, String)>> {
+    let mut sources: Vec<(Kind, String)> = [SITE_FILE, FORMS_FILE, COUNTRIES_FILE, AUTHORS_FILE]
+        .into_iter()
+        .filter(|rel| content_dir.join(rel).is_file())
+        .map(|rel| (Kind::Site, rel.to_owned()))
+        .collect();
+    sources.extend(FixedPage::ALL.iter().map(|page| (Kind::Pages, page.file())));
+    for (dir, kind, ext) in [
+        (SERVICES_DIR, Kind::Pages, "yaml"),
+        (super::loader::ARTICLES_DIR, Kind::Articles, "md"),
+    ] {
+        let mut names: Vec<String> = match std::fs::read_dir(content_dir.join(dir)) {
+            Ok(entries) => entries
+                .filter_map(Result::ok)
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n.ends_with(&format!(".{ext}")) && !is_translation(n))
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        names.sort();
+        sources.extend(names.into_iter().map(|n| (kind, format!("{dir}/{n}"))));
+    }
+    Ok(sources)
+}
+
+/// The digest a translation's text records, if it records one: anywhere in a YAML file, in an
+/// article's front matter only.
+fn recorded(text: &str) -> Option<String> {
+    let key = TRANSLATED_FROM;
+    let front_matter = text.starts_with("---\n");
+    text.lines()
+        .enumerate()
+        .take_while(|(i, line)| !(front_matter && *i > 0 && *line == "---"))
+        .find_map(|(_, line)| line.strip_prefix(key))
+        .map(|value| value.trim().trim_matches(['"', '\'']).to_owned())
+}
+
+/// Records in the translation file `path` that it follows its source as the source is now.
+/// Returns the source's path.
+pub fn mark(path: &Path) -> anyhow::Result<PathBuf> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    if !is_translation(name) {
+        bail!(
+            "{} is not a translation: its name has no language before the extension \
+             (`about.et.yaml`)",
+            path.display()
+        );
+    }
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let base = stem.rsplit_once('.').map_or(stem, |(base, _)| base);
+    let source = path.with_file_name(format!("{base}.{ext}"));
+    let bytes = std::fs::read(&source)
+        .with_context(|| format!("reading its source {}", source.display()))?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let line = format!("{TRANSLATED_FROM} {}", digest(&bytes));
+    let key = TRANSLATED_FROM;
+    let marked = if text.lines().any(|l| l.starts_with(key)) {
+        text.lines()
+            .map(|l| if l.starts_with(key) { line.as_str() } else { l })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + if text.ends_with('\n') { "\n" } else { "" }
+    } else if ext == "md" {
+        let rest = text.strip_prefix("---\n").with_context(|| {
+            format!(
+                "{} has no front matter (`---` on its first line)",
+                path.display()
+            )
+        })?;
+        format!("---\n{line}\n{rest}")
+    } else {
+        // After the comments at the top (the schema line the editor reads).
+        let head: usize = text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| l.len() + 1)
+            .sum();
+        let head = head.min(text.len());
+        format!("{}{line}\n{}", &text[..head], &text[head..])
+    };
+    let temporary = path.with_extension(format!("{ext}.marking"));
+    std::fs::write(&temporary, marked)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(source)
+}
+
+/// A coverage a language must reach (`--min et=100`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Minimum {
+    pub tag: String,
+    pub percent: f64,
+}
+
+impl std::str::FromStr for Minimum {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (tag, percent) = text
+            .split_once('=')
+            .ok_or_else(|| format!("`{text}`: write a language and a percentage, `et=100`"))?;
+        let percent: f64 = percent
+            .trim_end_matches('%')
+            .parse()
+            .ok()
+            .filter(|p| (0.0..=100.0).contains(p))
+            .ok_or_else(|| format!("`{percent}`: a percentage from 0 to 100"))?;
+        Ok(Minimum {
+            tag: tag.to_owned(),
+            percent,
+        })
+    }
+}
+
+impl Status {
+    /// What falls short of `minimums`, one line each; a minimum for a language the site does
+    /// not translate into is a mistake too.
+    pub fn shortfalls(&self, minimums: &[Minimum]) -> Vec<String> {
+        minimums
+            .iter()
+            .filter_map(
+                |min| match self.languages.iter().find(|l| l.tag == min.tag) {
+                    None => Some(format!(
+                        "{}: not a language the site is translated into",
+                        min.tag
+                    )),
+                    Some(language) if language.coverage() < min.percent => Some(format!(
+                        "{}: {:.1}% translated, below the {}% asked",
+                        min.tag,
+                        language.coverage(),
+                        min.percent
+                    )),
+                    Some(_) => None,
+                },
+            )
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, rel: &str, text: &str) {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+        std::fs::write(path, text).expect("written");
+    }
+
+    #[test]
+    fn translations_are_translated_stale_or_missing_and_mark_brings_one_up_to_date() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        write(
+            root,
+            "site.yaml",
+            "languages:\n  - { tag: en, name: English }\n  - { tag: et, name: Eesti }\n",
+        );
+        write(
+            root,
+            "site.et.yaml",
+            "# yaml-language-server: $schema=x\nbrand: { name: N }\n",
+        );
+        write(root, "articles/a.md", "---\ntitle: A\n---\nBody\n");
+        write(root, "articles/a.et.md", "---\ntitle: Ä\n---\nKeha\n");
+        write(root, "articles/b.md", "---\ntitle: B\n---\nBody\n");
+        let state = |status: &Status, rel: &str| {
+            status.languages[0]
+                .entries
+                .iter()
+                .find(|e| e.source == rel)
+                .map(|e| e.state)
+        };
+        let before = status(root).expect("reads");
+        assert_eq!(state(&before, "site.yaml"), Some(State::Stale), "no record");
+        assert_eq!(state(&before, "articles/a.md"), Some(State::Stale));
+        assert_eq!(state(&before, "articles/b.md"), Some(State::Missing));
+        assert_eq!(state(&before, "pages/about.yaml"), Some(State::Missing));
+
+        mark(&root.join("site.et.yaml")).expect("marks");
+        mark(&root.join("articles/a.et.md")).expect("marks");
+        let marked = std::fs::read_to_string(root.join("site.et.yaml")).expect("reads");
+        assert!(
+            marked.starts_with("# yaml-language-server: $schema=x\n# translated_from: "),
+            "{marked}"
+        );
+        let after = status(root).expect("reads");
+        assert_eq!(state(&after, "site.yaml"), Some(State::Translated));
+        assert_eq!(state(&after, "articles/a.md"), Some(State::Translated));
+        let again = std::fs::read_to_string(root.join("articles/a.et.md")).expect("reads");
+        mark(&root.join("articles/a.et.md")).expect("marks again");
+        assert_eq!(
+            std::fs::read_to_string(root.join("articles/a.et.md")).expect("reads"),
+            again,
+            "marking twice changes nothing"
+        );
+
+        // The source changes: the translation is stale until marked again.
+        write(root, "articles/a.md", "---\ntitle: A, revised\n---\nBody\n");
+        let changed = status(root).expect("reads");
+        assert_eq!(state(&changed, "articles/a.md"), Some(State::Stale));
+        let language = &changed.languages[0];
+        assert!(language.coverage() < 100.0);
+        let min = |text: &str| text.parse::<Minimum>().expect("parses");
+        assert_eq!(changed.shortfalls(&[min("et=0")]), Vec::<String>::new());
+        assert_eq!(changed.shortfalls(&[min("et=100")]).len(), 1);
+        assert_eq!(changed.shortfalls(&[min("fr=10")]).len(), 1);
+        assert!("et=101".parse::<Minimum>().is_err());
+        assert!("et".parse::<Minimum>().is_err());
+        let printed = changed.to_string();
+        assert!(printed.contains("content/articles/a.et.md"), "{printed}");
+        assert!(printed.contains("content/articles/b.et.md"), "{printed}");
+    }
+}
