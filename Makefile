@@ -200,8 +200,9 @@ bench-peers: deps $(foreach peer,next astro-react eleventy astro,$(PEERS_DIR)/$(
 # one). The target is 100 in every category on every page.
 LIGHTHOUSE_PORT   ?= 8091
 LIGHTHOUSE_ROUTES ?= / /about /contact /insights /services/cloud-services/devops /industries \
+  /et /et/contact /et/insights/viis-kusimust-enne-jargmist-pilvemigratsiooni \
   /insights/the-modern-data-stack-in-2024-is-simpler-than-you-think
-bench-lighthouse: deps chromium ## Lighthouse scores (all four categories), FCP, LCP, TBT, CLS of seven pages
+bench-lighthouse: deps chromium ## Lighthouse scores (all four categories), FCP, LCP, TBT, CLS of ten pages (three of them Estonian)
 	$(CARGO) build --release -p sitegen
 	target/release/sitegen build --out target/bench/lighthouse --quiet
 	@target/release/sitegen serve target/bench/lighthouse --host $(HOST) --port $(LIGHTHOUSE_PORT) >/dev/null & \

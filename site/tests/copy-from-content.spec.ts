@@ -27,6 +27,7 @@ const NOT_COPY = new Set([
   'base_url',
   'contact_endpoint',
   'language',
+  'tag',
   'value',
   'id',
   'path',

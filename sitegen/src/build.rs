@@ -445,7 +445,12 @@ fn load(options: &BuildOptions) -> Result<Content, BuildError> {
         eprintln!("warning: {warning}");
     }
     if let Some(endpoint) = &options.contact_endpoint {
-        content.settings.contact_endpoint = endpoint.clone();
+        // Every language's forms post to the same service.
+        for settings in std::iter::once(&mut content.settings)
+            .chain(content.translations.iter_mut().map(|t| &mut t.settings))
+        {
+            settings.contact_endpoint.clone_from(endpoint);
+        }
     }
     Ok(content)
 }

@@ -213,8 +213,21 @@ fn an_untranslated_article_has_no_estonian_page_and_a_translated_slug_is_followe
     let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.clone());
     options.quiet = true;
     options.cache_dir = Some(copy.dir.path().join("cache"));
+    options.contact_endpoint = Some("https://forms.example".into());
     if let Err(err) = build(&options) {
         panic!("the build failed: {err:#}");
+    }
+    // Every language's forms post to the endpoint the build was given; a translated page's
+    // names its language.
+    for (page, action) in [
+        ("contact", "https://forms.example/send-contact-email"),
+        (
+            "et/contact",
+            "https://forms.example/send-contact-email?lang=et",
+        ),
+    ] {
+        let html = std::fs::read_to_string(out.join(page).join("index.html")).expect(page);
+        assert!(html.contains(&format!("action=\"{action}\"")), "{page}");
     }
     let translated: BTreeSet<String> = std::fs::read_dir(copy.content.join("articles"))
         .expect("articles")
