@@ -8,9 +8,8 @@ use crate::support;
 
 use contact_fn::contract::{ALTCHA, CONFIRM_PATH, FormKind, LANGUAGE_PARAM};
 use contact_fn::language::{Language, Languages};
-use reqwest::redirect::Policy;
 use serde_json::json;
-use support::{Delivering, Mode, post_json};
+use support::{Delivering, Mode, post_json, status_and_location};
 
 const SITE: &str = "https://site.test";
 
@@ -23,28 +22,16 @@ fn other() -> &'static Language {
         .expect("the content has a second language")
 }
 
-fn no_redirects() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(Policy::none())
-        .build()
-        .unwrap()
-}
-
 /// Posts `body` as a plain form (url-encoded) to `url`; the status and where it leads.
 async fn post_form(url: &str, body: &str) -> (u16, String) {
-    let response = no_redirects()
+    let response = support::no_redirects()
         .post(url)
         .header("content-type", "application/x-www-form-urlencoded")
         .body(body.to_owned())
         .send()
         .await
         .unwrap();
-    let location = response
-        .headers()
-        .get("location")
-        .map(|l| l.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    (response.status().as_u16(), location)
+    status_and_location(&response)
 }
 
 #[tokio::test]
@@ -130,7 +117,7 @@ async fn the_newsletter_writes_and_leads_in_the_language_of_its_form() {
         "{confirm}"
     );
 
-    let response = no_redirects().get(&confirm).send().await.unwrap();
+    let response = support::no_redirects().get(&confirm).send().await.unwrap();
     assert_eq!(response.status().as_u16(), 303);
     assert_eq!(
         response.headers()["location"].to_str().unwrap(),

@@ -12,20 +12,14 @@ use std::process::Command;
 use contact_fn::Config;
 use contact_fn::contract::{CONFIRM_PATH, FormKind, NEWSLETTER_PAGES_PATH};
 use contact_fn::newsletter::Words;
-use reqwest::redirect::Policy;
 use serde_json::{Value, json};
-use support::{Delivering, Mode, Process, Received, SmtpServer, eventually, files, post_json};
+use support::{
+    Delivering, Mode, Process, Received, SmtpServer, eventually, files, post_json,
+    status_and_location,
+};
 
 const SITE: &str = "https://site.test";
 const SUBSCRIBE: &str = "/subscribe";
-
-/// A client that shows redirects instead of following them.
-fn no_redirects() -> reqwest::Client {
-    reqwest::Client::builder()
-        .redirect(Policy::none())
-        .build()
-        .unwrap()
-}
 
 fn page(name: &str) -> String {
     format!("{SITE}{NEWSLETTER_PAGES_PATH}/{name}/")
@@ -60,13 +54,8 @@ fn links(mail: &Received) -> (String, String) {
 
 /// Follows `url` once; the status and where it leads.
 async fn get(url: &str) -> (u16, String) {
-    let response = no_redirects().get(url).send().await.unwrap();
-    let location = response
-        .headers()
-        .get("location")
-        .map(|l| l.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    (response.status().as_u16(), location)
+    let response = support::no_redirects().get(url).send().await.unwrap();
+    status_and_location(&response)
 }
 
 /// `contact-fn subscribers ...` on the data folder `dir`; its standard output.
@@ -241,7 +230,7 @@ async fn new_pending_and_subscribed_addresses_get_the_same_answer() {
         "new@example.org",
         "pending@example.org",
     ] {
-        let response = no_redirects()
+        let response = support::no_redirects()
             .post(d.service.url(SUBSCRIBE))
             .header("content-type", "application/x-www-form-urlencoded")
             .body(format!("email={}", address.replace('@', "%40")))
@@ -251,7 +240,7 @@ async fn new_pending_and_subscribed_addresses_get_the_same_answer() {
         assert_eq!(response.status(), 303);
         assert_eq!(response.headers()["location"], page("pending").as_str());
     }
-    let response = no_redirects()
+    let response = support::no_redirects()
         .post(d.service.url(SUBSCRIBE))
         .header("content-type", "application/x-www-form-urlencoded")
         .body("email=not-an-address")

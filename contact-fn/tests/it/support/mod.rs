@@ -539,3 +539,21 @@ pub async fn solve_challenge(service: &Service) -> String {
     });
     base64::engine::general_purpose::STANDARD.encode(solution.to_string())
 }
+
+/// A client that shows redirects instead of following them.
+pub fn no_redirects() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// A response's status and where it leads (its `Location`, empty without one).
+pub fn status_and_location(response: &reqwest::Response) -> (u16, String) {
+    let location = response
+        .headers()
+        .get("location")
+        .map(|l| l.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    (response.status().as_u16(), location)
+}
