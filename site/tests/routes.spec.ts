@@ -8,8 +8,16 @@ import { visit } from './support/visit'
 // violation at desktop and phone widths, with the first disclosure of its main content (an FAQ
 // item, a filter) open. The forms' states and the search results have their own audits
 // (forms.spec.ts, articles.spec.ts).
-const notFound = { path: '/no-such-page', title: undefined, description: undefined }
-const pages = [...content.routes, notFound]
+const notFound = { path: '/no-such-page', title: undefined, description: undefined, settings }
+// And one page of each kind below in every translation, in its own frame and words.
+const TRANSLATED_KINDS = ['home', 'article', 'contact']
+const translated = (content.translations ?? []).flatMap((translation) =>
+  TRANSLATED_KINDS.flatMap((kind) => {
+    const route = translation.routes.find((r) => r.kind === kind)
+    return route ? [{ ...route, settings: translation.settings }] : []
+  }),
+)
+const pages = [...content.routes.map((route) => ({ ...route, settings })), notFound, ...translated]
 
 // axe walks the whole DOM twice per page: allow it more than the default test time.
 test.describe.configure({ timeout: 180_000 })
@@ -24,6 +32,7 @@ for (const route of pages) {
     const context = await auditContext(browser)
     const page = await context.newPage()
     const errors: string[] = []
+    const { settings } = route
     page.on('console', (message) => {
       // The not-found page is answered with its status, which the browser logs.
       const itsStatus = route === notFound && message.text().includes('404')
