@@ -237,6 +237,19 @@ impl Dirs {
     }
 }
 
+/// The pages of `content` as a report names them: `62 pages and 404.html`, or with
+/// translations `115 pages in 2 languages, each with its 404.html`.
+fn pages_of(content: &Content) -> String {
+    let pages = content.all_routes().count();
+    match content.translations.len() {
+        0 => format!("{pages} pages and 404.html"),
+        more => format!(
+            "{pages} pages in {} languages, each with its 404.html",
+            more + 1
+        ),
+    }
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -290,9 +303,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("{}", built.report);
                 let published = built.published;
                 println!(
-                    "Published {} pages and 404.html into {}: {} pages hashed, {} rendered, \
+                    "Published {} into {}: {} pages hashed, {} rendered, \
                      the rest unchanged; bundle {}; {} files written, {} removed{}",
-                    built.content.routes.len(),
+                    pages_of(&built.content),
                     options.out_dir.display(),
                     built.hashed,
                     built.rendered,
@@ -399,7 +412,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             for warning in &content.warnings {
                 eprintln!("warning: {warning}");
             }
-            println!("content is valid: {} pages", content.routes.len());
+            println!("content is valid: {}", pages_of(&content));
             Ok(())
         }
         Cmd::Export { out, dirs } => {
