@@ -25,6 +25,31 @@ struct Head {
     switcher: BTreeSet<(String, String)>,
 }
 
+/// An element's (`hreflang`, `href`): a head's alternate, a sitemap's `xhtml:link`, a
+/// switcher's link.
+fn link_of(element: &scraper::node::Element) -> (String, String) {
+    (
+        element.attr("hreflang").unwrap_or_default().to_owned(),
+        element.attr("href").unwrap_or_default().to_owned(),
+    )
+}
+
+/// Builds a copy of the site (without its photos) into the copy's `dist/`, its forms posting to
+/// `endpoint` when given.
+fn built(endpoint: Option<&str>) -> (common::Copy, std::path::PathBuf) {
+    let copy = common::Copy::new().expect("a copy of the site");
+    common::without_photos(&copy.content).expect("illustrations");
+    let out = copy.dir.path().join("dist");
+    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.clone());
+    options.quiet = true;
+    options.cache_dir = Some(copy.dir.path().join("cache"));
+    options.contact_endpoint = endpoint.map(str::to_owned);
+    if let Err(err) = build(&options) {
+        panic!("the build failed: {err:#}");
+    }
+    (copy, out)
+}
+
 fn head_of(html: &str) -> Head {
     let doc = Html::parse_document(html);
     let select = |s: &str| Selector::parse(s).expect("a selector");
@@ -41,23 +66,11 @@ fn head_of(html: &str) -> Head {
         .map(str::to_owned);
     let hreflang = doc
         .select(&select(r#"link[rel="alternate"][hreflang]"#))
-        .map(|e| {
-            let v = e.value();
-            (
-                v.attr("hreflang").unwrap_or_default().to_owned(),
-                v.attr("href").unwrap_or_default().to_owned(),
-            )
-        })
+        .map(|e| link_of(e.value()))
         .collect();
     let switcher = doc
         .select(&select("header nav a[hreflang]"))
-        .map(|e| {
-            let v = e.value();
-            (
-                v.attr("hreflang").unwrap_or_default().to_owned(),
-                v.attr("href").unwrap_or_default().to_owned(),
-            )
-        })
+        .map(|e| link_of(e.value()))
         .collect();
     Head {
         lang,
@@ -111,13 +124,7 @@ fn sitemap(out: &Path) -> BTreeMap<String, BTreeSet<(String, String)>> {
                 .expect("a loc");
             let links = url
                 .select(&select("xhtml\\:link"))
-                .map(|l| {
-                    let v = l.value();
-                    (
-                        v.attr("hreflang").unwrap_or_default().to_owned(),
-                        v.attr("href").unwrap_or_default().to_owned(),
-                    )
-                })
+                .map(|l| link_of(l.value()))
                 .collect();
             (loc, links)
         })
@@ -126,15 +133,7 @@ fn sitemap(out: &Path) -> BTreeMap<String, BTreeSet<(String, String)>> {
 
 #[test]
 fn every_version_of_every_page_agrees_on_its_alternates_and_the_sitemap_says_the_same() {
-    let copy = common::Copy::new().expect("a copy of the site");
-    common::without_photos(&copy.content).expect("illustrations");
-    let out = copy.dir.path().join("dist");
-    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.clone());
-    options.quiet = true;
-    options.cache_dir = Some(copy.dir.path().join("cache"));
-    if let Err(err) = build(&options) {
-        panic!("the build failed: {err:#}");
-    }
+    let (_copy, out) = built(None);
     let pages = pages(&out);
     let estonian = pages
         .keys()
@@ -207,16 +206,7 @@ fn every_version_of_every_page_agrees_on_its_alternates_and_the_sitemap_says_the
 
 #[test]
 fn an_untranslated_article_has_no_estonian_page_and_a_translated_slug_is_followed() {
-    let copy = common::Copy::new().expect("a copy of the site");
-    common::without_photos(&copy.content).expect("illustrations");
-    let out = copy.dir.path().join("dist");
-    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), out.clone());
-    options.quiet = true;
-    options.cache_dir = Some(copy.dir.path().join("cache"));
-    options.contact_endpoint = Some("https://forms.example".into());
-    if let Err(err) = build(&options) {
-        panic!("the build failed: {err:#}");
-    }
+    let (copy, out) = built(Some("https://forms.example"));
     // Every language's forms post to the endpoint the build was given; a translated page's
     // names its language.
     for (page, action) in [
