@@ -21,6 +21,14 @@ pub fn translation_file(rel: &str, tag: &str) -> String {
     }
 }
 
+/// The name of the source of the translation `name`: `about.et.yaml` -> `about.yaml`, the
+/// inverse of [`translation_file`].
+pub fn source_file(name: &str) -> String {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let stem = stem.rsplit_once('.').map_or(stem, |(stem, _)| stem);
+    format!("{stem}.{ext}")
+}
+
 /// Whether the file `name` (`about.et.yaml`) is a translation of another, by the shape of its
 /// name: a source's stem has no dot (slugs have none), a translation's ends in its tag.
 pub fn is_translation(name: &str) -> bool {

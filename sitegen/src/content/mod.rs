@@ -485,13 +485,6 @@ fn load_services(loader: &mut Loader) -> Vec<services::ServiceCategory> {
     categories
 }
 
-/// The source's name of the translation `name` (`about.et.yaml` -> `about.yaml`).
-fn source_name(name: &str) -> String {
-    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
-    let stem = stem.rsplit_once('.').map_or(stem, |(stem, _)| stem);
-    format!("{stem}.{ext}")
-}
-
 fn is_yaml(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
@@ -515,8 +508,8 @@ fn report_unexpected_files(loader: &mut Loader) {
             // A translation (`pages/about.et.yaml`) is known when its source is.
             let source = match rel.rsplit_once('/') {
                 _ if !translate::is_translation(&rel) => rel.clone(),
-                Some((dir, name)) => format!("{dir}/{}", source_name(name)),
-                None => source_name(&rel),
+                Some((dir, name)) => format!("{dir}/{}", translate::source_file(name)),
+                None => translate::source_file(&rel),
             };
             let known = TOP_LEVEL_FILES.contains(&source.as_str())
                 || expected_pages.contains(&source)

@@ -13,7 +13,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
-use form_contract::translation::{is_translation, translation_file};
+use form_contract::translation::{is_translation, source_file, translation_file};
 
 use super::articles::AUTHORS_FILE;
 use super::{COUNTRIES_FILE, FORMS_FILE, FixedPage, SERVICES_DIR, SITE_FILE};
@@ -265,9 +265,8 @@ pub fn mark(path: &Path) -> anyhow::Result<PathBuf> {
             path.display()
         );
     }
-    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
-    let base = stem.rsplit_once('.').map_or(stem, |(base, _)| base);
-    let source = path.with_file_name(format!("{base}.{ext}"));
+    let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
+    let source = path.with_file_name(source_file(name));
     let bytes = std::fs::read(&source)
         .with_context(|| format!("reading its source {}", source.display()))?;
     let text =
