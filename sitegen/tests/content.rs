@@ -814,6 +814,43 @@ fn a_language_tag_that_is_not_bcp_47_is_named_at_its_line() {
 }
 
 #[test]
+fn a_translation_whose_source_was_renamed_or_whose_language_is_unknown_is_named() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &dir);
+    let articles = dir.join("articles");
+    // The author renamed the article and left its translation behind.
+    std::fs::rename(
+        articles.join("designing-event-driven-apis-that-scale.md"),
+        articles.join("event-driven-apis.md"),
+    )
+    .expect("rename");
+    std::fs::copy(
+        dir.join("pages/about.et.yaml"),
+        dir.join("pages/about.de.yaml"),
+    )
+    .expect("copy");
+    let errors: Vec<String> = match Content::load(&dir, &repo().join("site/public")) {
+        Ok(_) => panic!("a lost translation should not load"),
+        Err(errors) => errors
+            .0
+            .iter()
+            .map(|e| e.to_string().replace(&dir.display().to_string(), "content"))
+            .collect(),
+    };
+    assert_eq!(
+        errors,
+        [
+            "content/articles/designing-event-driven-apis-that-scale.et.md: translates \
+             `articles/designing-event-driven-apis-that-scale.md`, which does not exist: a \
+             renamed file takes its translations with it (rename this one too), or delete it",
+            "content/pages/about.de.yaml: a translation into `de`, which is not in `languages` \
+             of site.yaml: its other languages are et; add the language or delete the file",
+        ]
+    );
+}
+
+#[test]
 fn two_pages_of_one_language_with_one_slug_are_named() {
     let file = "articles/designing-event-driven-apis-that-scale.et.md";
     let text = edited(

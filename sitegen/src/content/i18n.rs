@@ -15,6 +15,7 @@ use super::Content;
 use super::loader::Loader;
 use super::routes::{HrefLang, RouteKind, Version, Versions};
 use super::settings::Settings;
+use super::translate;
 
 /// The absolute URL of the page at `path` (`/about` -> `https://example.com/about/`), as
 /// the canonical link, `hreflang` and the sitemap write it.
@@ -83,6 +84,70 @@ pub(super) fn check_languages(loader: &mut Loader, settings: &Settings) {
                 super::SITE_FILE,
                 Some(&format!("languages[{i}].tag")),
                 format!("the language `{}` is named twice", language.tag),
+            );
+        }
+    }
+}
+
+/// Reports a translation that nothing would publish: one in a language the site does not have
+/// (`about.de.yaml` beside `languages: [en, et]`), and one whose source is gone (an article
+/// renamed without its translation). Either would otherwise vanish without a word.
+pub(super) fn check_translation_files(loader: &mut Loader, settings: &Settings) {
+    let root = loader.root().to_owned();
+    let tags: Vec<&str> = settings
+        .languages
+        .iter()
+        .skip(1)
+        .map(|l| l.tag.as_str())
+        .collect();
+    let mut found: Vec<String> = walkdir::WalkDir::new(&root)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e
+                .path()
+                .strip_prefix(&root)
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
+            let name = rel.rsplit('/').next()?;
+            let ext = name.rsplit_once('.')?.1;
+            (matches!(ext, "md" | "yaml" | "yml") && translate::is_translation(name)).then_some(rel)
+        })
+        .collect();
+    found.sort();
+    for rel in found {
+        let (dir, name) = rel
+            .rsplit_once('/')
+            .map_or(("", rel.as_str()), |(d, n)| (d, n));
+        let tag = name.rsplit('.').nth(1).unwrap_or_default();
+        let source = match dir {
+            "" => translate::source_file(name),
+            dir => format!("{dir}/{}", translate::source_file(name)),
+        };
+        if !tags.contains(&tag) {
+            let languages = match tags.as_slice() {
+                [] => "the site has one language".to_owned(),
+                tags => format!("its other languages are {}", tags.join(", ")),
+            };
+            loader.error(
+                &rel,
+                None,
+                format!(
+                    "a translation into `{tag}`, which is not in `languages` of {}: {languages}; \
+                     add the language or delete the file",
+                    super::SITE_FILE
+                ),
+            );
+        } else if !root.join(&source).is_file() {
+            loader.error(
+                &rel,
+                None,
+                format!(
+                    "translates `{source}`, which does not exist: a renamed file takes its \
+                     translations with it (rename this one too), or delete it"
+                ),
             );
         }
     }

@@ -224,7 +224,12 @@ impl Content {
                 "name at least one language, the default first: `languages: [{ tag: en, name: English }]`".into(),
             ),
         }
+        let before = loader.errors.len();
         i18n::check_languages(&mut loader, &content.settings);
+        // Files are named by the tags: a mistyped tag would otherwise disown each of them.
+        if loader.errors.len() == before {
+            i18n::check_translation_files(&mut loader, &content.settings);
+        }
         content.routes = routes::derive(&content, "");
         content.redirects = redirects::derive(&mut loader, &content, redirects_file.as_ref());
         content.image_refs = validate::validate(&mut loader, &content, public_dir);

@@ -92,11 +92,31 @@ impl Project {
     fn apply(&mut self, edit: &Edit) -> anyhow::Result<()> {
         self.counter += 1;
         let n = self.counter;
+        // Edits to words reach translations too; adding, renaming and deleting start from a
+        // source article, and a translation follows its source as an author's would.
         let articles = self.articles()?;
         let pick = |i: usize| articles[i % articles.len()].clone();
+        let sources: Vec<&PathBuf> = articles.iter().filter(|p| !is_translation(p)).collect();
+        let pick_source = |i: usize| sources[i % sources.len()].clone();
+        let translations_of = |source: &Path| -> Vec<PathBuf> {
+            let stem = source
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or_default();
+            articles
+                .iter()
+                .filter(|p| {
+                    is_translation(p)
+                        && p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with(&format!("{stem}.")))
+                })
+                .cloned()
+                .collect()
+        };
         match *edit {
             Edit::AddArticle { from } => {
-                let text = std::fs::read_to_string(pick(from))?;
+                let text = std::fs::read_to_string(pick_source(from))?;
                 // A title line of its own: prefixing a quoted title made invalid YAML.
                 let text: String = text
                     .split_inclusive('\n')
@@ -128,14 +148,26 @@ impl Project {
                 std::fs::write(path, text)?;
             }
             Edit::RenameArticle { which } => {
-                let path = pick(which);
+                let path = pick_source(which);
                 let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("a");
+                for translation in translations_of(&path) {
+                    let name = translation
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or("");
+                    let moved = name.replacen(stem, &format!("{stem}-moved-{n}"), 1);
+                    std::fs::rename(&translation, translation.with_file_name(moved))?;
+                }
                 let to = path.with_file_name(format!("{stem}-moved-{n}.md"));
                 std::fs::rename(path, to)?;
             }
             Edit::DeleteArticle { which } => {
-                if articles.len() > 8 {
-                    std::fs::remove_file(pick(which))?;
+                if sources.len() > 8 {
+                    let path = pick_source(which);
+                    for translation in translations_of(&path) {
+                        std::fs::remove_file(translation)?;
+                    }
+                    std::fs::remove_file(path)?;
                 }
             }
             Edit::ChangeSiteYaml => {
@@ -179,6 +211,13 @@ impl Project {
         options.contact_endpoint = Some("http://127.0.0.1:9".into());
         options
     }
+}
+
+/// Whether the article file `path` is a translation (`SLUG.et.md`).
+fn is_translation(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(sitegen::content::translate::is_translation)
 }
 
 /// The articles of a category page in the copies.
@@ -255,11 +294,31 @@ fn incremental_builds_equal_clean_builds_after_random_edits() {
 
 /// A title shows on the article's cards, in the lists and beside its related articles: pages
 /// whose hash reads the article only through them, which the random sequences may not retitle.
+/// The same for a translation's title, and for a translated article renamed with its
+/// translation (its Estonian page keeps its own slug, and its English path changes).
 #[test]
-fn a_retitled_article_is_built_as_a_clean_build_would() -> anyhow::Result<()> {
+fn a_retitled_or_renamed_article_is_built_as_a_clean_build_would() -> anyhow::Result<()> {
+    let project = Project::new()?;
+    let articles = project.articles()?;
+    let at = |name: &str| {
+        articles
+            .iter()
+            .position(|p| p.ends_with(name))
+            .unwrap_or_else(|| panic!("no article {name}"))
+    };
+    let translated = "designing-event-driven-apis-that-scale";
+    let sources = articles.iter().filter(|p| !is_translation(p)).count();
+    let source_at = articles[..at(&format!("{translated}.md"))]
+        .iter()
+        .filter(|p| !is_translation(p))
+        .count();
+    assert!(source_at < sources);
     check_sequence(&[
         Edit::RetitleArticle { which: 0 },
-        Edit::RetitleArticle { which: 3 },
+        Edit::RetitleArticle {
+            which: at(&format!("{translated}.et.md")),
+        },
+        Edit::RenameArticle { which: source_at },
     ])
 }
 
