@@ -95,13 +95,17 @@ fn errors_with(file: &str, text: &str) -> Vec<String> {
     }
 }
 
-/// `line:column` (1-based) where `needle` starts in `text`.
+/// `line:column` (1-based, in characters) where `needle` starts in `text`.
 fn position(text: &str, needle: &str) -> String {
     let at = text
         .find(needle)
         .unwrap_or_else(|| panic!("{needle:?} not found"));
     let line = text[..at].matches('\n').count() + 1;
-    let column = at - text[..at].rfind('\n').map_or(0, |n| n + 1) + 1;
+    // In characters, as editors count columns (and the errors do).
+    let column = text[text[..at].rfind('\n').map_or(0, |n| n + 1)..at]
+        .chars()
+        .count()
+        + 1;
     format!("{line}:{column}")
 }
 
@@ -846,6 +850,33 @@ fn a_translation_whose_source_was_renamed_or_whose_language_is_unknown_is_named(
              renamed file takes its translations with it (rename this one too), or delete it",
             "content/pages/about.de.yaml: a translation into `de`, which is not in `languages` \
              of site.yaml: its other languages are et; add the language or delete the file",
+        ]
+    );
+}
+
+#[test]
+fn a_translated_body_s_link_to_a_page_of_the_default_language_with_a_version_is_named() {
+    let file = "articles/five-questions-to-ask-before-your-next-cloud-migration.et.md";
+    // To the English contact page, whose Estonian version exists; to no page at all; and to
+    // an article only in English, which is where an Estonian reader has to go for it.
+    let text = edited(
+        file,
+        "[rääkige meile oma süsteemidest](/et/contact).",
+        "[rääkige meile oma süsteemidest](/contact#form). [Vt ka](/et/nowhere), \
+         [inglise keeles](/insights/kubernetes-cost-optimisation-in-practice).",
+    );
+    assert_eq!(
+        errors_with(file, &text),
+        [
+            format!(
+                "content/{file}:{}: link `/contact#form` leads to the `en` page, which has a \
+                 version in `et`: link to `/et/contact#form`",
+                position(&text, "[rääkige meile")
+            ),
+            format!(
+                "content/{file}:{}: link `/et/nowhere` leads to no page",
+                position(&text, "[Vt ka]")
+            ),
         ]
     );
 }

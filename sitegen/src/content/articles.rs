@@ -431,7 +431,13 @@ pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loade
     for (name, _, ParsedFile { own, parsed }, _) in parsed {
         loader.absorb(own);
         if let Some((article, links)) = parsed {
-            loaded.links.push((format!("{ARTICLES_DIR}/{name}"), links));
+            // The file the links were written in: a translation's own.
+            let rel = format!("{ARTICLES_DIR}/{name}");
+            let rel = match loader.language() {
+                Some(tag) => super::translate::translation_file(&rel, tag),
+                None => rel,
+            };
+            loaded.links.push((rel, links));
             loaded.articles.push(article);
         }
     }

@@ -305,6 +305,7 @@ impl Content {
             .clone_from(&source.settings.contact_endpoint);
         derive_category_links(&mut loader, &mut settings, &services);
         let mut articles = loaded.articles;
+        let links = loaded.links;
         write_dates(&mut loader, &settings, &mut articles);
         if !loader.errors.is_empty() {
             return Err(ContentErrors(loader.errors));
@@ -349,6 +350,7 @@ impl Content {
                 format!("`{path}` is also the path of `{other}` in this language: give it another `slug`"),
             );
         }
+        validate::check_translated_links(&mut loader, source, &content, &links);
         if !loader.errors.is_empty() {
             return Err(ContentErrors(loader.errors));
         }

@@ -372,6 +372,52 @@ fn link_problem(href: &str, paths: &Paths<'_>) -> Option<String> {
     None
 }
 
+/// Checks the links a translator wrote in the bodies of `translation`'s articles (`links`, by
+/// translation file): each leads to a page of some language, and not to a page of `source`'s
+/// language that has a version in the translation's (`/contact` from an Estonian article,
+/// where `/et/contact` exists), which would drop the reader out of their language.
+pub(crate) fn check_translated_links(
+    loader: &mut Loader,
+    source: &Content,
+    translation: &Content,
+    links: &[(String, Vec<BodyLink>)],
+) {
+    let mut paths = Paths::of(source);
+    paths
+        .routes
+        .extend(translation.routes.iter().map(|r| r.path.as_str()));
+    let local: HashMap<&super::routes::RouteKind, &str> = translation
+        .routes
+        .iter()
+        .map(|r| (&r.kind, r.path.as_str()))
+        .collect();
+    let versions: HashMap<&str, &str> = source
+        .routes
+        .iter()
+        .filter_map(|r| local.get(&r.kind).map(|to| (r.path.as_str(), *to)))
+        .collect();
+    let (from, to) = (&source.settings.language, &translation.settings.language);
+    for (file, body_links) in links {
+        for link in body_links {
+            let problem = link_problem(&link.href, &paths).or_else(|| {
+                let internal = link.href.strip_prefix('/')?;
+                let cut = internal.find(['#', '?']).unwrap_or(internal.len());
+                let (path, rest) = internal.split_at(cut);
+                let path = format!("/{}", path.trim_end_matches('/'));
+                let version = versions.get(path.as_str())?;
+                Some(format!(
+                    "link `{}` leads to the `{from}` page, which has a version in `{to}`: link \
+                     to `{version}{rest}`",
+                    link.href
+                ))
+            });
+            if let Some(problem) = problem {
+                loader.error_at(file, link.line, link.column, problem);
+            }
+        }
+    }
+}
+
 /// The pictures the articles name, once checked.
 #[derive(Debug, Default)]
 pub(crate) struct ArticleImages {
