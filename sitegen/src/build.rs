@@ -818,12 +818,14 @@ fn write_site_files(
                 .unwrap_or_default(),
         })
         .collect();
+    let prefixes = content.translation_prefixes();
     outputs::write_site_files(
         work.path(),
         public,
         &content.settings.base_url,
         &content.settings.contact_endpoint,
         &entries,
+        &prefixes.iter().map(String::as_str).collect::<Vec<_>>(),
         &content.settings.cache,
     )?;
     let mut feeds = vec![feed::write(work.path(), content)?];

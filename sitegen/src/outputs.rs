@@ -73,13 +73,15 @@ const TEMPLATES: [(&str, &str); 5] = [
 /// path prefix); sitemap entries are absolute URLs below it. `contact_endpoint` is the URL
 /// the contact form posts to: its origin is added to the Content-Security-Policy's
 /// `connect-src` and `form-action`. A same-origin path (`/api/contact`) or an empty string
-/// adds nothing. `cache` gives the `Cache-Control` of each kind of file.
+/// adds nothing. `cache` gives the `Cache-Control` of each kind of file. `prefixes` are the
+/// other languages' (`/et`), whose not-found page and feed get their rule too.
 pub fn write_site_files(
     dir: &Path,
     public: &Path,
     base_url: &str,
     contact_endpoint: &str,
     routes: &[SitemapEntry],
+    prefixes: &[&str],
     cache: &CacheRules,
 ) -> Result<()> {
     for (field, value) in [
@@ -114,7 +116,7 @@ pub fn write_site_files(
     }
     let alternates = routes.iter().any(|r| !r.alternates.is_empty());
     let hashed_paths: Vec<String> = HASHED_DIRS.iter().map(|d| format!("/{d}/*")).collect();
-    let revalidated_paths = revalidated_paths(public)?;
+    let revalidated_paths = revalidated_paths(public, prefixes)?;
     let sitemap_url = base.join("sitemap.xml")?.to_string();
 
     let env = environment()?;
@@ -146,12 +148,17 @@ pub fn write_site_files(
 }
 
 /// The `_headers` paths of the files that keep their URL across builds: every page (by
-/// [`PAGE_PATTERNS`]), the not-found page, the site-wide files, and the files of `public`
-/// (a top-level file by its name, a folder as `/folder/*`); a missing `public` has none.
-fn revalidated_paths(public: &Path) -> Result<Vec<String>> {
+/// [`PAGE_PATTERNS`]), the not-found page, the site-wide files, each other language's
+/// not-found page and feed (under its `prefixes`), and the files of `public` (a top-level
+/// file by its name, a folder as `/folder/*`); a missing `public` has none.
+fn revalidated_paths(public: &Path, prefixes: &[&str]) -> Result<Vec<String>> {
     let mut paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
     paths.push(format!("/{NOT_FOUND_FILE}"));
     paths.extend(SITE_WIDE_FILES.map(|f| format!("/{f}")));
+    for prefix in prefixes {
+        paths.push(format!("{prefix}/{NOT_FOUND_FILE}"));
+        paths.push(format!("{prefix}/{}", crate::content::articles::FEED_FILE));
+    }
     let mut files = Vec::new();
     let entries = match fs::read_dir(public) {
         Ok(entries) => entries,

@@ -2,7 +2,9 @@
 //! host, and read back from the output where a host is emulated:
 //!
 //! - `_redirects` ([`REDIRECTS_FILE`], Netlify and Cloudflare Pages syntax): a 301 per old
-//!   path, both spellings (`/old` and `/old/`), and a 410 for a path marked `gone`;
+//!   path, both spellings (`/old` and `/old/`), a 410 for a path marked `gone`, and each
+//!   other language's not-found page for the unknown paths under its prefix
+//!   (`/et/* /et/404.html 404`);
 //! - a page at each old path that is not gone (`old/index.html`) for hosts that read none of
 //!   these: an immediate `<meta http-equiv="refresh">`, a canonical link to the target,
 //!   `noindex`, and a visible link, in the site's language and words;
@@ -27,6 +29,8 @@ use crate::outputs;
 pub const MOVED: u16 = 301;
 /// The status of a path removed on purpose.
 pub const GONE: u16 = 410;
+/// The status of an unknown path, answered with a language's not-found page.
+pub const NOT_FOUND: u16 = 404;
 
 /// One line of `_redirects`: a request path, what answers it, and with which status.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,11 +43,22 @@ pub struct Rule {
     pub status: u16,
 }
 
+/// A language's not-found page: the body of the 404 answering an unknown path under
+/// `prefix` (`/et`: `/et/missing` gets `/et/404.html`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotFound {
+    /// The language's path prefix (`/et`).
+    pub prefix: String,
+    /// Its not-found page (`/et/404.html`).
+    pub page: String,
+}
+
 /// The rules of `_redirects`, by request path.
 #[derive(Debug, Clone, Default)]
 pub struct Rules {
     rules: Vec<Rule>,
     by_path: HashMap<String, usize>,
+    not_found: Vec<NotFound>,
 }
 
 impl Rules {
@@ -67,27 +82,63 @@ impl Rules {
         Self::from_rules(rules)
     }
 
+    /// These rules and, for each of `prefixes` (`/et`), the language's not-found page for
+    /// the unknown paths under it. Hosts that read `_redirects` serve a file before such a
+    /// rule, so it answers only what the output does not have.
+    pub fn with_not_found<'a>(mut self, prefixes: impl IntoIterator<Item = &'a str>) -> Self {
+        self.not_found
+            .extend(prefixes.into_iter().map(|prefix| NotFound {
+                prefix: prefix.to_owned(),
+                page: format!("{prefix}/{NOT_FOUND_FILE}"),
+            }));
+        self
+    }
+
     fn from_rules(rules: Vec<Rule>) -> Self {
         let mut by_path = HashMap::new();
         for (i, rule) in rules.iter().enumerate() {
             // As the hosts do: the first rule for a path wins.
             by_path.entry(rule.from.clone()).or_insert(i);
         }
-        Self { rules, by_path }
+        Self {
+            rules,
+            by_path,
+            not_found: Vec::new(),
+        }
     }
 
     /// Reads a `_redirects` file: `from to [status]` per line, `#` comments, status 301 when
-    /// left out. Only exact paths and the statuses [`MOVED`] and [`GONE`] are understood;
-    /// anything else is refused with its line, so nothing is answered differently than the
-    /// file says.
+    /// left out. Only exact paths with the statuses [`MOVED`] and [`GONE`], and a folder's
+    /// not-found page (`/et/* /et/404.html 404`) are understood; anything else is refused
+    /// with its line, so nothing is answered differently than the file says.
     pub fn parse(text: &str) -> Result<Self> {
         let mut rules = Vec::new();
+        let mut not_found = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             let parts: Vec<&str> = line.split_whitespace().collect();
+            if let [from, to, "404"] = parts.as_slice() {
+                let prefix = from.strip_suffix("/*").filter(|p| {
+                    p.starts_with('/')
+                        && !p.contains([':', '*'])
+                        && to.starts_with(&format!("{p}/"))
+                });
+                let Some(prefix) = prefix else {
+                    bail!(
+                        "{REDIRECTS_FILE}:{}: a 404 rule gives a folder's not-found page \
+                         (`/et/* /et/404.html 404`); found {line:?}",
+                        n + 1
+                    );
+                };
+                not_found.push(NotFound {
+                    prefix: prefix.to_owned(),
+                    page: (*to).to_owned(),
+                });
+                continue;
+            }
             let (from, to, status) = match parts.as_slice() {
                 [from, to] => (*from, *to, MOVED),
                 [from, to, status] => match status.parse::<u16>() {
@@ -114,7 +165,9 @@ impl Rules {
                 status,
             });
         }
-        Ok(Self::from_rules(rules))
+        let mut read = Self::from_rules(rules);
+        read.not_found = not_found;
+        Ok(read)
     }
 
     /// Reads `dir`'s `_redirects`; none when the output has no such file.
@@ -135,6 +188,11 @@ impl Rules {
     /// Every rule, in the file's order.
     pub fn iter(&self) -> impl Iterator<Item = &Rule> {
         self.rules.iter()
+    }
+
+    /// The languages' not-found pages, in the file's order.
+    pub fn not_found(&self) -> &[NotFound] {
+        &self.not_found
     }
 
     /// The `Location` of the 301 answering the URL the file `file` is served at
@@ -183,6 +241,16 @@ impl Rules {
         );
         for rule in &self.rules {
             text.push_str(&format!("{} {} {}\n", rule.from, rule.to, rule.status));
+        }
+        if !self.not_found.is_empty() {
+            text.push_str(
+                "# Each other language's not-found page for unknown paths under its prefix, last\n\
+                 # (the first rule that matches wins). Netlify serves a file before these rules;\n\
+                 # Cloudflare Pages skips them and finds the nearest 404.html itself.\n",
+            );
+        }
+        for rule in &self.not_found {
+            text.push_str(&format!("{}/* {} {NOT_FOUND}\n", rule.prefix, rule.page));
         }
         text
     }
@@ -253,7 +321,8 @@ fn location(page: &str) -> String {
 /// Every file the redirects add to the output, by name: `_redirects`, the CloudFront
 /// Function, and the page at each old path that is not gone.
 pub fn files(content: &Content) -> Result<Vec<(String, Vec<u8>)>> {
-    let rules = Rules::of(&content.redirects);
+    let prefixes = content.translation_prefixes();
+    let rules = Rules::of(&content.redirects).with_not_found(prefixes.iter().map(String::as_str));
     let mut files = vec![
         (REDIRECTS_FILE.to_owned(), rules.to_text().into_bytes()),
         (
@@ -399,14 +468,22 @@ mod tests {
                 at: at(),
             },
         ];
-        let rules = Rules::of(&table);
+        let rules = Rules::of(&table).with_not_found(["/et"]);
         let text = rules.to_text();
         assert!(text.contains("\n/old /about/#team 301\n/old/ /about/#team 301\n"));
         assert!(text.contains("\n/gone /404.html 410\n/gone/ /404.html 410\n"));
+        assert!(text.ends_with("\n/et/* /et/404.html 404\n"), "{text}");
         let read = Rules::parse(&text).expect("parses");
         assert_eq!(
             read.iter().collect::<Vec<_>>(),
             rules.iter().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            read.not_found(),
+            [NotFound {
+                prefix: "/et".into(),
+                page: "/et/404.html".into()
+            }]
         );
         assert!(read.covers_file("old/index.html"));
         assert!(read.covers_file("gone/index.html"));
@@ -426,5 +503,12 @@ mod tests {
             .map(|_| ())
             .expect_err("refused");
         assert!(err.to_string().starts_with("_redirects:1: "), "{err}");
+        let err = Rules::parse("/a /b 301\n/et/* /404.html 404\n")
+            .map(|_| ())
+            .expect_err("refused");
+        assert!(
+            err.to_string().starts_with("_redirects:2: a 404 rule"),
+            "{err}"
+        );
     }
 }

@@ -263,9 +263,20 @@ impl Site {
         res
     }
 
-    /// The not-found page nearest `request_path` up its folders (`et/404.html` for
-    /// `/et/missing`, a language's own), else `404.html`: what Cloudflare Pages serves.
+    /// The not-found page `_redirects` gives for `request_path` (`/et/* /et/404.html 404`, as
+    /// Netlify reads it), else the one nearest it up its folders (`et/404.html` for
+    /// `/et/missing`), else `404.html`: what Cloudflare Pages serves. A build writes both, so
+    /// they agree.
     async fn not_found_file(&self, request_path: &str) -> String {
+        let ruled = self
+            .redirects
+            .not_found()
+            .iter()
+            .find(|rule| request_path.starts_with(&format!("{}/", rule.prefix)))
+            .map(|rule| rule.page.trim_start_matches('/').to_owned());
+        if let Some(page) = ruled.filter(|page| self.root.join(page).is_file()) {
+            return page;
+        }
         let folders: Vec<&str> = request_path
             .split('/')
             .filter(|s| !s.is_empty() && *s != "." && *s != "..")

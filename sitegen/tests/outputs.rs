@@ -13,6 +13,7 @@ fn render(base_url: &str, contact: &str, routes: &[SitemapEntry]) -> tempfile::T
         base_url,
         contact,
         routes,
+        &[],
         &CacheRules::default(),
     )
     .expect("site files are written");
@@ -98,6 +99,7 @@ fn a_route_with_a_newline_is_rejected_before_anything_is_written() {
         "https://example.com",
         "",
         &routes,
+        &[],
         &CacheRules::default(),
     )
     .expect_err("a newline cannot be part of a route");
@@ -126,6 +128,7 @@ fn cache_rules_from_site_yaml_reach_every_kind_of_file_in_headers() {
         "https://example.com",
         "",
         &small_site(),
+        &["/et"],
         &cache,
     )
     .expect("site files are written");
@@ -147,6 +150,10 @@ fn cache_rules_from_site_yaml_reach_every_kind_of_file_in_headers() {
         "/feed.xml",
         "/favicon.svg",
         "/images/team.jpg",
+        // Each other language's not-found page and feed, which no page pattern covers.
+        "/et/",
+        "/et/404.html",
+        "/et/feed.xml",
     ] {
         assert_eq!(
             cache_of(revalidated).as_deref(),
@@ -169,6 +176,7 @@ fn a_cache_rule_of_two_lines_is_refused_naming_the_field() {
         "https://example.com",
         "",
         &small_site(),
+        &[],
         &cache,
     )
     .expect_err("refused");

@@ -370,6 +370,14 @@ impl Content {
         Ok(content)
     }
 
+    /// The path prefix of each other language (`/et`), in the order of `languages`.
+    pub fn translation_prefixes(&self) -> Vec<String> {
+        self.translations
+            .iter()
+            .map(|t| self.settings.language_prefix(&t.settings.language))
+            .collect()
+    }
+
     /// Every route of every language: this content's, then each translation's.
     pub fn all_routes(&self) -> impl Iterator<Item = &RouteInfo> {
         self.routes

@@ -72,6 +72,7 @@ fn build(dir: &Path, articles: &[&str]) {
         "https://www.example.com",
         "",
         &routes,
+        &[],
         &CacheRules::default(),
     )
     .expect("site files");

@@ -132,7 +132,8 @@ fn sitemap(out: &Path) -> BTreeMap<String, BTreeSet<(String, String)>> {
 }
 
 #[test]
-fn every_version_of_every_page_agrees_on_its_alternates_and_the_sitemap_says_the_same() {
+fn every_version_of_every_page_agrees_on_its_alternates_the_sitemap_says_the_same_and_hosts_serve_it()
+ {
     let (_copy, out) = built(None);
     let pages = pages(&out);
     let estonian = pages
@@ -202,6 +203,38 @@ fn every_version_of_every_page_agrees_on_its_alternates_and_the_sitemap_says_the
         }
         assert!(head.hreflang.len() >= 2, "{url}");
     }
+
+    // The hosts' rules cover every language: each published file has its caching rule in
+    // `_headers` (the Estonian not-found page and feed too, which no page pattern covers),
+    // and `_redirects` answers an unknown Estonian path with the Estonian not-found page.
+    let headers = sitegen::headers::HeaderRules::load(&out.join("_headers")).expect("_headers");
+    for entry in walkdir::WalkDir::new(&out) {
+        let entry = entry.expect("walks");
+        let file = entry
+            .path()
+            .strip_prefix(&out)
+            .expect("inside")
+            .to_string_lossy();
+        let config = file.starts_with('_') || file.ends_with(".br") || file.ends_with(".gz");
+        if !entry.file_type().is_file() || config {
+            continue;
+        }
+        let path = match file.strip_suffix("index.html") {
+            Some(dir) => format!("/{dir}"),
+            None => format!("/{file}"),
+        };
+        let cache = headers.value(&[&path], &axum::http::header::CACHE_CONTROL);
+        assert!(cache.is_some(), "{path} has no Cache-Control in _headers");
+    }
+    let redirects = sitegen::redirects::Rules::load(&out).expect("_redirects");
+    assert_eq!(
+        redirects.not_found(),
+        [sitegen::redirects::NotFound {
+            prefix: "/et".into(),
+            page: "/et/404.html".into()
+        }]
+    );
+    assert!(out.join("et/404.html").is_file());
 }
 
 #[test]

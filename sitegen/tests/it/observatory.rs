@@ -445,6 +445,7 @@ async fn served(path: &str) -> (HeaderMap, String) {
         "https://www.example.com",
         "https://contact.example.com/send-contact-email",
         &[SitemapEntry::listed("/"), SitemapEntry::listed("/about")],
+        &[],
         &CacheRules::default(),
     )
     .expect("site files");
