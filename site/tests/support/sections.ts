@@ -29,10 +29,10 @@ export function auditContext(browser: Browser) {
   return browser.newContext({ viewport: { width: AUDIT_WIDTHS[0] ?? 1440, height: 900 }, reducedMotion: 'reduce' })
 }
 
-/** WCAG 2.1 A/AA violations of the open `page` at each of the audit widths, in turn. */
-export async function auditedViolations(page: Page) {
+/** WCAG 2.1 A/AA violations of the open `page` at each of `widths` (the audit widths), in turn. */
+export async function auditedViolations(page: Page, widths: readonly number[] = AUDIT_WIDTHS) {
   const found: string[] = []
-  for (const width of AUDIT_WIDTHS) {
+  for (const width of widths) {
     await page.setViewportSize({ width, height: 900 })
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
     for (const v of results.violations) {

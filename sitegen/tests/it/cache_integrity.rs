@@ -29,6 +29,7 @@ impl Project {
     fn new() -> anyhow::Result<Self> {
         let copy = common::Copy::new()?;
         without_photos(&copy.content)?;
+        common::one_language(&copy.content)?;
         Ok(Self {
             copy,
             work: tempfile::tempdir()?,

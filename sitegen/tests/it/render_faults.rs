@@ -26,6 +26,7 @@ impl Faulty {
     fn new() -> anyhow::Result<Self> {
         let copy = common::Copy::new()?;
         common::without_photos(&copy.content)?;
+        common::one_language(&copy.content)?;
         let page = copy.site.join("pages/about/+Page.tsx");
         let text = std::fs::read_to_string(&page)?;
         let hook = format!(
