@@ -126,7 +126,8 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## 
 # BENCH_REBUILD_ARTICLES generated articles (about 900 words each), on tmpfs when there is one,
 # each built cold (--no-cache), again with nothing changed, after one article's body changed,
 # after site.yaml changed (every page renders again) and after a new article, the newest, was
-# added: the median wall time of REBUILDS_RUNS runs,
+# added (and, at BENCH_ONE_LANGUAGE extra articles, the same in the default language alone):
+# the median wall time of REBUILDS_RUNS runs,
 # the peak memory of sitegen and its render workers together, and the cold build's ms per extra
 # article. Then the photo scenario (sitegen/examples/photos.rs): BENCH_PHOTOS generated
 # articles, each with a 4000x3000 photo, built into a new cache and rebuilt: the first build's
@@ -139,13 +140,15 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## 
 # each built once and rebuilt: the time of each step, ms per extra page, and the search index's
 # size and what a one-word search fetches.
 BENCH_REBUILD_ARTICLES ?= 1000 5000 20000
+# The extra articles at which the rebuilds are measured in the default language alone too.
+BENCH_ONE_LANGUAGE ?= 5000
 BENCH_PHOTOS ?= 200
 BENCH_EXTRA_PAGES ?= 1000 5000
 BENCH_EXTRA_ARTICLES ?= 1000 5000
 INITIAL_JS_PORT   ?= 8092
 bench-site: deps chromium ## Time cold builds and rebuilds (0 to 20,000 extra articles) and print the page weights
 	$(CARGO) build --release -p sitegen --bins --example scale --example rebuilds --example photos
-	target/release/examples/rebuilds target/release/sitegen $(BENCH_REBUILD_ARTICLES)
+	target/release/examples/rebuilds target/release/sitegen --one-language $(BENCH_ONE_LANGUAGE) $(BENCH_REBUILD_ARTICLES)
 	target/release/examples/photos target/release/sitegen $(BENCH_PHOTOS)
 	target/release/sitegen build --out target/bench/dist --report-json target/bench/report.json 2>/dev/null
 	@target/release/sitegen serve target/bench/dist --host $(HOST) --port $(INITIAL_JS_PORT) >/dev/null & \

@@ -10,10 +10,13 @@
 //!   shift by one, and the articles of its category show it among their latest),
 //!
 //! each the median of `REBUILDS_RUNS` runs (default 3), and the cold build's cost per extra
-//! article against the build without extra articles.
+//! article against the build without extra articles. The content keeps its languages (the
+//! generated articles are in the default one only); `--one-language N` adds a row for the copy
+//! with N extra articles in its default language alone, which shows what the others cost.
 //!
 //! ```sh
-//! cargo run --release -p sitegen --example rebuilds -- target/release/sitegen 1000 5000 20000
+//! cargo run --release -p sitegen --example rebuilds -- target/release/sitegen \
+//!     --one-language 5000 1000 5000 20000
 //! ```
 
 use std::collections::HashMap;
@@ -26,6 +29,7 @@ use anyhow::{Context, Result, ensure};
 mod common;
 use common::articles::add_articles;
 use common::copy_dir;
+use common::languages::one_language;
 
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
@@ -34,9 +38,17 @@ fn main() -> Result<()> {
             .context("usage: rebuilds SITEGEN [EXTRA_ARTICLES...]")?,
     );
     let sitegen = std::path::absolute(&sitegen)?;
-    let extras: Vec<usize> = args
-        .map(|a| a.parse().with_context(|| format!("{a:?} is not a count")))
-        .collect::<Result<_>>()?;
+    let count =
+        |a: &str| -> Result<usize> { a.parse().with_context(|| format!("{a:?} is not a count")) };
+    let (mut extras, mut one_language_at) = (Vec::new(), None);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--one-language" => {
+                one_language_at = Some(count(&args.next().context("--one-language N")?)?);
+            }
+            _ => extras.push(count(&arg)?),
+        }
+    }
     let runs: usize = std::env::var("REBUILDS_RUNS")
         .ok()
         .and_then(|r| r.parse().ok())
@@ -57,9 +69,10 @@ fn main() -> Result<()> {
         common::load_average()
     );
     println!(
-        "{:>7} {:>6} {:>22} {:>22} {:>22} {:>22} {:>22} {:>11}",
+        "{:>7} {:>6} {:>5} {:>22} {:>22} {:>22} {:>22} {:>22} {:>11}",
         "extra",
         "pages",
+        "langs",
         "cold ms / peak MB",
         "unchanged ms / MB",
         "one article ms / MB",
@@ -68,10 +81,24 @@ fn main() -> Result<()> {
         "cold ms/art"
     );
     let mut cold_base = None;
-    for extra in std::iter::once(0).chain(extras) {
+    let variants = std::iter::once(0).chain(extras).flat_map(|extra| {
+        let alone = (one_language_at == Some(extra)).then_some((extra, true));
+        std::iter::once((extra, false)).chain(alone)
+    });
+    for (extra, alone) in variants {
         let dir = work.path().join(format!("extra-{extra}"));
         let content = dir.join("content");
         copy_dir(Path::new("content"), &content)?;
+        if alone {
+            one_language(&content)?;
+        }
+        let languages = std::fs::read_to_string(content.join("site.yaml"))?
+            .lines()
+            .skip_while(|line| !line.starts_with("languages:"))
+            .skip(1)
+            .take_while(|line| line.starts_with("  "))
+            .filter(|line| line.starts_with("  - "))
+            .count();
         let added = add_articles(&content, extra)?;
         let cache = dir.join("cache");
         let out = dir.join("dist");
@@ -129,7 +156,7 @@ fn main() -> Result<()> {
         };
         let cold = median("cold");
         let per_article = match cold_base {
-            Some(base) if extra > 0 => {
+            Some(base) if extra > 0 && !alone => {
                 let extra_ms = (cold.wall.as_secs_f64() - base) * 1000.0;
                 format!("{:.2}", extra_ms / extra as f64)
             }
@@ -138,9 +165,15 @@ fn main() -> Result<()> {
         if extra == 0 {
             cold_base = Some(cold.wall.as_secs_f64());
         }
-        let pages = std::fs::read_dir(content.join("articles"))?.count();
+        let pages = std::fs::read_dir(content.join("articles"))?
+            .filter_map(Result::ok)
+            .filter(|e| {
+                let name = e.file_name();
+                !sitegen::content::translate::is_translation(&name.to_string_lossy())
+            })
+            .count();
         println!(
-            "{extra:>7} {pages:>6} {:>22} {:>22} {:>22} {:>22} {:>22} {:>11}",
+            "{extra:>7} {pages:>6} {languages:>5} {:>22} {:>22} {:>22} {:>22} {:>22} {:>11}",
             median("cold"),
             median("unchanged"),
             median("article"),
@@ -151,8 +184,9 @@ fn main() -> Result<()> {
         std::fs::remove_dir_all(&dir)?;
     }
     println!(
-        "(pages: articles in the copy; the site's other 50 pages come on top. cold ms/art: the cold \
-         build's time beyond the build without extra articles, per extra article)"
+        "(pages: articles in the copy, each in the default language, a few translated too; the \
+         site's other pages come on top, in every language. langs: the languages built. cold \
+         ms/art: the cold build's time beyond the build without extra articles, per extra article)"
     );
     Ok(())
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 
 pub mod articles;
+pub mod languages;
 
 /// Copies the directory tree `from` to `to`.
 pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {

@@ -5,6 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "../../examples/common/languages.rs"]
+mod languages;
+pub use languages::one_language;
+
 /// The repository root.
 pub const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
@@ -86,43 +90,6 @@ pub fn workers_of(site: &Path) -> Vec<u32> {
                 .unwrap_or(false)
         })
         .collect()
-}
-
-/// Leaves the default language only: deletes every translation file (`about.et.yaml`) and
-/// the other languages of `site.yaml`. For the tests of the cache, the output and the render
-/// workers, whose mechanics do not depend on the language, and which a second language would
-/// only make slower (twice the pages on every build).
-pub fn one_language(content: &Path) -> anyhow::Result<()> {
-    for entry in walkdir::WalkDir::new(content) {
-        let path = entry?.into_path();
-        let translation = path.file_name().and_then(|n| n.to_str()).is_some_and(|n| {
-            (n.ends_with(".md") || n.ends_with(".yaml"))
-                && sitegen::content::translate::is_translation(n)
-        });
-        if translation {
-            std::fs::remove_file(&path)?;
-        }
-    }
-    // `languages:`, then its items (`  - ...` and their continuation lines): the first kept.
-    let file = content.join("site.yaml");
-    let text = std::fs::read_to_string(&file)?;
-    let (mut kept, mut in_languages, mut items) = (String::new(), false, 0);
-    for line in text.split_inclusive('\n') {
-        if line.starts_with("languages:") {
-            in_languages = true;
-        } else if in_languages && line.starts_with("  ") {
-            items += usize::from(line.starts_with("  - "));
-            if items > 1 {
-                continue;
-            }
-        } else {
-            in_languages = false;
-        }
-        kept.push_str(line);
-    }
-    anyhow::ensure!(items > 1, "site.yaml names one language already");
-    std::fs::write(&file, kept)?;
-    Ok(())
 }
 
 /// Shows an illustration where the content shows a photo. The photos' encoding is
