@@ -120,7 +120,8 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
         Some(format!("/insights/{NEW}/"))
     );
 
-    // `_redirects`: each old path in both spellings, sorted by path.
+    // `_redirects`: each old path in both spellings, sorted by path, then the languages'
+    // not-found rules.
     let rules: Vec<String> = read(&out, REDIRECTS_FILE)
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -140,6 +141,8 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
             "/old-services/ /services/cloud-services/ 301",
             "/partners https://partners.example.com/ 301",
             "/partners/ https://partners.example.com/ 301",
+            // Last: the Estonian not-found page for the unknown paths under /et/.
+            "/et/* /et/404.html 404",
         ]
     );
 
