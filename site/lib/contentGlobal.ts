@@ -5,36 +5,15 @@
 import type { SiteContent } from '../schema/SiteContent'
 
 const KEY = Symbol.for('sitegen.content')
-// The content of the request being answered, when the renderer answers several at once (the
-// dev server, whose requests for pages of different languages may interleave).
-const REQUEST_KEY = Symbol.for('sitegen.content.request')
 
-type WithContent = { [KEY]?: SiteContent; [REQUEST_KEY]?: () => SiteContent | undefined }
+type WithContent = { [KEY]?: SiteContent }
 
 /** Makes `content` the content every later render reads. */
 export function setContent(content: SiteContent): void {
   ;(globalThis as WithContent)[KEY] = content
 }
 
-/** Makes `current` say which content the request being answered reads, before the one set. */
-export function setRequestContent(current: () => SiteContent | undefined): void {
-  ;(globalThis as WithContent)[REQUEST_KEY] = current
-}
-
-/** The content the page being rendered reads: its request's, else the one set last, if any. */
+/** The content set last, if any. */
 export function currentContent(): SiteContent | undefined {
-  const global = globalThis as WithContent
-  return global[REQUEST_KEY]?.() ?? global[KEY]
-}
-
-/**
- * The translation of `content` the page at `path` belongs to: the one that has a route at
- * `path`, or whose home `path` is below (its not-found page); undefined for the default
- * language's pages.
- */
-export function translationAt(content: SiteContent, path: string): SiteContent | undefined {
-  return content.translations?.find((t) => {
-    const home = t.routes.find((r) => r.kind === 'home')?.path
-    return t.routes.some((r) => r.path === path) || (home !== undefined && path.startsWith(`${home}/`))
-  })
+  return (globalThis as WithContent)[KEY]
 }

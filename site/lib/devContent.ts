@@ -13,28 +13,11 @@
 // `{"/img/...": "/path/in/the/cache"}`), which this plugin serves under `/img/`; a social card
 // still being drawn is `null` there until it is, and a request for it waits. Without
 // `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Connect, ErrorPayload, Plugin, ViteDevServer, WebSocketClient } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
-import { setContent, setRequestContent, translationAt } from './contentGlobal.ts'
-
-/** The content loaded last. */
-let loaded: SiteContent | undefined
-
-/**
- * The content each request renders: a page of a translation (`/et/...`) renders with the
- * translation's, while the requests for other languages' pages go on beside it.
- */
-const requestContent = new AsyncLocalStorage<SiteContent>()
-setRequestContent(() => requestContent.getStore())
-
-/** Runs `render` with the content of the language `path` is published in. */
-function inLanguageOf<T>(path: string, render: () => T): T {
-  const translation = loaded && translationAt(loaded, path)
-  return translation ? requestContent.run(translation, render) : render()
-}
+import { setContent } from './contentGlobal.ts'
 
 /** One content mistake, as `sitegen dev` writes it into the status file. */
 interface ContentMistake {
@@ -128,7 +111,6 @@ let contentVersion = 0
 function loadContent(contentFile: string) {
   const json = JSON.parse(readFileSync(contentFile, 'utf8')) as SiteContent | { $parts: Record<string, string> }
   if (!('$parts' in json)) {
-    loaded = json
     setContent(json)
     return
   }
@@ -139,8 +121,7 @@ function loadContent(contentFile: string) {
     next.set(field, { file, value })
   }
   parts = next
-  loaded = Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent
-  setContent(loaded)
+  setContent(Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent)
 }
 
 /** What a page sends when it opens, and what the plugin sends a page to reload. */
@@ -175,7 +156,7 @@ interface OpenPage {
 async function inputsHash(server: ViteDevServer, path: string): Promise<string | undefined> {
   try {
     const entry = (await server.ssrLoadModule('/render/entry.server.ts')) as typeof import('../render/entry.server')
-    return inLanguageOf(path, () => entry.inputsHash(path).hash)
+    return entry.inputsHash(path).hash
   } catch {
     return undefined
   }
@@ -220,10 +201,7 @@ export function reloadOnContent(
             'Generate it with `make content` (or `target/debug/sitegen export`), or use `sitegen dev`.',
         )
       }
-      server.middlewares.use((req, _res, next) => {
-        const url = req.url?.split('?')[0] ?? ''
-        void content.then(() => inLanguageOf(url, next))
-      })
+      server.middlewares.use((_req, _res, next) => void content.then(() => next()))
       if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
       const remember = async (data: OpenMessage, client: WebSocketClient) => {
