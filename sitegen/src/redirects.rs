@@ -120,7 +120,9 @@ impl Rules {
                 continue;
             }
             let parts: Vec<&str> = line.split_whitespace().collect();
-            if let [from, to, "404"] = parts.as_slice() {
+            if let [from, to, status] = parts.as_slice()
+                && status.parse() == Ok(NOT_FOUND)
+            {
                 let prefix = from.strip_suffix("/*").filter(|p| {
                     p.starts_with('/')
                         && !p.contains([':', '*'])

@@ -29,6 +29,18 @@ pub fn source_file(name: &str) -> String {
     format!("{stem}.{ext}")
 }
 
+/// The source of the translation at `rel`, a path under the content folder
+/// (`pages/about.et.yaml` -> `pages/about.yaml`); `None` when `rel` names no translation.
+pub fn source_path(rel: &str) -> Option<String> {
+    let (dir, name) = rel
+        .rsplit_once('/')
+        .map_or(("", rel), |(dir, name)| (dir, name));
+    is_translation(name).then(|| match dir {
+        "" => source_file(name),
+        dir => format!("{dir}/{}", source_file(name)),
+    })
+}
+
 /// Whether the file `name` (`about.et.yaml`) is a translation of another, by the shape of its
 /// name: a source's stem has no dot (slugs have none), a translation's ends in its tag.
 pub fn is_translation(name: &str) -> bool {
@@ -188,6 +200,20 @@ mod tests {
 
     fn yaml(text: &str) -> Value {
         serde_yaml::from_str(text).expect("parses")
+    }
+
+    #[test]
+    fn a_translation_s_source_is_found_beside_it_and_a_source_has_none() {
+        assert_eq!(
+            source_path("pages/about.et.yaml").as_deref(),
+            Some("pages/about.yaml")
+        );
+        assert_eq!(source_path("site.et.yaml").as_deref(), Some("site.yaml"));
+        assert_eq!(source_path("articles/a-slug.md"), None);
+        assert_eq!(
+            translation_file("pages/about.yaml", "et"),
+            "pages/about.et.yaml"
+        );
     }
 
     #[test]

@@ -100,7 +100,8 @@ pub(super) fn check_translation_files(loader: &mut Loader, settings: &Settings) 
         .skip(1)
         .map(|l| l.tag.as_str())
         .collect();
-    let mut found: Vec<String> = walkdir::WalkDir::new(&root)
+    // Each translation (`pages/about.et.yaml`) with its source (`pages/about.yaml`).
+    let mut found: Vec<(String, String)> = walkdir::WalkDir::new(&root)
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
@@ -111,21 +112,14 @@ pub(super) fn check_translation_files(loader: &mut Loader, settings: &Settings) 
                 .ok()?
                 .to_string_lossy()
                 .replace('\\', "/");
-            let name = rel.rsplit('/').next()?;
-            let ext = name.rsplit_once('.')?.1;
-            (matches!(ext, "md" | "yaml" | "yml") && translate::is_translation(name)).then_some(rel)
+            let ext = rel.rsplit_once('.')?.1;
+            let source = translate::source_path(&rel)?;
+            matches!(ext, "md" | "yaml" | "yml").then_some((rel, source))
         })
         .collect();
     found.sort();
-    for rel in found {
-        let (dir, name) = rel
-            .rsplit_once('/')
-            .map_or(("", rel.as_str()), |(d, n)| (d, n));
-        let tag = name.rsplit('.').nth(1).unwrap_or_default();
-        let source = match dir {
-            "" => translate::source_file(name),
-            dir => format!("{dir}/{}", translate::source_file(name)),
-        };
+    for (rel, source) in found {
+        let tag = rel.rsplit('.').nth(1).unwrap_or_default();
         if !tags.contains(&tag) {
             let languages = match tags.as_slice() {
                 [] => "the site has one language".to_owned(),
@@ -299,7 +293,7 @@ fn localize_links(content: &mut Content, paths: &HashMap<String, String>) {
 
 /// The path in the language of `href` (`/contact#form` -> `/et/contact#form`), if it is a link
 /// to a page that has a version there.
-fn local_href(href: &str, paths: &HashMap<String, String>) -> Option<String> {
+pub(super) fn local_href(href: &str, paths: &HashMap<String, String>) -> Option<String> {
     if !href.starts_with('/') || href.starts_with("//") {
         return None;
     }

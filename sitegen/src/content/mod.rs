@@ -521,11 +521,7 @@ fn report_unexpected_files(loader: &mut Loader) {
             let rel = entry.path().strip_prefix(&root).ok()?;
             let rel = rel.to_string_lossy().replace('\\', "/");
             // A translation (`pages/about.et.yaml`) is known when its source is.
-            let source = match rel.rsplit_once('/') {
-                _ if !translate::is_translation(&rel) => rel.clone(),
-                Some((dir, name)) => format!("{dir}/{}", translate::source_file(name)),
-                None => translate::source_file(&rel),
-            };
+            let source = translate::source_path(&rel).unwrap_or_else(|| rel.clone());
             let known = TOP_LEVEL_FILES.contains(&source.as_str())
                 || expected_pages.contains(&source)
                 || (source.starts_with(&format!("{SERVICES_DIR}/"))

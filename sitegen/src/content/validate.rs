@@ -391,23 +391,20 @@ pub(crate) fn check_translated_links(
         .iter()
         .map(|r| (&r.kind, r.path.as_str()))
         .collect();
-    let versions: HashMap<&str, &str> = source
+    // Each page's path in the source's language -> its path in the translation's.
+    let versions: HashMap<String, String> = source
         .routes
         .iter()
-        .filter_map(|r| local.get(&r.kind).map(|to| (r.path.as_str(), *to)))
+        .filter_map(|r| Some((r.path.clone(), (*local.get(&r.kind)?).to_owned())))
         .collect();
     let (from, to) = (&source.settings.language, &translation.settings.language);
     for (file, body_links) in links {
         for link in body_links {
             let problem = link_problem(&link.href, &paths).or_else(|| {
-                let internal = link.href.strip_prefix('/')?;
-                let cut = internal.find(['#', '?']).unwrap_or(internal.len());
-                let (path, rest) = internal.split_at(cut);
-                let path = format!("/{}", path.trim_end_matches('/'));
-                let version = versions.get(path.as_str())?;
+                let version = super::i18n::local_href(&link.href, &versions)?;
                 Some(format!(
                     "link `{}` leads to the `{from}` page, which has a version in `{to}`: link \
-                     to `{version}{rest}`",
+                     to `{version}`",
                     link.href
                 ))
             });
