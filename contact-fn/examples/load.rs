@@ -63,7 +63,7 @@ struct Args {
     uploads: usize,
     /// Single uploads in the attachments scenario, each with its comparisons; the figures
     /// are their medians.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 15)]
     upload_rounds: usize,
     /// Run only this part: the messages without files (`submissions`) or `attachments`.
     #[arg(long, value_enum)]
@@ -322,6 +322,21 @@ impl Server {
             total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
         }
         Some(total)
+    }
+
+    /// Waits (at most 2 s) until the server's threads have used no CPU for 20 ms, so that
+    /// nothing an answer left to do in the background is counted in what is timed next.
+    async fn settle(&self) {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut last = self.thread_cpu_ns();
+        while Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            let now = self.thread_cpu_ns();
+            if now == last {
+                return;
+            }
+            last = now;
+        }
     }
 
     /// CPU time the server has used so far (user and system), from `/proc/<pid>/stat`: a
@@ -769,11 +784,13 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
     let rounds = args.upload_rounds.max(1);
     let mut cpu = Vec::new();
     for n in 0..rounds {
+        server.settle().await;
         let before = server.thread_cpu_ns();
         with_file.push(upload(&client, &url, &body).await.0.as_secs_f64() * 1000.0);
         if let (Some(before), Some(after)) = (before, server.thread_cpu_ns()) {
             cpu.push(after.saturating_sub(before) as f64 / 1e6);
         }
+        server.settle().await;
         let started = Instant::now();
         let _ = client
             .post(&url)
@@ -783,6 +800,7 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
             .bytes()
             .await;
         without.push(started.elapsed().as_secs_f64() * 1000.0);
+        server.settle().await;
         dd.push(dd_write(&data)?);
         sent.push(upload(&client, &sink, &body).await.0.as_secs_f64() * 1000.0);
     }

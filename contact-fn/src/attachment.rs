@@ -23,8 +23,40 @@ pub struct Attachment {
     pub content_type: String,
     /// Size in bytes.
     pub size: u64,
-    /// SHA-256 of the bytes, in lower-case hex.
-    pub sha256: String,
+    /// CRC-32 of the bytes as they were received, to tell that the stored file is still the
+    /// same when it is read back; `None` in a message stored before it was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc32: Option<u32>,
+    /// SHA-256 of the bytes, in lower-case hex, for the webhook and the operator. Taken when the
+    /// message is first taken for delivery, from the stored file once its CRC-32 matched, so
+    /// that a 10 MB upload is answered without 9 ms of hashing; `None` until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+}
+
+impl Attachment {
+    /// Whether `bytes`, read back from the store, are the file received: its size, then its
+    /// CRC-32 (or, in a message stored before CRC-32 was, its SHA-256).
+    pub fn check(&self, bytes: &[u8]) -> Result<(), &'static str> {
+        if bytes.len() as u64 != self.size {
+            return Err("its size differs");
+        }
+        let same = match (self.crc32, &self.sha256) {
+            (Some(crc32), _) => crc32fast::hash(bytes) == crc32,
+            (None, Some(sha256)) => sha256_hex(bytes) == *sha256,
+            (None, None) => true,
+        };
+        if same {
+            Ok(())
+        } else {
+            Err("its checksum differs")
+        }
+    }
+}
+
+/// SHA-256 of `bytes`, in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    crate::hex::hex(ring::digest::digest(&ring::digest::SHA256, bytes).as_ref())
 }
 
 /// The leading bytes [`sniff`] needs.
@@ -354,6 +386,54 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn received(bytes: &[u8]) -> Attachment {
+        Attachment {
+            name: "brief.pdf".to_owned(),
+            content_type: "application/pdf".to_owned(),
+            size: bytes.len() as u64,
+            crc32: Some(crc32fast::hash(bytes)),
+            sha256: None,
+        }
+    }
+
+    #[test]
+    fn a_stored_file_is_checked_against_what_was_received() {
+        let file = received(b"%PDF-1.7 the brief");
+        assert_eq!(file.check(b"%PDF-1.7 the brief"), Ok(()));
+        assert_eq!(file.check(b"%PDF-1.7 the brie"), Err("its size differs"));
+        assert_eq!(
+            file.check(b"%PDF-1.7 the briff"),
+            Err("its checksum differs")
+        );
+    }
+
+    #[test]
+    fn a_file_stored_before_crc32_is_checked_against_its_sha256() {
+        let mut file = received(b"abc");
+        file.crc32 = None;
+        file.sha256 =
+            Some("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad".to_owned());
+        assert_eq!(file.check(b"abc"), Ok(()));
+        assert_eq!(file.check(b"abd"), Err("its checksum differs"));
+        assert_eq!(Some(sha256_hex(b"abc")), file.sha256);
+    }
+
+    #[test]
+    fn a_stored_record_keeps_its_fields_and_reads_one_from_before_crc32() {
+        let file = received(b"x");
+        let json = serde_json::to_string(&file).expect("serialised");
+        assert!(!json.contains("sha256"), "none until delivery: {json}");
+        assert_eq!(
+            serde_json::from_str::<Attachment>(&json).expect("read back"),
+            file
+        );
+        let before: Attachment = serde_json::from_str(
+            r#"{"name":"a.txt","contentType":"text/plain","size":1,"sha256":"2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"}"#,
+        )
+        .expect("a record from before");
+        assert_eq!(before.check(b"x"), Ok(()));
+    }
 
     #[test]
     fn every_type_named_here_is_the_contracts() {

@@ -3,7 +3,7 @@
 //! Transient failures (server down, timeouts, 4xx replies) are retried with exponential
 //! back-off; permanent ones (5xx replies) and messages older than the give-up age go to the
 //! dead letters. Without an SMTP server, the embedded default writes `.eml` files instead.
-//! A message's files are read from the store, checked against their SHA-256, passed through
+//! A message's files are read from the store, checked to be the ones received, passed through
 //! the virus scanner when one is configured, and attached ([`crate::mixed`]) at each attempt.
 
 use std::path::PathBuf;
@@ -18,9 +18,9 @@ use lettre::{Address, AsyncSmtpTransport, AsyncTransport as _, Tokio1Executor};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use crate::attachment::{self, Attachment};
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::hex::hex;
 use crate::mixed::Mixed;
 use crate::outbox::Outbox;
 use crate::scan::{Scanner, Verdict};
@@ -377,8 +377,41 @@ impl Email<'_> {
         self.mailer.send(record, &message).await
     }
 
+    /// Takes the SHA-256 of each file of `record` that has none yet (a message taken for the
+    /// first time), from the stored file once it is checked to be the one received, and lists
+    /// them in the webhook notifications it carries. The upload left it to here: hashing 10 MB
+    /// took longer than writing them.
+    async fn seal(self, record: &mut Record) -> Result<(), DeliveryError> {
+        if record.attachments.iter().all(|a| a.sha256.is_some()) {
+            return Ok(());
+        }
+        let _one_at_a_time = self.files.turn.acquire().await;
+        for (index, file) in record.attachments.iter_mut().enumerate() {
+            if file.sha256.is_some() {
+                continue;
+            }
+            let name = &file.name;
+            let bytes = self
+                .outbox
+                .attachment(&record.id, index)
+                .await
+                .map_err(|e| {
+                    DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
+                })?;
+            check(file, &bytes)?;
+            let sha256 = tokio::task::spawn_blocking(move || attachment::sha256_hex(&bytes))
+                .await
+                .map_err(|e| DeliveryError::Transient(format!("hashing \"{name}\": {e}")))?;
+            file.sha256 = Some(sha256);
+        }
+        if let Some(notifications) = &mut record.notifications {
+            notifications.body = webhook::with_files(&notifications.body, &record.attachments);
+        }
+        Ok(())
+    }
+
     /// The email of `record` as `multipart/mixed` with its files: each read from the store,
-    /// checked against its SHA-256, and scanned when a scanner is configured (an infected one
+    /// checked to be the one received, and scanned when a scanner is configured (an infected one
     /// is left out, with a line saying so). One file's bytes are held at a time besides the
     /// email.
     async fn with_attachments(self, record: &Record) -> Result<String, DeliveryError> {
@@ -397,12 +430,7 @@ impl Email<'_> {
                 .map_err(|e| {
                     DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
                 })?;
-            let digest = ring::digest::digest(&ring::digest::SHA256, &bytes);
-            if hex(digest.as_ref()) != attachment.sha256 {
-                return Err(DeliveryError::Permanent(format!(
-                    "the stored file \"{name}\" is not the one received: its SHA-256 differs"
-                )));
-            }
+            check(attachment, &bytes)?;
             if let Some(scanner) = &self.files.scanner {
                 match scanner.scan(&self.files.dir, &bytes).await {
                     Ok(Verdict::Clean) => {}
@@ -454,18 +482,23 @@ async fn deliver(email: Email<'_>, webhooks: &webhook::Sender, retry: RetryPolic
     } else {
         "email"
     };
-    let sent = match (&record.webhook, record.notifications.take()) {
-        (Some(_), _) => timed(webhooks.send(&record)).await,
-        (None, None) => email.send(&record).await,
-        // The webhooks are posted beside the email, so a slow receiver delays no email.
-        (None, Some(notifications)) => {
-            let (sent, failed) = tokio::join!(
-                email.send(&record),
-                notify(webhooks, &record.id, &notifications)
-            );
-            record.notifications = keep_apart(outbox, retry, &record, &notifications, failed).await;
-            sent
-        }
+    // Unsealed, nothing is sent: the notifications stay on the record, tried again with it.
+    let sent = match email.seal(&mut record).await {
+        Err(error) => Err(error),
+        Ok(()) => match (&record.webhook, record.notifications.take()) {
+            (Some(_), _) => timed(webhooks.send(&record)).await,
+            (None, None) => email.send(&record).await,
+            // The webhooks are posted beside the email, so a slow receiver delays no email.
+            (None, Some(notifications)) => {
+                let (sent, failed) = tokio::join!(
+                    email.send(&record),
+                    notify(webhooks, &record.id, &notifications)
+                );
+                record.notifications =
+                    keep_apart(outbox, retry, &record, &notifications, failed).await;
+                sent
+            }
+        },
     };
     // Notifications that could not be stored apart stay on the email's record; so does the
     // email, then, and it may be sent again (at least once, never lost).
@@ -537,6 +570,17 @@ async fn deliver(email: Email<'_>, webhooks: &webhook::Sender, retry: RetryPolic
             }
         }
     }
+}
+
+/// Whether `bytes`, read back from the store, are the file `attachment` received; a file
+/// changed on disk will not change back, so the message becomes a dead letter.
+fn check(attachment: &Attachment, bytes: &[u8]) -> Result<(), DeliveryError> {
+    attachment.check(bytes).map_err(|differs| {
+        DeliveryError::Permanent(format!(
+            "the stored file \"{}\" is not the one received: {differs}",
+            attachment.name
+        ))
+    })
 }
 
 /// Awaits a webhook post, recording how long it took.

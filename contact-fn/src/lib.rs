@@ -235,7 +235,8 @@ mod tests {
     /// rules) is near the bottom, its backends above it, the domain above those, the HTTP
     /// handlers and the wiring on top.
     const LAYERS: &[&[&str]] = &[
-        &["durable", "limits", "server", "hex", "attachment"],
+        &["hex"],
+        &["durable", "limits", "server", "attachment"],
         &["submission", "mixed", "spool"],
         &["store", "spam", "upload", "language"],
         &["telemetry", "webhook", "altcha", "scan"],

@@ -123,7 +123,8 @@ mod tests {
             name: "Angebot für Ümläute.pdf".to_owned(),
             content_type: "application/pdf".to_owned(),
             size: 5,
-            sha256: String::new(),
+            crc32: None,
+            sha256: None,
         };
         let mut mixed = Mixed::start(message, 5, "B").expect("started");
         mixed.attach(&file, b"%PDF-").expect("attached");

@@ -19,7 +19,6 @@ use futures_core::Stream;
 
 use crate::attachment::{self, Attachment, HEAD_BYTES, Refusal, Sniffed};
 use crate::durable;
-use crate::hex::hex;
 use crate::spool::Spool;
 use crate::submission::{self, RawFields, RawValue};
 
@@ -327,7 +326,8 @@ async fn spool_file(
             name: attachment::display_name(given_name, file_type),
             content_type: file_type.mime.to_owned(),
             size,
-            sha256: hex(written.sha256.as_ref()),
+            crc32: Some(written.crc32),
+            sha256: None,
         },
         path,
     }))

@@ -27,6 +27,7 @@ use ring::hmac;
 use serde_json::json;
 use uuid::Uuid;
 
+use crate::attachment::Attachment;
 use crate::spam;
 use crate::store::{DeliveryError, Notifications, Record, WebhookTarget};
 use crate::submission::{FormKind, Submission};
@@ -97,6 +98,30 @@ pub fn notifications(
         urls: urls.to_vec(),
         body,
     }))
+}
+
+/// `body`, a notification of an email, with the email's files listed as the event shows them:
+/// name, type, size and SHA-256 ([`Attachment::sha256`] is taken at delivery, after the body
+/// was written). A body that lists no files (Slack's names none) is returned as it is.
+pub fn with_files(body: &str, attachments: &[Attachment]) -> String {
+    let Ok(mut event) = serde_json::from_str::<serde_json::Value>(body) else {
+        return body.to_owned();
+    };
+    let Some(listed) = event.pointer_mut("/data/fields/attachments") else {
+        return body.to_owned();
+    };
+    *listed = attachments
+        .iter()
+        .map(|file| {
+            json!({
+                "name": file.name,
+                "contentType": file.content_type,
+                "size": file.size,
+                "sha256": file.sha256,
+            })
+        })
+        .collect();
+    event.to_string()
 }
 
 /// The outbox records notifying each of `urls` that `address` confirmed its subscription
@@ -384,6 +409,27 @@ fn describe(error: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_files_are_listed_with_their_sha256_and_nothing_else_changes() {
+        let written = r#"{"type":"message.accepted","timestamp":"t","data":{"id":"1","fields":{"name":"Ada","attachments":[{"name":"a.pdf","contentType":"application/pdf","size":3,"crc32":7}]}}}"#;
+        let file = Attachment {
+            name: "a.pdf".to_owned(),
+            content_type: "application/pdf".to_owned(),
+            size: 3,
+            crc32: Some(7),
+            sha256: Some("ab".repeat(32)),
+        };
+        let sealed: serde_json::Value =
+            serde_json::from_str(&with_files(written, std::slice::from_ref(&file))).expect("JSON");
+        let mut expected: serde_json::Value = serde_json::from_str(written).expect("JSON");
+        expected["data"]["fields"]["attachments"] = json!([{
+            "name": "a.pdf", "contentType": "application/pdf", "size": 3, "sha256": "ab".repeat(32),
+        }]);
+        assert_eq!(sealed, expected);
+        let slack = r#"{"text":"New contact message"}"#;
+        assert_eq!(with_files(slack, &[file]), slack);
+    }
 
     /// The example of the Standard Webhooks specification's reference libraries.
     #[test]

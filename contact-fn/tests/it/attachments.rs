@@ -90,6 +90,31 @@ impl Env {
         }
     }
 
+    /// Changes the first byte of the first file stored with message `id`.
+    async fn change_first_byte(&self, id: &str) {
+        match &self.database {
+            None => {
+                let path = self.dir.path().join("attachments").join(id).join("0");
+                let mut bytes = std::fs::read(&path).unwrap();
+                bytes[0] ^= 1;
+                std::fs::write(&path, bytes).unwrap();
+            }
+            Some(url) => {
+                use sqlx::Connection as _;
+                let mut db = sqlx::PgConnection::connect(url).await.unwrap();
+                let changed = sqlx::query(
+                    "UPDATE attachment_chunks SET data = overlay(data PLACING '\\x00'::bytea FROM 1 FOR 1) \
+                     WHERE message_id = $1 AND part = 0 AND seq = 0",
+                )
+                .bind(id)
+                .execute(&mut db)
+                .await
+                .unwrap();
+                assert_eq!(changed.rows_affected(), 1);
+            }
+        }
+    }
+
     /// Files left in the upload spool.
     fn spooled(&self) -> usize {
         walk(&self.dir.path().join("spool"))
@@ -240,6 +265,7 @@ support::on_both_stores![
     an_idempotent_retry_stores_the_files_once,
     a_zip_bomb_named_docx_is_typed_without_being_inflated,
     a_dead_letters_files_are_listed_and_purged_with_it,
+    a_file_changed_in_the_store_is_not_sent,
 ];
 
 async fn files_at_every_limit_are_delivered_intact_and_then_removed(kind: Kind) {
@@ -616,6 +642,73 @@ async fn an_infected_file_is_left_out_and_a_failing_scanner_retries() {
     assert!(env.smtp.received().is_empty(), "not sent unscanned");
 }
 
+async fn a_file_changed_in_the_store_is_not_sent(kind: Kind) {
+    let scripts = tempfile::tempdir().unwrap();
+    let called = scripts.path().join("called");
+    let ready = scripts.path().join("ready");
+    // Fails (as a scanner that cannot reach its daemon) until `ready` exists.
+    let scanner = scripts.path().join("scan");
+    std::fs::write(
+        &scanner,
+        format!(
+            "#!/bin/sh\ntouch '{}'\n[ -e '{}' ] && exit 0\nexit 2\n",
+            called.display(),
+            ready.display()
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&scanner, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let env = Env::start(
+        kind,
+        &[
+            "--scan-command",
+            scanner.to_str().unwrap(),
+            "--retry-initial",
+            "1s",
+            "--retry-max",
+            "1s",
+        ],
+    )
+    .await;
+    let (status, answer) = env
+        .post(
+            body(&[file("brief.pdf", "application/pdf", pdf(5000))]),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let id = answer["id"].as_str().unwrap().to_owned();
+    // The first attempt read the file (and took its SHA-256) before the scanner failed.
+    support::eventually("the first attempt", || called.exists()).await;
+    env.change_first_byte(&id).await;
+    std::fs::write(&ready, "").unwrap();
+
+    let data_dir = env.dir.path().to_str().unwrap().to_owned();
+    let mut store = vec!["--data-dir".to_owned(), data_dir];
+    if let Some(url) = &env.database {
+        store.extend(["--database-url".to_owned(), url.clone()]);
+    }
+    let show = || {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_contact-fn"))
+            .args(&store)
+            .args(["dead-letters", "show", &id])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    support::eventually("the changed file refused", || {
+        show().contains(
+            "the stored file \\\"brief.pdf\\\" is not the one received: its checksum differs",
+        )
+    })
+    .await;
+    assert!(env.smtp.received().is_empty(), "nothing sent");
+}
+
 async fn a_dead_letters_files_are_listed_and_purged_with_it(kind: Kind) {
     let env = Env::start_in(kind, Mode::RejectRecipients, &[]).await;
     let files = [
@@ -646,8 +739,14 @@ async fn a_dead_letters_files_are_listed_and_purged_with_it(kind: Kind) {
     let listed = cli(&["dead-letters", "list"]);
     assert!(listed.contains("\t2 file(s), 5006 bytes\t"), "{listed}");
     let shown = cli(&["dead-letters", "show", &id]);
-    assert!(shown.contains("\"sha256\""), "{shown}");
+    let digest = ring::digest::digest(&ring::digest::SHA256, &pdf(5000));
+    let sha256: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    assert!(
+        shown.contains(&format!("\"sha256\": \"{sha256}\"")),
+        "taken at the first attempt: {shown}"
+    );
     assert_eq!(env.stored_files().await, 2, "a dead letter keeps its files");
+
     let purged = cli(&["dead-letters", "purge", &id, "--yes"]);
     assert!(purged.contains("deleted"), "{purged}");
     assert_eq!(env.stored_files().await, 0, "purged with its message");
