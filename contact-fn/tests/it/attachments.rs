@@ -576,6 +576,63 @@ async fn a_browser_post_without_javascript_is_redirected() {
 }
 
 #[tokio::test]
+async fn a_scanner_that_gives_no_answer_in_time_is_stopped_and_the_delivery_retried() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let scripts = tempfile::tempdir().unwrap();
+    let started = scripts.path().join("started");
+    let finished = scripts.path().join("finished");
+    let scanner = scripts.path().join("scan");
+    std::fs::write(
+        &scanner,
+        format!(
+            "#!/bin/sh\ntouch '{}'\nsleep 1\ntouch '{}'\n",
+            started.display(),
+            finished.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&scanner, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let env = Env::start(
+        Kind::Files,
+        &[
+            "--scan-command",
+            scanner.to_str().unwrap(),
+            "--scan-timeout",
+            "200ms",
+            "--retry-initial",
+            "1h",
+            "--retry-max",
+            "1h",
+        ],
+    )
+    .await;
+    let (status, _) = env
+        .post(body(&[file("brief.pdf", "application/pdf", pdf(100))]), &[])
+        .await;
+    assert_eq!(status, 200);
+    let outbox = env.dir.path().join("outbox");
+    let mut record = Value::Null;
+    support::eventually("a failed attempt recorded", || {
+        record = support::files(&outbox, "json")
+            .first()
+            .and_then(|p| serde_json::from_slice(&std::fs::read(p).unwrap()).ok())
+            .unwrap_or(Value::Null);
+        record["attempts"] == 1
+    })
+    .await;
+    let error = record["lastError"].as_str().unwrap();
+    assert!(
+        error.contains("the scanner gave no answer within 200ms"),
+        "{error}"
+    );
+    assert!(started.exists(), "the scanner ran");
+    assert!(env.smtp.received().is_empty(), "not sent unscanned");
+    // Stopped, not left running: it never gets to its last line.
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    assert!(!finished.exists(), "the scanner was left running");
+}
+
+#[tokio::test]
 async fn an_infected_file_is_left_out_and_a_failing_scanner_retries() {
     let scripts = tempfile::tempdir().unwrap();
     let script = |name: &str, text: &str| {
