@@ -266,6 +266,8 @@ support::on_both_stores![
     a_zip_bomb_named_docx_is_typed_without_being_inflated,
     a_dead_letters_files_are_listed_and_purged_with_it,
     a_file_changed_in_the_store_is_not_sent,
+    part_counts_header_sizes_and_field_sizes_are_bounded,
+    a_body_with_no_repeated_or_missing_boundary_is_refused,
 ];
 
 async fn files_at_every_limit_are_delivered_intact_and_then_removed(kind: Kind) {
@@ -442,9 +444,8 @@ async fn a_hostile_name_arrives_safe_and_rfc2231_encoded() {
     assert!(!env.dir.path().join("etc").exists());
 }
 
-#[tokio::test]
-async fn part_counts_header_sizes_and_field_sizes_are_bounded() {
-    let env = Env::start(Kind::Files, &[]).await;
+async fn part_counts_header_sizes_and_field_sizes_are_bounded(kind: Kind) {
+    let env = Env::start(kind, &[]).await;
     let part = |name: &str| {
         format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\nx\r\n")
     };
@@ -496,11 +497,12 @@ async fn part_counts_header_sizes_and_field_sizes_are_bounded() {
     );
     let (status, answer) = env.post(field_bytes(64 * 1024 + 1), &[]).await;
     assert_eq!(status, 413, "{answer}");
+    assert_eq!(env.stored_files().await, 0, "nothing refused is kept");
+    assert_eq!(env.spooled(), 0);
 }
 
-#[tokio::test]
-async fn a_body_with_no_repeated_or_missing_boundary_is_refused() {
-    let env = Env::start(Kind::Files, &[]).await;
+async fn a_body_with_no_repeated_or_missing_boundary_is_refused(kind: Kind) {
+    let env = Env::start(kind, &[]).await;
     let url = env.service.url("/send-contact-email");
     let valid = body(&[file("a.pdf", "application/pdf", pdf(100))]);
     for content_type in [
@@ -527,6 +529,7 @@ async fn a_body_with_no_repeated_or_missing_boundary_is_refused() {
     let (status, _) = env.post(cut.into_bytes(), &[]).await;
     assert_eq!(status, 400);
     assert_eq!(env.spooled(), 0);
+    assert_eq!(env.stored_files().await, 0, "nothing refused is kept");
 }
 
 #[tokio::test]
