@@ -377,6 +377,28 @@ impl Email<'_> {
         self.mailer.send(record, &message).await
     }
 
+    /// The bytes of the file `index` of message `id`, once checked to be `file` as it was
+    /// received: a file changed in the store will not change back, so the message becomes a
+    /// dead letter.
+    async fn read(
+        self,
+        id: &str,
+        index: usize,
+        file: &Attachment,
+    ) -> Result<Vec<u8>, DeliveryError> {
+        let name = &file.name;
+        let bytes =
+            self.outbox.attachment(id, index).await.map_err(|e| {
+                DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
+            })?;
+        file.check(&bytes).map_err(|differs| {
+            DeliveryError::Permanent(format!(
+                "the stored file \"{name}\" is not the one received: {differs}"
+            ))
+        })?;
+        Ok(bytes)
+    }
+
     /// Takes the SHA-256 of each file of `record` that has none yet (a message taken for the
     /// first time), from the stored file once it is checked to be the one received, and lists
     /// them in the webhook notifications it carries. The upload left it to here: hashing 10 MB
@@ -391,14 +413,7 @@ impl Email<'_> {
                 continue;
             }
             let name = &file.name;
-            let bytes = self
-                .outbox
-                .attachment(&record.id, index)
-                .await
-                .map_err(|e| {
-                    DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
-                })?;
-            check(file, &bytes)?;
+            let bytes = self.read(&record.id, index, file).await?;
             let sha256 = tokio::task::spawn_blocking(move || attachment::sha256_hex(&bytes))
                 .await
                 .map_err(|e| DeliveryError::Transient(format!("hashing \"{name}\": {e}")))?;
@@ -423,14 +438,7 @@ impl Email<'_> {
             .map_err(permanent)?;
         for (index, attachment) in record.attachments.iter().enumerate() {
             let name = &attachment.name;
-            let bytes = self
-                .outbox
-                .attachment(&record.id, index)
-                .await
-                .map_err(|e| {
-                    DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
-                })?;
-            check(attachment, &bytes)?;
+            let bytes = self.read(&record.id, index, attachment).await?;
             if let Some(scanner) = &self.files.scanner {
                 match scanner.scan(&self.files.dir, &bytes).await {
                     Ok(Verdict::Clean) => {}
@@ -570,17 +578,6 @@ async fn deliver(email: Email<'_>, webhooks: &webhook::Sender, retry: RetryPolic
             }
         }
     }
-}
-
-/// Whether `bytes`, read back from the store, are the file `attachment` received; a file
-/// changed on disk will not change back, so the message becomes a dead letter.
-fn check(attachment: &Attachment, bytes: &[u8]) -> Result<(), DeliveryError> {
-    attachment.check(bytes).map_err(|differs| {
-        DeliveryError::Permanent(format!(
-            "the stored file \"{}\" is not the one received: {differs}",
-            attachment.name
-        ))
-    })
 }
 
 /// Awaits a webhook post, recording how long it took.

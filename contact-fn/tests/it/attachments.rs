@@ -176,6 +176,23 @@ fn body(files: &[File<'_>]) -> Vec<u8> {
 }
 
 /// `size` bytes starting with `magic`, the rest a pattern (so a shifted byte shows).
+/// Writes the shell script `text` as the executable `name` in `dir`; its path.
+fn script(dir: &Path, name: &str, text: &str) -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// The first message waiting in the file store's outbox, as stored (null when there is none).
+fn first_waiting(env: &Env) -> Value {
+    support::files(&env.dir.path().join("outbox"), "json")
+        .first()
+        .and_then(|p| serde_json::from_slice(&std::fs::read(p).unwrap()).ok())
+        .unwrap_or(Value::Null)
+}
+
 fn padded(magic: &[u8], size: usize) -> Vec<u8> {
     let mut bytes = magic.to_vec();
     bytes.extend((0..size.saturating_sub(magic.len())).map(|i| (i % 251) as u8));
@@ -580,26 +597,23 @@ async fn a_browser_post_without_javascript_is_redirected() {
 
 #[tokio::test]
 async fn a_scanner_that_gives_no_answer_in_time_is_stopped_and_the_delivery_retried() {
-    use std::os::unix::fs::PermissionsExt as _;
     let scripts = tempfile::tempdir().unwrap();
     let started = scripts.path().join("started");
     let finished = scripts.path().join("finished");
-    let scanner = scripts.path().join("scan");
-    std::fs::write(
-        &scanner,
-        format!(
+    let scanner = script(
+        scripts.path(),
+        "scan",
+        &format!(
             "#!/bin/sh\ntouch '{}'\nsleep 1\ntouch '{}'\n",
             started.display(),
             finished.display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&scanner, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let env = Env::start(
         Kind::Files,
         &[
             "--scan-command",
-            scanner.to_str().unwrap(),
+            &scanner,
             "--scan-timeout",
             "200ms",
             "--retry-initial",
@@ -613,13 +627,9 @@ async fn a_scanner_that_gives_no_answer_in_time_is_stopped_and_the_delivery_retr
         .post(body(&[file("brief.pdf", "application/pdf", pdf(100))]), &[])
         .await;
     assert_eq!(status, 200);
-    let outbox = env.dir.path().join("outbox");
     let mut record = Value::Null;
     support::eventually("a failed attempt recorded", || {
-        record = support::files(&outbox, "json")
-            .first()
-            .and_then(|p| serde_json::from_slice(&std::fs::read(p).unwrap()).ok())
-            .unwrap_or(Value::Null);
+        record = first_waiting(&env);
         record["attempts"] == 1
     })
     .await;
@@ -638,13 +648,7 @@ async fn a_scanner_that_gives_no_answer_in_time_is_stopped_and_the_delivery_retr
 #[tokio::test]
 async fn an_infected_file_is_left_out_and_a_failing_scanner_retries() {
     let scripts = tempfile::tempdir().unwrap();
-    let script = |name: &str, text: &str| {
-        use std::os::unix::fs::PermissionsExt as _;
-        let path = scripts.path().join(name);
-        std::fs::write(&path, text).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.to_str().unwrap().to_owned()
-    };
+    let script = |name: &str, text: &str| script(scripts.path(), name, text);
     // Infected when the file holds the word EICAR, as clamdscan answers.
     let scanner = script(
         "scan",
@@ -686,14 +690,9 @@ async fn an_infected_file_is_left_out_and_a_failing_scanner_retries() {
     .await;
     let (status, _) = env.post(body(&files[..1]), &[]).await;
     assert_eq!(status, 200);
-    let outbox = env.dir.path().join("outbox");
     let mut record = Value::Null;
     support::eventually("a failed attempt recorded", || {
-        let found = support::files(&outbox, "json");
-        record = found
-            .first()
-            .and_then(|p| serde_json::from_slice(&std::fs::read(p).unwrap()).ok())
-            .unwrap_or(Value::Null);
+        record = first_waiting(&env);
         record["attempts"] == 1
     })
     .await;
@@ -707,25 +706,20 @@ async fn a_file_changed_in_the_store_is_not_sent(kind: Kind) {
     let called = scripts.path().join("called");
     let ready = scripts.path().join("ready");
     // Fails (as a scanner that cannot reach its daemon) until `ready` exists.
-    let scanner = scripts.path().join("scan");
-    std::fs::write(
-        &scanner,
-        format!(
+    let scanner = script(
+        scripts.path(),
+        "scan",
+        &format!(
             "#!/bin/sh\ntouch '{}'\n[ -e '{}' ] && exit 0\nexit 2\n",
             called.display(),
             ready.display()
         ),
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        std::fs::set_permissions(&scanner, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     let env = Env::start(
         kind,
         &[
             "--scan-command",
-            scanner.to_str().unwrap(),
+            &scanner,
             "--retry-initial",
             "1s",
             "--retry-max",
