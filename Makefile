@@ -97,7 +97,7 @@ test: deps chromium postgres moto test-rust typecheck test-browser ## Run every 
 
 test-rust: ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \
-	  $(CARGO) nextest run --workspace --no-fail-fast; \
+	  $(CARGO) nextest run --workspace --no-fail-fast --config-file sitegen/tests/nextest.toml; \
 	else $(CARGO) test --workspace --no-fail-fast; fi
 
 # The site's code against the generated schema: a field renamed in the form contract or the
