@@ -17,3 +17,15 @@ export function setContent(content: SiteContent): void {
 export function currentContent(): SiteContent | undefined {
   return (globalThis as WithContent)[KEY]
 }
+
+/**
+ * The translation of `content` the page at `path` belongs to: the one that has a route at
+ * `path`, or whose home `path` is below (its not-found page); undefined for the default
+ * language's pages.
+ */
+export function translationAt(content: SiteContent, path: string): SiteContent | undefined {
+  return content.translations?.find((t) => {
+    const home = t.routes.find((r) => r.kind === 'home')?.path
+    return t.routes.some((r) => r.path === path) || (home !== undefined && path.startsWith(`${home}/`))
+  })
+}

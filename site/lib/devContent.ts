@@ -17,7 +17,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import type { Connect, ErrorPayload, Plugin, ViteDevServer, WebSocketClient } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
-import { setContent } from './contentGlobal.ts'
+import { currentContent, setContent, translationAt } from './contentGlobal.ts'
 
 /** One content mistake, as `sitegen dev` writes it into the status file. */
 interface ContentMistake {
@@ -95,6 +95,44 @@ function servePictures(filesFile: string): Connect.NextHandleFunction {
   }
 }
 
+/** The content loaded last, with its translations. */
+let loaded: SiteContent | undefined
+
+/**
+ * Makes the content of the language `path` is published in (a translation's for `/et/...`) the
+ * one the renderer reads, as a build's render worker does before each page.
+ */
+function showLanguageOf(path: string) {
+  if (loaded) setContent(translationAt(loaded, path) ?? loaded)
+}
+
+/** Runs `read` (synchronous) with the content of the language of `path`, then puts back the one before. */
+function inLanguageOf<T>(path: string, read: () => T): T {
+  const before = currentContent()
+  showLanguageOf(path)
+  try {
+    return read()
+  } finally {
+    if (before) setContent(before)
+  }
+}
+
+/**
+ * The dev server renders one page at a time, each with the content of its own language: the
+ * renderer reads one content (a global of the process), which a page of another language
+ * rendering meanwhile would change under it. A render that has not answered in this long lets
+ * the next one go, so that one broken page holds up no other.
+ */
+const RENDER_TURN_MS = 15_000
+let turns: Promise<void> = Promise.resolve()
+
+/** Whether `req` asks for a page (which the renderer may answer) rather than a module or a file. */
+function asksForAPage(req: Connect.IncomingMessage): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false
+  const path = req.url?.split('?')[0] ?? ''
+  return !path.startsWith('/@') && !path.slice(path.lastIndexOf('/') + 1).includes('.')
+}
+
 /** Each part of the content `sitegen dev` wrote, by field: its file and what it holds. */
 let parts = new Map<string, { file: string; value: unknown }>()
 
@@ -111,6 +149,7 @@ let contentVersion = 0
 function loadContent(contentFile: string) {
   const json = JSON.parse(readFileSync(contentFile, 'utf8')) as SiteContent | { $parts: Record<string, string> }
   if (!('$parts' in json)) {
+    loaded = json
     setContent(json)
     return
   }
@@ -121,7 +160,8 @@ function loadContent(contentFile: string) {
     next.set(field, { file, value })
   }
   parts = next
-  setContent(Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent)
+  loaded = Object.fromEntries([...next].map(([field, { value }]) => [field, value])) as SiteContent
+  setContent(loaded)
 }
 
 /** What a page sends when it opens, and what the plugin sends a page to reload. */
@@ -156,7 +196,7 @@ interface OpenPage {
 async function inputsHash(server: ViteDevServer, path: string): Promise<string | undefined> {
   try {
     const entry = (await server.ssrLoadModule('/render/entry.server.ts')) as typeof import('../render/entry.server')
-    return entry.inputsHash(path).hash
+    return inLanguageOf(path, () => entry.inputsHash(path).hash)
   } catch {
     return undefined
   }
@@ -201,7 +241,23 @@ export function reloadOnContent(
             'Generate it with `make content` (or `target/debug/sitegen export`), or use `sitegen dev`.',
         )
       }
-      server.middlewares.use((_req, _res, next) => void content.then(() => next()))
+      server.middlewares.use((req, res, next) => {
+        if (!asksForAPage(req)) return void content.then(() => next())
+        const path = req.url?.split('?')[0] ?? '/'
+        const turn = () =>
+          new Promise<void>((done) => {
+            const timer = setTimeout(done, RENDER_TURN_MS)
+            const end = () => {
+              clearTimeout(timer)
+              done()
+            }
+            res.once('finish', end)
+            res.once('close', end)
+            showLanguageOf(path)
+            next()
+          })
+        turns = turns.then(() => content).then(turn, turn)
+      })
       if (filesFile) server.middlewares.use(servePictures(filesFile))
       for (const file of watched) server.watcher.add(path.dirname(file))
       const remember = async (data: OpenMessage, client: WebSocketClient) => {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto'
 import { withBodyDigests } from '../lib/articles.server'
 import { routeByPath } from '../lib/content.server'
-import { setContent as setContentGlobal } from '../lib/contentGlobal'
+import { setContent as setContentGlobal, translationAt } from '../lib/contentGlobal'
 import { dataAtPath } from '../lib/pageData.server'
 import { picturesIn } from '../lib/pictures.server'
 import { frameContent } from '../lib/settings'
@@ -39,10 +39,7 @@ export function setContent(content: SiteContent, scheme?: ReadScheme): void {
  */
 export function showLanguageOf(path: string): void {
   if (!given) return
-  const translation = given.raw.translations?.find((t) => {
-    const home = t.routes.find((r) => r.kind === 'home')?.path
-    return t.routes.some((r) => r.path === path) || (home !== undefined && path.startsWith(`${home}/`))
-  })
+  const translation = translationAt(given.raw, path)
   translated = translation !== undefined
   setContentGlobal(translation ?? given.view)
 }

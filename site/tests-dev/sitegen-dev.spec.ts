@@ -1,4 +1,4 @@
-// `sitegen dev` end to end: a content save shows in the open page without a manual reload (and
+// `sitegen dev` end to end: every language's pages are served; a content save shows in the open page without a manual reload (and
 // reloads only the open pages it changes), a content mistake shows in Vite's error overlay with its file:line:col while the page keeps its
 // last good content, the fix clears it, and SIGTERM leaves no process behind.
 import { expect, test } from '@playwright/test'
@@ -52,6 +52,28 @@ test('sitegen dev reloads on save, shows content mistakes and stops cleanly', as
     expect(started.length).toBeGreaterThanOrEqual(2)
     await dev.stop()
     await expect.poll(() => started.filter(alive)).toEqual([])
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('sitegen dev serves the pages of every language, and a saved translation shows in its page', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    await page.goto(new URL('/et/about/', dev.url).href)
+    await expect(page.locator('html')).toHaveAttribute('lang', 'et')
+    const heading = page.getByRole('heading', { level: 1 })
+    await expect(heading).toHaveText('Loome äri tulevikku alates 2019. aastast')
+    // The English page beside it renders in English, though both are open.
+    const english = await page.context().newPage()
+    await english.goto(new URL('/about/', dev.url).href)
+    await expect(english.locator('html')).toHaveAttribute('lang', 'en')
+    await expect(english.getByRole('heading', { level: 1 })).toHaveText('Engineering the future of business since 2019')
+    dev.edit('pages/about.et.yaml', (text) =>
+      text.replace('title: Loome äri tulevikku alates 2019. aastast', 'title: Loome äri tulevikku, muudetud'),
+    )
+    await expect(heading).toHaveText('Loome äri tulevikku, muudetud')
+    await expect(english.getByRole('heading', { level: 1 })).toHaveText('Engineering the future of business since 2019')
   } finally {
     await dev.stop()
   }
