@@ -85,6 +85,9 @@ function median(samples: number[]): number {
 
 const ms = (n: number) => `${Math.round(n)} ms`
 
+/** How long a save may take to show before the benchmark fails, naming it (instead of waiting out the test). */
+const SHOWN_WITHIN_MS = 30_000
+
 /** The time from `save()` until a load of `page` shows `words`. */
 async function saveToVisible(page: Page, save: () => string): Promise<number> {
   let words = ''
@@ -101,7 +104,11 @@ async function saveToVisible(page: Page, save: () => string): Promise<number> {
   })
   const saved = performance.now()
   words = save()
-  const elapsed = (await shown) - saved
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the save was not shown within ${SHOWN_WITHIN_MS} ms: "${words}"`)), SHOWN_WITHIN_MS)
+  })
+  const elapsed = (await Promise.race([shown, late]).finally(() => clearTimeout(timer))) - saved
   await page.waitForLoadState('load')
   // Let the reloaded page's own scripts settle before the next edit.
   await page.waitForTimeout(500)
