@@ -35,6 +35,10 @@ pub struct Attachment {
 }
 
 impl Attachment {
+    /// The name [`Attachment::crc32`] is stored under: the service's own check, left out of
+    /// what the webhook shows.
+    pub const CRC32_FIELD: &'static str = "crc32";
+
     /// Whether `bytes`, read back from the store, are the file received: its size, then its
     /// CRC-32 (or, in a message stored before CRC-32 was, its SHA-256).
     pub fn check(&self, bytes: &[u8]) -> Result<(), &'static str> {

@@ -100,9 +100,10 @@ pub fn notifications(
     }))
 }
 
-/// `body`, a notification of an email, with the email's files listed as the event shows them:
-/// name, type, size and SHA-256 ([`Attachment::sha256`] is taken at delivery, after the body
-/// was written). A body that lists no files (Slack's names none) is returned as it is.
+/// `body`, a notification of an email, with the email's files listed as the record has them
+/// now, with their SHA-256 ([`Attachment::sha256`] is taken at delivery, after the body was
+/// written) and without the CRC-32 the service keeps for itself. A body that lists no files
+/// (Slack's names none) is returned as it is.
 pub fn with_files(body: &str, attachments: &[Attachment]) -> String {
     let Ok(mut event) = serde_json::from_str::<serde_json::Value>(body) else {
         return body.to_owned();
@@ -113,12 +114,11 @@ pub fn with_files(body: &str, attachments: &[Attachment]) -> String {
     *listed = attachments
         .iter()
         .map(|file| {
-            json!({
-                "name": file.name,
-                "contentType": file.content_type,
-                "size": file.size,
-                "sha256": file.sha256,
-            })
+            let mut shown = json!(file);
+            if let Some(fields) = shown.as_object_mut() {
+                fields.remove(Attachment::CRC32_FIELD);
+            }
+            shown
         })
         .collect();
     event.to_string()
