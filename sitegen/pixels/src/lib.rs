@@ -12,6 +12,8 @@ use fast_image_resize::{ResizeAlg, ResizeOptions, Resizer};
 use image::{DynamicImage, ImageDecoder, ImageEncoder};
 use serde::Serialize;
 
+mod zero_runs;
+
 /// A published file format of the pictures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Format {
@@ -272,23 +274,33 @@ pub fn rgb_of_rgba(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
     Ok(rgb)
 }
 
-/// An opaque RGB picture many PNGs are made from, each with its own band of rows in place of
-/// the picture's (a social card's words over the background every card shares). The picture's
-/// rows are filtered and compressed once, in chunks; a PNG then compresses only the chunks its
-/// band touches and copies the others as they are: a deflate stream may be cut into pieces
-/// compressed apart, each ending on a byte (a full flush), and the zlib checksum of the whole
-/// is combined from the pieces'.
+/// An opaque RGB picture many PNGs are made from, each with a few of its pixels changed (a
+/// social card's words over the background every card shares).
+///
+/// The picture's rows are filtered and compressed once, in chunks. A PNG compresses again only
+/// the chunks with changed rows, and copies the others as they are: a deflate stream may be cut
+/// into pieces compressed apart, each ending on a byte (a full flush), and the zlib checksum of
+/// the whole is combined from the pieces'. Within those chunks, only the bytes the changed
+/// pixels reach are filtered again ([`zero_runs`]); the rest are the picture's, and where its
+/// row repeats the row above they are zeros, which are told as runs without being looked at.
 #[derive(Debug)]
 pub struct PngBase {
     width: u32,
     height: u32,
     rgb: Vec<u8>,
-    /// Each chunk of [`CHUNK_ROWS`] rows, filtered and compressed.
+    /// Every row Paeth-filtered, its filter's byte first.
+    filtered: Vec<u8>,
+    /// Whether each filtered row is zeros after its filter's byte.
+    zero_rows: Vec<bool>,
+    /// Each chunk of [`CHUNK_ROWS`] rows, compressed.
     chunks: Vec<Piece>,
 }
 
-/// Rows per chunk of a [`PngBase`]: a band is widened to whole chunks.
+/// Rows per chunk of a [`PngBase`]: a change is compressed in whole chunks.
 const CHUNK_ROWS: usize = 16;
+
+/// PNG's filter type of Paeth's predictor (PNG, section 9.2).
+const PAETH: u8 = 4;
 
 /// A piece of the deflate stream: compressed bytes, and the Adler-32 and length of the
 /// filtered rows they hold.
@@ -299,6 +311,17 @@ struct Piece {
     len: usize,
 }
 
+/// The pixel columns of one row that may differ from the picture's: sorted, apart.
+pub type Spans = Vec<std::ops::Range<u32>>;
+
+/// A row of the picture drawn over: its pixels (RGB), and the columns that may differ from the
+/// picture's. A row without such columns is the picture's, and its pixels are not read.
+#[derive(Debug, Clone, Copy)]
+pub struct Changed<'a> {
+    pub pixels: &'a [u8],
+    pub spans: &'a [std::ops::Range<u32>],
+}
+
 impl PngBase {
     /// The picture `rgb`, `width` x `height` pixels of three bytes.
     pub fn new(rgb: Vec<u8>, width: u32, height: u32) -> Result<Self> {
@@ -307,17 +330,31 @@ impl PngBase {
             row > 0 && rgb.len() == row * height as usize,
             "{width} x {height} pixels do not fill the buffer"
         );
-        let chunks = (0..height as usize)
-            .step_by(CHUNK_ROWS)
-            .map(|first| {
-                let last = (first + CHUNK_ROWS).min(height as usize);
-                Piece::of_rows(&rgb, row, first..last, |_| None)
-            })
+        let zeros = vec![0; row];
+        let mut filtered = Vec::with_capacity((row + 1) * height as usize);
+        for y in 0..height as usize {
+            let above = if y == 0 {
+                &zeros
+            } else {
+                &rgb[(y - 1) * row..y * row]
+            };
+            filtered.push(PAETH);
+            paeth(&rgb[y * row..(y + 1) * row], above, &mut filtered);
+        }
+        let zero_rows = filtered
+            .chunks_exact(row + 1)
+            .map(|filtered| filtered[1..].iter().all(|&byte| byte == 0))
+            .collect();
+        let chunks = filtered
+            .chunks(CHUNK_ROWS * (row + 1))
+            .map(Piece::compressed)
             .collect::<Result<_>>()?;
         Ok(Self {
             width,
             height,
             rgb,
+            filtered,
+            zero_rows,
             chunks,
         })
     }
@@ -331,43 +368,146 @@ impl PngBase {
     /// RGB pixels).
     pub fn png_with_band(&self, top: u32, band: &[u8]) -> Result<Vec<u8>> {
         let row = self.width as usize * 3;
-        let (top, rows) = (top as usize, band.len() / row);
         anyhow::ensure!(
-            band.len().is_multiple_of(row) && top + rows <= self.height as usize,
+            band.len().is_multiple_of(row),
             "the band does not fit the picture"
         );
-        // The chunks the band's rows are in, and the one after if the band ends at its first
-        // row: a row is filtered against the row above it.
-        let first = top / CHUNK_ROWS;
-        let end = (top + rows + 1)
+        let every_column = 0..self.width;
+        let whole = std::slice::from_ref(&every_column);
+        let rows: Vec<Changed<'_>> = band
+            .chunks_exact(row)
+            .map(|pixels| Changed {
+                pixels,
+                spans: whole,
+            })
+            .collect();
+        self.png_with_changes(top, &rows)
+    }
+
+    /// The PNG of the picture with its rows from `top` on changed as `rows` say.
+    pub fn png_with_changes(&self, top: u32, rows: &[Changed<'_>]) -> Result<Vec<u8>> {
+        let (width, row) = (self.width, self.width as usize * 3);
+        let top = top as usize;
+        anyhow::ensure!(
+            top + rows.len() <= self.height as usize,
+            "the band does not fit the picture"
+        );
+        anyhow::ensure!(
+            rows.iter().all(|changed| {
+                (changed.spans.is_empty() || changed.pixels.len() == row)
+                    && changed
+                        .spans
+                        .iter()
+                        .all(|span| span.start < span.end && span.end <= width)
+                    && changed
+                        .spans
+                        .windows(2)
+                        .all(|pair| pair[0].end < pair[1].start)
+            }),
+            "the changed columns are not sorted spans within the picture"
+        );
+        let changed = rows;
+        let mut changed_rows = changed
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| !row.spans.is_empty());
+        let (Some(first_changed), Some(last_changed)) = (
+            changed_rows.clone().next().map(|(y, _)| top + y),
+            changed_rows.next_back().map(|(y, _)| top + y),
+        ) else {
+            return Ok(self.png_of(None));
+        };
+        // The chunks of the changed rows, and of the row after the last: a row is filtered
+        // against the row above it.
+        let first = first_changed / CHUNK_ROWS;
+        let end = (last_changed + 2)
             .min(self.height as usize)
             .div_ceil(CHUNK_ROWS);
-        let pixels = |y: usize| -> Option<&[u8]> {
-            (top..top + rows)
-                .contains(&y)
-                .then(|| &band[(y - top) * row..(y - top + 1) * row])
+        let changed_row = |y: usize| y.checked_sub(top).and_then(|y| changed.get(y));
+        let spans_of = |y: usize| changed_row(y).map_or(&[][..], |row| row.spans);
+        let pixels = |y: usize| match changed_row(y) {
+            Some(changed) if !changed.spans.is_empty() => changed.pixels,
+            _ => &self.rgb[y * row..(y + 1) * row],
         };
-        let fresh = if rows == 0 {
-            None
+
+        let mut runs = zero_runs::Runs::new();
+        let mut residuals = Vec::with_capacity(row);
+        let mut refiltered = Vec::new();
+        for y in first * CHUNK_ROWS..(end * CHUNK_ROWS).min(self.height as usize) {
+            runs.bytes(&[PAETH]);
+            // A pixel's residual is of it, the pixel to its left, and the two above them: a
+            // changed pixel reaches its own and the next to the right, in its row and the next.
+            refiltered.clear();
+            let above = y.checked_sub(1).map_or(&[][..], spans_of);
+            refiltered.extend(
+                spans_of(y)
+                    .iter()
+                    .chain(above)
+                    .map(|span| span.start as usize * 3..(span.end + 1).min(width) as usize * 3),
+            );
+            refiltered.sort_unstable_by_key(|span| span.start);
+            let base = &self.filtered[y * (row + 1) + 1..(y + 1) * (row + 1)];
+            let mut at = 0;
+            let mut spans = refiltered.iter().peekable();
+            while let Some(span) = spans.next() {
+                let mut span = span.clone();
+                while let Some(next) = spans.next_if(|next| next.start <= span.end) {
+                    span.end = span.end.max(next.end);
+                }
+                let span = span.start.max(at)..span.end;
+                if span.is_empty() {
+                    continue;
+                }
+                self.base_part(&mut runs, y, base, at..span.start);
+                residuals.clear();
+                let above = if y == 0 { &[][..] } else { pixels(y - 1) };
+                paeth_span(pixels(y), above, span.clone(), &mut residuals);
+                runs.bytes(&residuals);
+                at = span.end;
+            }
+            self.base_part(&mut runs, y, base, at..row);
+        }
+        let (adler, len) = runs.checksum();
+        let mut deflated = Vec::new();
+        runs.deflate(&mut deflated);
+        Ok(self.png_of(Some((
+            first..end,
+            Piece {
+                deflated,
+                adler,
+                len,
+            },
+        ))))
+    }
+
+    /// The bytes `bytes` of the picture's filtered row `y` (`base`), told to `runs`.
+    fn base_part(
+        &self,
+        runs: &mut zero_runs::Runs,
+        y: usize,
+        base: &[u8],
+        bytes: std::ops::Range<usize>,
+    ) {
+        if self.zero_rows[y] {
+            runs.zeros(bytes.len());
         } else {
-            let last = (end * CHUNK_ROWS).min(self.height as usize);
-            Some(Piece::of_rows(
-                &self.rgb,
-                row,
-                first * CHUNK_ROWS..last,
-                pixels,
-            )?)
-        };
+            runs.bytes(&base[bytes]);
+        }
+    }
+
+    /// The PNG of the picture's chunks, with `fresh` in place of those in its range.
+    fn png_of(&self, fresh: Option<(std::ops::Range<usize>, Piece)>) -> Vec<u8> {
         let pieces: Vec<&Piece> = match &fresh {
-            Some(fresh) => self.chunks[..first]
+            Some((chunks, fresh)) => self.chunks[..chunks.start]
                 .iter()
                 .chain([fresh])
-                .chain(&self.chunks[end..])
+                .chain(&self.chunks[chunks.end..])
                 .collect(),
             None => self.chunks.iter().collect(),
         };
-
-        let mut zlib = vec![0x78, 0x01];
+        let mut zlib =
+            Vec::with_capacity(pieces.iter().map(|p| p.deflated.len()).sum::<usize>() + 8);
+        zlib.extend_from_slice(&[0x78, 0x01]);
         let mut adler = 1;
         for piece in &pieces {
             zlib.extend_from_slice(&piece.deflated);
@@ -387,30 +527,15 @@ impl PngBase {
         png_chunk(&mut out, b"IHDR", &header);
         png_chunk(&mut out, b"IDAT", &zlib);
         png_chunk(&mut out, b"IEND", &[]);
-        Ok(out)
+        out
     }
 }
 
 impl Piece {
-    /// The rows `rows` of `rgb` (rows of `row` bytes), each taken from `replaced` when it
-    /// gives one, Paeth-filtered and compressed into a piece that ends on a byte.
-    fn of_rows<'a>(
-        rgb: &'a [u8],
-        row: usize,
-        rows: std::ops::Range<usize>,
-        replaced: impl Fn(usize) -> Option<&'a [u8]>,
-    ) -> Result<Self> {
-        let pixels = |y: usize| replaced(y).unwrap_or(&rgb[y * row..(y + 1) * row]);
-        let zeros = vec![0; row];
-        let mut filtered = Vec::with_capacity(rows.len() * (row + 1));
-        for y in rows {
-            let above = y.checked_sub(1).map_or(zeros.as_slice(), pixels);
-            filtered.push(4); // Paeth
-            paeth(pixels(y), above, &mut filtered);
-        }
-        // Level 2, zlib-rs's fast matcher with codes fitted to the data: an article's card is
-        // 45 kB, against 65 kB at level 1 (fixed codes) for about the same time, and 43 kB at
-        // level 6 for several times as long.
+    /// `filtered` rows compressed into a piece that ends on a byte.
+    fn compressed(filtered: &[u8]) -> Result<Self> {
+        // Level 2, zlib-rs's fast matcher with codes fitted to the data: done once for the
+        // picture, where a few more bytes of every card's would count.
         let mut deflate = flate2::Compress::new(flate2::Compression::new(2), false);
         let mut deflated = Vec::with_capacity(filtered.len() / 4 + 64);
         loop {
@@ -429,7 +554,7 @@ impl Piece {
             }
         }
         Ok(Self {
-            adler: simd_adler32::adler32(&filtered.as_slice()),
+            adler: simd_adler32::adler32(&filtered),
             len: filtered.len(),
             deflated,
         })
@@ -437,42 +562,55 @@ impl Piece {
 }
 
 /// Appends `pixels` (RGB) Paeth-filtered against `above` (PNG, section 9.4), the row above
-/// (zeros for the first row). Written over whole slices, with the predictor chosen without
-/// branches, so that the compiler can use vector instructions.
+/// (zeros for the first row).
 fn paeth(pixels: &[u8], above: &[u8], out: &mut Vec<u8>) {
+    paeth_span(pixels, above, 0..pixels.len(), out);
+}
+
+/// Appends the bytes `span` of the row `pixels` (RGB) Paeth-filtered against `above`, the row
+/// above (empty for the first row). Written over whole slices, with the predictor chosen
+/// without branches, so that the compiler can use vector instructions.
+fn paeth_span(pixels: &[u8], above: &[u8], span: std::ops::Range<usize>, out: &mut Vec<u8>) {
+    let zeros;
+    let above = if above.is_empty() {
+        zeros = vec![0; pixels.len()];
+        &zeros
+    } else {
+        above
+    };
+    let start = out.len();
+    out.resize(start + span.len(), 0);
+    let out = &mut out[start..];
     // The first pixel has no left neighbour: the predictor of a = c = 0 is b.
-    out.extend(
-        pixels
-            .iter()
-            .zip(above)
-            .take(3)
-            .map(|(x, b)| x.wrapping_sub(*b)),
+    let first = span.start.max(3).min(span.end);
+    for (i, out) in (span.start..first).zip(out.iter_mut()) {
+        *out = pixels[i].wrapping_sub(above[i]);
+    }
+    if first == span.end {
+        return;
+    }
+    let out = &mut out[first - span.start..];
+    let (x, b) = (&pixels[first..span.end], &above[first..span.end]);
+    let (a, c) = (
+        &pixels[first - 3..span.end - 3],
+        &above[first - 3..span.end - 3],
     );
-    let left = pixels.iter().zip(above);
-    out.extend(
-        pixels[3..]
-            .iter()
-            .zip(&above[3..])
-            .zip(left)
-            .map(|((x, b), (a, c))| x.wrapping_sub(paeth_predictor(*a, *b, *c))),
-    );
+    for i in 0..out.len() {
+        out[i] = x[i].wrapping_sub(paeth_predictor(a[i], b[i], c[i]));
+    }
 }
 
 /// The Paeth predictor of a pixel byte from its left (`a`), upper (`b`) and upper-left (`c`)
 /// neighbours.
-#[inline]
+#[inline(always)]
 fn paeth_predictor(a: u8, b: u8, c: u8) -> u8 {
     let (a16, b16, c16) = (i16::from(a), i16::from(b), i16::from(c));
-    let pa = (b16 - c16).abs();
-    let pb = (a16 - c16).abs();
-    let pc = (a16 + b16 - 2 * c16).abs();
-    if pa <= pb && pa <= pc {
-        a
-    } else if pb <= pc {
-        b
-    } else {
-        c
-    }
+    let (to_b, to_a) = (b16 - c16, a16 - c16);
+    let (pa, pb, pc) = (to_b.abs(), to_a.abs(), (to_b + to_a).abs());
+    // `|` rather than `||`, and selects rather than branches, so that the loop vectorises.
+    let not_a = (pa > pb) | (pa > pc);
+    let b_or_c = if pb <= pc { b } else { c };
+    if not_a { b_or_c } else { a }
 }
 
 /// The Adler-32 of two pieces of data from the checksums of each and the second's length
@@ -499,6 +637,8 @@ fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 }
 
 #[cfg(test)]
+// A row's changed columns are a list of spans, often of one.
+#[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
 
@@ -539,11 +679,94 @@ mod tests {
     }
 
     #[test]
+    fn changed_pixels_anywhere_give_the_png_of_the_picture_with_them() {
+        let (width, height) = (41, 67);
+        let row = width as usize * 3;
+        // A picture whose rows repeat (as a card's background does) and one whose rows differ.
+        let gradient: Vec<u8> = (0..height)
+            .flat_map(|_| (0..row).map(|x| (x * 5 / 3) as u8))
+            .collect();
+        for picture in [gradient, picture(width, height, 0)] {
+            let base = PngBase::new(picture.clone(), width, height).expect("the base");
+            for (top, rows, spans) in [
+                (0, 3, vec![0..1, 5..9]),
+                (10, 20, vec![40..41]),
+                (15, 2, vec![0..41]),
+                (16, 16, vec![1..2, 3..4, 30..40]),
+                (40, 27, vec![2..20, 21..22]),
+                (66, 1, vec![7..8]),
+            ] {
+                let mut band = picture[top * row..(top + rows) * row].to_vec();
+                // Every other row changes, in its spans: a row left alone keeps the picture's.
+                let changed: Vec<Spans> = (0..rows)
+                    .map(|y| {
+                        if y % 2 == 0 {
+                            spans.clone()
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                    .collect();
+                for (y, spans) in changed.iter().enumerate() {
+                    for x in spans
+                        .iter()
+                        .flat_map(|span| span.start as usize..span.end as usize)
+                    {
+                        for channel in 0..3 {
+                            band[y * row + x * 3 + channel] ^= 0x5a + channel as u8;
+                        }
+                    }
+                }
+                // A row left alone is not read: its pixels may be anything, here none.
+                let told: Vec<Changed<'_>> = band
+                    .chunks_exact(row)
+                    .zip(&changed)
+                    .map(|(pixels, spans)| Changed {
+                        pixels: if spans.is_empty() { &[] } else { pixels },
+                        spans,
+                    })
+                    .collect();
+                let png = base.png_with_changes(top as u32, &told).expect("a PNG");
+                let decoded = image::load_from_memory(&png).expect("decodes").to_rgb8();
+                let mut expected = picture.clone();
+                expected[top * row..(top + rows) * row].copy_from_slice(&band);
+                assert!(
+                    decoded.as_raw() == &expected,
+                    "rows {top} to {} differ",
+                    top + rows
+                );
+            }
+            let alone = Changed {
+                pixels: &[],
+                spans: &[],
+            };
+            let unchanged = base.png_with_changes(3, &[alone, alone]).expect("a PNG");
+            let decoded = image::load_from_memory(&unchanged)
+                .expect("decodes")
+                .to_rgb8();
+            assert!(decoded.as_raw() == &picture);
+        }
+    }
+
+    #[test]
     fn a_band_that_does_not_fit_is_refused() {
         let base = PngBase::new(picture(4, 4, 0), 4, 4).expect("the base");
         assert!(base.png_with_band(3, &picture(4, 2, 1)).is_err());
         assert!(base.png_with_band(0, &[0; 5]).is_err());
         assert!(PngBase::new(vec![0; 10], 4, 4).is_err());
+        let band = picture(4, 1, 1);
+        for spans in [vec![0..5], vec![2..2], vec![2..3, 1..2], vec![0..2, 2..3]] {
+            let rows = [Changed {
+                pixels: &band,
+                spans: &spans,
+            }];
+            assert!(base.png_with_changes(0, &rows).is_err());
+        }
+        let short = [Changed {
+            pixels: &band[..3],
+            spans: &[0..1],
+        }];
+        assert!(base.png_with_changes(0, &short).is_err());
     }
 
     #[test]
