@@ -274,6 +274,62 @@ pub fn rgb_of_rgba(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
     Ok(rgb)
 }
 
+/// Blends `rgb` at `alpha` (out of 255) over `pixels` (RGB) as much as `coverage` says, pixel
+/// by pixel (a glyph's coverage over a card). Eight pixels at a time where none is covered or
+/// all are fully: most of a glyph's box is either.
+pub fn blend(pixels: &mut [u8], coverage: &[u8], rgb: [u8; 3], alpha: u8) {
+    let alpha = u32::from(alpha);
+    let mut at = 0;
+    while at < coverage.len() {
+        if let Some(eight) = coverage.get(at..at + 8) {
+            match u64::from_le_bytes(eight.try_into().expect("eight bytes")) {
+                0 => {
+                    at += 8;
+                    continue;
+                }
+                u64::MAX if alpha == 255 => {
+                    for pixel in pixels[at * 3..(at + 8) * 3].chunks_exact_mut(3) {
+                        pixel.copy_from_slice(&rgb);
+                    }
+                    at += 8;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        let covered = u32::from(coverage[at]);
+        let covered = if alpha == 255 {
+            covered
+        } else {
+            (covered * alpha + 127) / 255
+        };
+        over(&mut pixels[at * 3..at * 3 + 3], rgb, covered);
+        at += 1;
+    }
+}
+
+/// Blends `rgb` at `alpha` (out of 255) over every pixel of `pixels` (RGB).
+pub fn blend_all(pixels: &mut [u8], rgb: [u8; 3], alpha: u8) {
+    for pixel in pixels.chunks_exact_mut(3) {
+        over(pixel, rgb, u32::from(alpha));
+    }
+}
+
+/// `ink` over `pixel` at `alpha` out of 255.
+#[inline]
+fn over(pixel: &mut [u8], ink: [u8; 3], alpha: u32) {
+    match alpha {
+        0 => {}
+        255 => pixel.copy_from_slice(&ink),
+        _ => {
+            for (channel, &ink) in pixel.iter_mut().zip(&ink) {
+                *channel = ((u32::from(*channel) * (255 - alpha) + u32::from(ink) * alpha + 127)
+                    / 255) as u8;
+            }
+        }
+    }
+}
+
 /// An opaque RGB picture many PNGs are made from, each with a few of its pixels changed (a
 /// social card's words over the background every card shares).
 ///
@@ -745,6 +801,31 @@ mod tests {
                 .expect("decodes")
                 .to_rgb8();
             assert!(decoded.as_raw() == &picture);
+        }
+    }
+
+    #[test]
+    fn blending_eight_pixels_at_a_time_is_blending_each() {
+        // Coverage in runs of nothing and of full, as a glyph's is, with edges between.
+        let coverage: Vec<u8> = (0..200u32)
+            .map(|i| match i / 9 % 3 {
+                0 => 0,
+                1 => 255,
+                _ => (i * 37 % 256) as u8,
+            })
+            .collect();
+        let base = picture(200, 1, 7);
+        for alpha in [255, 128, 0] {
+            let mut blended = base.clone();
+            blend(&mut blended, &coverage, [250, 10, 128], alpha);
+            let mut each = base.clone();
+            for (pixel, &covered) in each.chunks_exact_mut(3).zip(&coverage) {
+                let a = (u32::from(covered) * u32::from(alpha) + 127) / 255;
+                for (channel, ink) in pixel.iter_mut().zip([250u32, 10, 128]) {
+                    *channel = ((u32::from(*channel) * (255 - a) + ink * a + 127) / 255) as u8;
+                }
+            }
+            assert!(blended == each, "alpha {alpha}");
         }
     }
 

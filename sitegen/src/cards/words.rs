@@ -525,13 +525,15 @@ fn paint(
             let slot = slots[line] as usize * row;
             let pixels = &mut drawn[slot + start as usize * 3..slot + end as usize * 3];
             let from = r as usize * ink.width as usize + (start - ink.x) as usize;
+            let (rgb, alpha) = (ink.color.rgb, ink.color.alpha);
             match ink.coverage {
-                Some((coverage, _)) => blend(
+                Some((coverage, _)) => sitegen_pixels::blend(
                     pixels,
                     &coverage[from..from + (end - start) as usize],
-                    ink.color,
+                    rgb,
+                    alpha,
                 ),
-                None => blend_all(pixels, ink.color),
+                None => sitegen_pixels::blend_all(pixels, rgb, alpha),
             }
             changed[line].push(start as u32..end as u32);
         }
@@ -546,61 +548,6 @@ fn paint(
         row,
         changed,
     })
-}
-
-/// Blends `color` over `pixels` (RGB) as much as `coverage` says, pixel by pixel. Eight
-/// pixels at a time where none is covered or all are fully: most of a glyph's box is either.
-fn blend(pixels: &mut [u8], coverage: &[u8], color: Color) {
-    let alpha = u32::from(color.alpha);
-    let mut at = 0;
-    while at < coverage.len() {
-        if let Some(eight) = coverage.get(at..at + 8) {
-            match u64::from_le_bytes(eight.try_into().expect("eight bytes")) {
-                0 => {
-                    at += 8;
-                    continue;
-                }
-                u64::MAX if alpha == 255 => {
-                    for pixel in pixels[at * 3..(at + 8) * 3].chunks_exact_mut(3) {
-                        pixel.copy_from_slice(&color.rgb);
-                    }
-                    at += 8;
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        let covered = u32::from(coverage[at]);
-        let covered = if alpha == 255 {
-            covered
-        } else {
-            (covered * alpha + 127) / 255
-        };
-        over(&mut pixels[at * 3..at * 3 + 3], color.rgb, covered);
-        at += 1;
-    }
-}
-
-/// Blends `color` over every pixel of `pixels` (RGB).
-fn blend_all(pixels: &mut [u8], color: Color) {
-    for pixel in pixels.chunks_exact_mut(3) {
-        over(pixel, color.rgb, u32::from(color.alpha));
-    }
-}
-
-/// `ink` over `pixel` at `alpha` out of 255.
-#[inline]
-fn over(pixel: &mut [u8], ink: [u8; 3], alpha: u32) {
-    match alpha {
-        0 => {}
-        255 => pixel.copy_from_slice(&ink),
-        _ => {
-            for (channel, &ink) in pixel.iter_mut().zip(&ink) {
-                *channel = ((u32::from(*channel) * (255 - alpha) + u32::from(ink) * alpha + 127)
-                    / 255) as u8;
-            }
-        }
-    }
 }
 
 /// Pixels between two changed spans of a row up to which they are joined into one: filtering
