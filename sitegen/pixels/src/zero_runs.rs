@@ -7,14 +7,23 @@
 
 /// Data told as bytes and runs of zeros, becoming a piece of a deflate stream: the caller
 /// that knows where its data is zero says so, and those bytes are never looked at.
-#[derive(Debug)]
 pub(crate) struct Runs {
     symbols: Vec<u16>,
     /// Zeros told and not yet written as symbols.
     zeros: usize,
     /// The Adler-32 and length of the data so far.
-    adler: u32,
+    adler: simd_adler32::Adler32,
     len: usize,
+}
+
+impl std::fmt::Debug for Runs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runs")
+            .field("symbols", &self.symbols.len())
+            .field("zeros", &self.zeros)
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Runs {
@@ -22,7 +31,7 @@ impl Runs {
         Self {
             symbols: Vec::new(),
             zeros: 0,
-            adler: 1,
+            adler: simd_adler32::Adler32::new(),
             len: 0,
         }
     }
@@ -30,13 +39,18 @@ impl Runs {
     /// `count` zeros.
     pub(crate) fn zeros(&mut self, count: usize) {
         self.zeros += count;
-        self.adler = crate::adler32_combine(self.adler, adler32_of_zeros(count), count);
+        // Zeros leave the first sum as it is and add it to the second once for each.
+        let sums = self.adler.finish();
+        let (first, second) = (sums & 0xffff, sums >> 16);
+        let second =
+            (u64::from(second) + (count as u64 % ADLER_BASE) * u64::from(first)) % ADLER_BASE;
+        self.adler = simd_adler32::Adler32::from_checksum((second as u32) << 16 | first);
         self.len += count;
     }
 
     /// `data`, whose runs of zeros are found here.
     pub(crate) fn bytes(&mut self, data: &[u8]) {
-        self.adler = crate::adler32_combine(self.adler, simd_adler32::adler32(&data), data.len());
+        self.adler.write(data);
         self.len += data.len();
         // Eight bytes at a time: a word of zeros adds to the run; any other ends the run with
         // its first zeros and starts the next with its last, and what is between them is
@@ -86,7 +100,7 @@ impl Runs {
 
     /// The Adler-32 and length of the data.
     pub(crate) fn checksum(&self) -> (u32, usize) {
-        (self.adler, self.len)
+        (self.adler.finish(), self.len)
     }
 
     /// Appends the data to `out` as one block of deflate (not the last of its stream) followed
@@ -152,10 +166,8 @@ impl Runs {
     }
 }
 
-/// The Adler-32 of `count` zeros: the first sum stays 1, the second adds 1 for each.
-fn adler32_of_zeros(count: usize) -> u32 {
-    ((count % 65_521) as u32) << 16 | 1
-}
+/// Adler-32's modulus.
+const ADLER_BASE: u64 = 65_521;
 
 /// The literal and length alphabet's size, and its end of block.
 const LITERALS: usize = 286;
