@@ -386,11 +386,10 @@ impl PngBase {
             row > 0 && rgb.len() == row * height as usize,
             "{width} x {height} pixels do not fill the buffer"
         );
-        let zeros = vec![0; row];
         let mut filtered = Vec::with_capacity((row + 1) * height as usize);
         for y in 0..height as usize {
             let above = if y == 0 {
-                &zeros
+                &[][..]
             } else {
                 &rgb[(y - 1) * row..y * row]
             };
@@ -421,8 +420,9 @@ impl PngBase {
     }
 
     /// The PNG of the picture with its rows from `top` on replaced by `band` (whole rows of
-    /// RGB pixels).
-    pub fn png_with_band(&self, top: u32, band: &[u8]) -> Result<Vec<u8>> {
+    /// RGB pixels): what the tests hold [`PngBase::png_with_changes`] to.
+    #[cfg(test)]
+    fn png_with_band(&self, top: u32, band: &[u8]) -> Result<Vec<u8>> {
         let row = self.width as usize * 3;
         anyhow::ensure!(
             band.len().is_multiple_of(row),
@@ -462,8 +462,7 @@ impl PngBase {
             }),
             "the changed columns are not sorted spans within the picture"
         );
-        let changed = rows;
-        let mut changed_rows = changed
+        let mut changed_rows = rows
             .iter()
             .enumerate()
             .filter(|(_, row)| !row.spans.is_empty());
@@ -479,7 +478,7 @@ impl PngBase {
         let end = (last_changed + 2)
             .min(self.height as usize)
             .div_ceil(CHUNK_ROWS);
-        let changed_row = |y: usize| y.checked_sub(top).and_then(|y| changed.get(y));
+        let changed_row = |y: usize| y.checked_sub(top).and_then(|y| rows.get(y));
         let spans_of = |y: usize| changed_row(y).map_or(&[][..], |row| row.spans);
         let pixels = |y: usize| match changed_row(y) {
             Some(changed) if !changed.spans.is_empty() => changed.pixels,
@@ -618,7 +617,7 @@ impl Piece {
 }
 
 /// Appends `pixels` (RGB) Paeth-filtered against `above` (PNG, section 9.4), the row above
-/// (zeros for the first row).
+/// (empty for the first row).
 fn paeth(pixels: &[u8], above: &[u8], out: &mut Vec<u8>) {
     paeth_span(pixels, above, 0..pixels.len(), out);
 }

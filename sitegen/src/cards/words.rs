@@ -304,20 +304,20 @@ enum Placed {
 fn place(marks: &[Mark], glyphs: &mut HashMap<GlyphKey, Glyph>) -> Result<Vec<Placed>> {
     let mut placed = Vec::new();
     for mark in marks {
-        let &Mark::Text {
-            x,
-            y,
-            face,
-            size,
-            letter_spacing,
-            color,
-            ref text,
-        } = mark
-        else {
-            if let Mark::Rect(rect) = mark {
+        let (x, y, face, size, letter_spacing, color, text) = match mark {
+            Mark::Rect(rect) => {
                 placed.push(Placed::Rect(*rect));
+                continue;
             }
-            continue;
+            Mark::Text {
+                x,
+                y,
+                face,
+                size,
+                letter_spacing,
+                color,
+                text,
+            } => (*x, *y, *face, *size, *letter_spacing, *color, text),
         };
         let shaper = &faces()[face].shaper;
         let scale = size / shaper.units_per_em() as f32;
