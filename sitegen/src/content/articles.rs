@@ -7,7 +7,7 @@
 //! highlighted into `<span class="hl-…">` classes (the CSP allows no inline styles; the theme
 //! is in the site's stylesheet).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -345,24 +345,22 @@ impl ArticleMemo {
 /// memo is brought up to date.
 pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loaded {
     let dir = loader.root().join(ARTICLES_DIR);
-    let mut names: Vec<String> = walkdir::WalkDir::new(&dir)
+    let (translations, mut names): (Vec<String>, Vec<String>) = walkdir::WalkDir::new(&dir)
         .min_depth(1)
         .max_depth(1)
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-        .filter(|name| name.ends_with(".md") && !super::translate::is_translation(name))
-        .collect();
+        .filter(|name| name.ends_with(".md"))
+        .partition(|name| super::translate::is_translation(name));
     names.sort();
     // An article exists in another language only where it is translated: an untranslated
     // article shown under `/et/` would be a copy of the English page that search engines treat
     // as a thin duplicate (and readers as a broken promise), so it is not published there.
-    if let Some(tag) = loader.language().map(str::to_owned) {
-        names.retain(|name| {
-            dir.join(super::translate::translation_file(name, &tag))
-                .is_file()
-        });
+    if let Some(tag) = loader.language() {
+        let translations: HashSet<String> = translations.into_iter().collect();
+        names.retain(|name| translations.contains(&super::translate::translation_file(name, tag)));
     }
     let remembered = memo.as_deref();
     let without_text = remembered.is_some_and(|memo| memo.without_text);

@@ -228,27 +228,35 @@ impl Bodies {
         let mut digests = Vec::with_capacity(content.articles.len());
         let mut last = std::collections::HashMap::with_capacity(content.articles.len());
         for article in &mut content.articles {
-            let toc = serde_json::to_vec(&article.toc)?;
             let html = std::mem::take(&mut article.html);
-            article.toc.clear();
+            let toc = std::mem::take(&mut article.toc);
             // The search index's words: no page reads them.
             article.text = std::sync::Arc::default();
-            let digest = match self.last.remove(&article.slug) {
-                // The same parse of the same file: the same table of contents too.
-                Some((was, digest)) if std::sync::Arc::ptr_eq(&was, &html) => digest,
-                _ => crate::render::body_digest(&toc, &html),
-            };
-            let span = match self.spans.get(&digest) {
-                Some(span) => *span,
+            // The same parse of the same file: the same table of contents, already written.
+            let known = self
+                .last
+                .remove(&article.slug)
+                .filter(|(was, _)| std::sync::Arc::ptr_eq(was, &html))
+                .and_then(|(_, digest)| self.spans.get(&digest).map(|span| (digest, *span)));
+            let (digest, span) = match known {
+                Some(known) => known,
                 None => {
-                    self.file
-                        .write_all(&toc)
-                        .and_then(|()| self.file.write_all(html.as_bytes()))
-                        .with_context(|| format!("writing {}", self.path.display()))?;
-                    let span = (self.len, toc.len() as u64, html.len() as u64);
-                    self.len += span.1 + span.2;
-                    self.spans.insert(digest.clone(), span);
-                    span
+                    let toc = serde_json::to_vec(&toc)?;
+                    let digest = crate::render::body_digest(&toc, &html);
+                    let span = match self.spans.get(&digest) {
+                        Some(span) => *span,
+                        None => {
+                            self.file
+                                .write_all(&toc)
+                                .and_then(|()| self.file.write_all(html.as_bytes()))
+                                .with_context(|| format!("writing {}", self.path.display()))?;
+                            let span = (self.len, toc.len() as u64, html.len() as u64);
+                            self.len += span.1 + span.2;
+                            self.spans.insert(digest.clone(), span);
+                            span
+                        }
+                    };
+                    (digest, span)
                 }
             };
             spans.push(span);
