@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::de::DeserializeOwned;
 
@@ -20,7 +20,7 @@ pub const AUTHORS_FILE: &str = "authors.yaml";
 pub(crate) struct Loader {
     root: PathBuf,
     /// Each file's text, shared with the memo of `sitegen dev` rather than copied.
-    sources: BTreeMap<String, Arc<str>>,
+    sources: BTreeMap<String, Source>,
     /// Lines before a file's YAML (an article's front matter starts on line 2).
     line_offsets: BTreeMap<String, usize>,
     pub(crate) errors: Vec<ContentError>,
@@ -31,6 +31,28 @@ pub(crate) struct Loader {
     language: Option<String>,
     /// The source files that have a translation into `language` (`pages/about.yaml`).
     pub(crate) translated: std::collections::BTreeSet<String>,
+}
+
+/// A file's text, and where its fields are written: indexed the first time a position is asked
+/// for, once for the loader and every clone of it (`sitegen dev`'s memo hands an unchanged
+/// article's loader over again on every save, indexed already).
+#[derive(Debug, Clone)]
+struct Source {
+    text: Arc<str>,
+    positions: Arc<OnceLock<Positions>>,
+}
+
+impl Source {
+    fn new(text: String) -> Self {
+        Self {
+            text: text.into(),
+            positions: Arc::default(),
+        }
+    }
+
+    fn positions(&self) -> &Positions {
+        self.positions.get_or_init(|| Positions::index(&self.text))
+    }
 }
 
 impl Loader {
@@ -171,7 +193,7 @@ impl Loader {
 
     fn parse_source<T: DeserializeOwned>(&mut self, rel: &str, text: String) -> Option<T> {
         let parsed = yaml::from_str(&text);
-        self.sources.insert(rel.to_owned(), text.into());
+        self.sources.insert(rel.to_owned(), Source::new(text));
         match parsed {
             Ok(value) => Some(value),
             Err(err) => {
@@ -226,14 +248,14 @@ impl Loader {
 
     /// The line and column of the `n`th time (0-based) the key `field` is written in `rel`.
     pub(crate) fn key_position(&self, rel: &str, field: &str, n: usize) -> Option<(usize, usize)> {
-        let (line, column) = Positions::index(self.sources.get(rel)?).find_key(field, n)?;
+        let (line, column) = self.sources.get(rel)?.positions().find_key(field, n)?;
         Some((line + self.offset(rel), column))
     }
 
     /// The line and column of `field` (a path like `hero.actions[0].href`) in the whole file
     /// `rel`, when it was read.
     pub(crate) fn position(&self, rel: &str, field: &str) -> Option<(usize, usize)> {
-        let (line, column) = Positions::index(self.sources.get(rel)?).find(field)?;
+        let (line, column) = self.sources.get(rel)?.positions().find(field)?;
         Some((line + self.offset(rel), column))
     }
 
