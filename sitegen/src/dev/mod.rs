@@ -18,6 +18,7 @@ mod cards;
 mod children;
 mod watch;
 
+use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -223,7 +224,6 @@ impl Bodies {
 
     /// Takes the bodies out of `content`'s articles and names where the file has each.
     fn take(&mut self, content: &mut Content) -> anyhow::Result<ArticleBodies> {
-        use std::io::Write as _;
         let mut spans = Vec::with_capacity(content.articles.len());
         let mut digests = Vec::with_capacity(content.articles.len());
         let mut last = std::collections::HashMap::with_capacity(content.articles.len());
@@ -240,24 +240,7 @@ impl Bodies {
                 .and_then(|(_, digest)| self.spans.get(&digest).map(|span| (digest, *span)));
             let (digest, span) = match known {
                 Some(known) => known,
-                None => {
-                    let toc = serde_json::to_vec(&toc)?;
-                    let digest = crate::render::body_digest(&toc, &html);
-                    let span = match self.spans.get(&digest) {
-                        Some(span) => *span,
-                        None => {
-                            self.file
-                                .write_all(&toc)
-                                .and_then(|()| self.file.write_all(html.as_bytes()))
-                                .with_context(|| format!("writing {}", self.path.display()))?;
-                            let span = (self.len, toc.len() as u64, html.len() as u64);
-                            self.len += span.1 + span.2;
-                            self.spans.insert(digest.clone(), span);
-                            span
-                        }
-                    };
-                    (digest, span)
-                }
+                None => self.append(&toc, &html)?,
             };
             spans.push(span);
             last.insert(article.slug.clone(), (html, digest.clone()));
@@ -272,6 +255,28 @@ impl Bodies {
             spans,
             digests,
         })
+    }
+
+    /// The digest of a body and where the file has it: appended unless a body with the same
+    /// digest was.
+    fn append(
+        &mut self,
+        toc: &[crate::content::articles::TocEntry],
+        html: &str,
+    ) -> anyhow::Result<(String, (u64, u64, u64))> {
+        let toc = serde_json::to_vec(toc)?;
+        let digest = crate::render::body_digest(&toc, html);
+        if let Some(span) = self.spans.get(&digest) {
+            return Ok((digest, *span));
+        }
+        self.file
+            .write_all(&toc)
+            .and_then(|()| self.file.write_all(html.as_bytes()))
+            .with_context(|| format!("writing {}", self.path.display()))?;
+        let span = (self.len, toc.len() as u64, html.len() as u64);
+        self.len += span.1 + span.2;
+        self.spans.insert(digest.clone(), span);
+        Ok((digest, span))
     }
 }
 
