@@ -120,8 +120,10 @@ function inLanguageOf<T>(path: string, read: () => T): T {
 /**
  * The dev server renders one page at a time, each with the content of its own language: the
  * renderer reads one content (a global of the process), which a page of another language
- * rendering meanwhile would change under it. A render that has not answered in this long lets
- * the next one go, so that one broken page holds up no other.
+ * rendering meanwhile would change under it. A new content is put in place between two renders
+ * too, never during one: a page whose data was read from one content and whose head named the
+ * next would never be told to reload. A render that has not answered in this long lets the next
+ * one go, so that one broken page holds up no other.
  */
 const RENDER_TURN_MS = 15_000
 let turns: Promise<void> = Promise.resolve()
@@ -253,8 +255,11 @@ export function reloadOnContent(
       // there.
       let arrived = () => {}
       const content = new Promise<void>((resolve) => (arrived = resolve))
+      /** Whether no content has arrived yet. */
+      let first = true
       if (existsSync(contentFile)) {
         loadContent(contentFile)
+        first = false
         arrived()
       } else if (!statusFile) {
         throw new Error(
@@ -312,21 +317,27 @@ export function reloadOnContent(
           }
         }
       }
+      const swap = () => {
+        try {
+          loadContent(contentFile)
+        } catch {
+          // Being replaced: the next event brings the whole file.
+          return
+        }
+        first = false
+        contentVersion += 1
+        arrived()
+        reloadChanged().catch(logged)
+        collectSoon()
+      }
       const onFile = (file: string) => {
         if (!watched.has(file)) return
         mistakes = readMistakes(statusFile)
         if (file === contentFile) {
-          // The next render reads the new content; then the open pages it changes reload.
-          try {
-            loadContent(contentFile)
-          } catch {
-            // Being replaced: the next event brings the whole file.
-            return
-          }
-          contentVersion += 1
-          arrived()
-          reloadChanged().catch(logged)
-          collectSoon()
+          // The next render reads the new content; then the open pages it changes reload. The
+          // first content goes in at once: every render waits for it.
+          if (first) swap()
+          else turns = turns.then(swap, swap)
         } else if (mistakes.length > 0) {
           overlaid = true
           server.ws.send(overlay(mistakes))
