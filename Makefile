@@ -14,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps chromium postgres moto actionlint promtool clean
+.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -30,6 +30,12 @@ APT_INSTALL = $(SUDO) apt-get update -qq && \
 	  { $(SUDO) apt-get install -y -qq $(1) || { \
 	    conf=$$(mktemp) && printf '\#clear DPkg::Post-Invoke;\n' > "$$conf" && \
 	    $(SUDO) apt-get -c "$$conf" install -y -qq $(1); rm -f "$$conf"; }; }
+
+# Debian's nasm, which assembles the AV1 encoder's hand-written SIMD (sitegen-pixels' default
+# feature `asm`): every target that builds sitegen needs it. Without it, `cargo build` stops with
+# rav1e's "NASM build failed"; `--no-default-features` builds the slower Rust fallback instead.
+nasm: ## Install Debian's nasm when it is missing
+	@command -v nasm >/dev/null || { $(call APT_INSTALL,nasm); }
 
 # Debian's Chromium for the browser tests.
 chromium: ## Install Debian Chromium when it is missing
@@ -66,14 +72,14 @@ promtool: ## Install Debian's promtool (package prometheus) when it is missing
 	@command -v promtool >/dev/null || { $(call APT_INSTALL,prometheus); }
 
 # --- build and run ------------------------------------------------------------
-build: deps ## Build the site into dist/
+build: deps nasm ## Build the site into dist/
 	$(CARGO) build -p sitegen -p contact-fn
 	$(SITEGEN) build --out $(DIST)
 
 # The site's forms post to the contact-fn started here, whatever site.yaml or
 # SITEGEN_CONTACT_ENDPOINT say; with no SMTP server configured it writes each message as an
 # .eml file under var/contact-fn/mail/.
-run: deps ## Build, then serve the site and the contact service locally
+run: deps nasm ## Build, then serve the site and the contact service locally
 	$(CARGO) build -p sitegen -p contact-fn
 	$(SITEGEN) build --out $(DIST) --contact-endpoint http://$(HOST):$(CONTACT_PORT)
 	@echo "Site:    http://$(HOST):$(PORT)/"
@@ -88,14 +94,14 @@ run: deps ## Build, then serve the site and the contact service locally
 # under content/ or site/public/ is validated and shows in the open pages; mistakes show as
 # file:line:col in the terminal and in the browser. Ctrl-C stops everything.
 DEV_PORT ?= 5173
-dev: deps ## Work on the site: live reload on content saves, both forms working
+dev: deps nasm ## Work on the site: live reload on content saves, both forms working
 	$(CARGO) build -p sitegen -p contact-fn
 	$(SITEGEN) dev --port $(DEV_PORT)
 
 # --- quality ------------------------------------------------------------------
-test: deps chromium postgres moto test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
+test: deps nasm chromium postgres moto test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
 
-test-rust: ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
+test-rust: nasm ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \
 	  $(CARGO) nextest run --workspace --no-fail-fast --config-file sitegen/tests/nextest.toml; \
 	else $(CARGO) test --workspace --no-fail-fast; fi
@@ -112,7 +118,7 @@ E2E_CONTACT_PORT ?= 4318
 # The binaries and the dev tests' article generator are built as `make test-rust` built them:
 # the whole workspace with its examples, so with the dev-dependencies' features too. Built
 # with fewer features, forty crates (the AV1 encoder among them) would be compiled again.
-test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) against the real build
+test-browser: deps nasm chromium ## Browser tests (Playwright + Debian Chromium) against the real build
 	$(CARGO) build --workspace --bins --examples
 	$(SITEGEN) build --out target/e2e/dist --quiet --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT)
 	$(SITEGEN) export --out target/e2e/content.json
@@ -121,6 +127,14 @@ test-browser: deps chromium ## Browser tests (Playwright + Debian Chromium) agai
 	cd site && npx playwright test -c playwright.dev.config.ts --project dev
 
 bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load, deploy
+
+# The peers of the benchmarks (sitegen/bench/peers/: the generators of `make bench-peers`, and
+# sharp beside the photo scenario), each installed on first use from its package-lock.json.
+PEERS_DIR ?= target/bench/peers
+$(PEERS_DIR)/%/node_modules/.package-lock.json: sitegen/bench/peers/%/package.json sitegen/bench/peers/%/package-lock.json
+	mkdir -p $(PEERS_DIR)/$*
+	cp $^ $(PEERS_DIR)/$*/
+	cd $(PEERS_DIR)/$* && npm ci --no-audit --no-fund
 
 # First the rebuild scenarios (sitegen/examples/rebuilds.rs): the real site and copies with
 # BENCH_REBUILD_ARTICLES generated articles (about 900 words each), on tmpfs when there is one,
@@ -131,8 +145,10 @@ bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## 
 # the peak memory of sitegen and its render workers together, and the cold build's ms per extra
 # article. Then the photo scenario (sitegen/examples/photos.rs): BENCH_PHOTOS generated
 # articles, each with a 4000x3000 photo, built into a new cache and rebuilt: the first build's
-# encode time and the rebuild's, and the sources' bytes against the largest AVIFs'. Then the size table of the real site (per route the HTML and the JS and CSS it loads
-# as it opens, raw and gzipped, against the 10 kB gzipped JS budget before a form is touched;
+# encode time and the rebuild's, and the sources' bytes against the largest AVIFs'; then sharp
+# (installed into PEERS_DIR on first use) encoding the same sources to the same widths and
+# formats at the same SSIM: its time and bytes per format beside sitegen's. Then the size table
+# of the real site (per route the HTML and the JS and CSS it loads as it opens, raw and gzipped, against the 10 kB gzipped JS budget before a form is touched;
 # what loads only on demand, the form island, on its own line) and the time of each step, with
 # Chromium loading every route (served on INITIAL_JS_PORT) to set the JavaScript it fetches
 # before a form is touched beside the report's figure (bench/initial-js.mjs). Last, the scale
@@ -146,10 +162,10 @@ BENCH_PHOTOS ?= 200
 BENCH_EXTRA_PAGES ?= 1000 5000
 BENCH_EXTRA_ARTICLES ?= 1000 5000
 INITIAL_JS_PORT   ?= 8092
-bench-site: deps chromium ## Time cold builds and rebuilds (0 to 20,000 extra articles) and print the page weights
+bench-site: deps nasm chromium $(PEERS_DIR)/sharp/node_modules/.package-lock.json ## Time cold builds and rebuilds (0 to 20,000 extra articles) and print the page weights
 	$(CARGO) build --release -p sitegen --bins --example scale --example rebuilds --example photos
 	target/release/examples/rebuilds target/release/sitegen --one-language $(BENCH_ONE_LANGUAGE) $(BENCH_REBUILD_ARTICLES)
-	target/release/examples/photos target/release/sitegen $(BENCH_PHOTOS)
+	target/release/examples/photos target/release/sitegen --sharp $(PEERS_DIR)/sharp $(BENCH_PHOTOS)
 	target/release/sitegen build --out target/bench/dist --report-json target/bench/report.json 2>/dev/null
 	@target/release/sitegen serve target/bench/dist --host $(HOST) --port $(INITIAL_JS_PORT) >/dev/null & \
 	  server=$$!; trap 'kill $$server' EXIT; \
@@ -164,7 +180,7 @@ bench-site: deps chromium ## Time cold builds and rebuilds (0 to 20,000 extra ar
 # a deploy with no change and a deploy after one article's edit: time, requests, bytes.
 # Target: the no-change deploy of 5,000 articles in under 3 s, in a few list requests.
 BENCH_DEPLOY_ARTICLES ?= 5000
-bench-deploy: deps moto ## Time sitegen deploy (first, no-change, one-article) of the site and a 5,000-article site
+bench-deploy: deps nasm moto ## Time sitegen deploy (first, no-change, one-article) of the site and a 5,000-article site
 	$(CARGO) build --release -p sitegen --bins --example scale --example deploy_bench
 	rm -rf target/bench-deploy && mkdir -p target/bench-deploy
 	cp -r content target/bench-deploy/site
@@ -185,12 +201,7 @@ bench-deploy: deps moto ## Time sitegen deploy (first, no-change, one-article) o
 # (whole and without scripts) and the ratios to sitegen. Not part of `make bench` or `make test`.
 BENCH_PEER_ARTICLES ?= 1000 5000
 BENCH_PEER_ROUNDS   ?= 3
-PEERS_DIR           ?= target/bench/peers
-$(PEERS_DIR)/%/node_modules/.package-lock.json: sitegen/bench/peers/%/package.json sitegen/bench/peers/%/package-lock.json
-	mkdir -p $(PEERS_DIR)/$*
-	cp $^ $(PEERS_DIR)/$*/
-	cd $(PEERS_DIR)/$* && npm ci --no-audit --no-fund
-bench-peers: deps $(foreach peer,next astro-react eleventy astro,$(PEERS_DIR)/$(peer)/node_modules/.package-lock.json) ## sitegen against Next.js, Astro+React, Hugo, Eleventy and Astro on the same generated articles: time, ms per article, peak RSS, page bytes
+bench-peers: deps nasm $(foreach peer,next astro-react eleventy astro,$(PEERS_DIR)/$(peer)/node_modules/.package-lock.json) ## sitegen against Next.js, Astro+React, Hugo, Eleventy and Astro on the same generated articles: time, ms per article, peak RSS, page bytes
 	@command -v hugo >/dev/null || { $(call APT_INSTALL,hugo); }
 	@[ -x /usr/bin/time ] || { $(call APT_INSTALL,time); }
 	$(CARGO) build --release -p sitegen --bins --example peers
@@ -208,7 +219,7 @@ LIGHTHOUSE_CONTACT_PORT ?= 8092
 LIGHTHOUSE_ROUTES ?= / /about /contact /insights /services/cloud-services/devops /industries \
   /et /et/contact /et/insights/viis-kusimust-enne-jargmist-pilvemigratsiooni \
   /insights/the-modern-data-stack-in-2024-is-simpler-than-you-think
-bench-lighthouse: deps chromium ## Lighthouse scores (all four categories), FCP, LCP, TBT, CLS of ten pages (three of them Estonian)
+bench-lighthouse: deps nasm chromium ## Lighthouse scores (all four categories), FCP, LCP, TBT, CLS of ten pages (three of them Estonian)
 	$(CARGO) build --release -p sitegen -p contact-fn
 	target/release/sitegen build --out target/bench/lighthouse --quiet \
 	  --contact-endpoint http://$(HOST):$(LIGHTHOUSE_CONTACT_PORT)
@@ -231,7 +242,7 @@ bench-lighthouse: deps chromium ## Lighthouse scores (all four categories), FCP,
 BENCH_DEV_ARTICLES ?= 0 5000
 BENCH_DEV_SAMPLES  ?= 5
 BENCH_DEV_STARTS   ?= 3
-bench-dev: deps chromium ## Time content saves until the open page shows them, start-up and memory (sitegen dev, 0 and 5,000 extra articles)
+bench-dev: deps nasm chromium ## Time content saves until the open page shows them, start-up and memory (sitegen dev, 0 and 5,000 extra articles)
 	$(CARGO) build --release -p sitegen -p contact-fn --bins --example scale
 	cd site && SITEGEN_BIN=$(CURDIR)/target/release/sitegen BENCH_DEV_ARTICLES="$(BENCH_DEV_ARTICLES)" \
 	  BENCH_DEV_SAMPLES=$(BENCH_DEV_SAMPLES) BENCH_DEV_STARTS=$(BENCH_DEV_STARTS) \
@@ -246,7 +257,7 @@ bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 lat
 	target/release/examples/load --server target/release/contact-fn
 
 CONTACT_ALERTS := contact-fn/prometheus
-lint: actionlint promtool ## rustfmt, clippy, the TypeScript checker, actionlint on the example CI workflow, promtool on contact-fn's alert rules
+lint: nasm actionlint promtool ## rustfmt, clippy, the TypeScript checker, actionlint on the example CI workflow, promtool on contact-fn's alert rules
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(MAKE) --no-print-directory typecheck
@@ -254,10 +265,10 @@ lint: actionlint promtool ## rustfmt, clippy, the TypeScript checker, actionlint
 	promtool check rules $(CONTACT_ALERTS)/alerts.yml
 	cd $(CONTACT_ALERTS) && promtool test rules alerts.test.yml
 
-schema: ## Regenerate site/schema/ (TypeScript types, json/ JSON Schemas) from the Rust content model and the form contract
+schema: nasm ## Regenerate site/schema/ (TypeScript types, json/ JSON Schemas) from the Rust content model and the form contract
 	$(CARGO) run -q -p sitegen -- schema --out site/schema
 
-content: ## Write the content JSON for the site's dev server (cd site && npm run dev)
+content: nasm ## Write the content JSON for the site's dev server (cd site && npm run dev)
 	$(CARGO) run -q -p sitegen -- export --out site/.sitegen/content.json
 
 fmt: ## Format the Rust code

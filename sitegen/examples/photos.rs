@@ -4,8 +4,13 @@
 //! twice into one new cache: the first build's encode time (every photo encoded) and the
 //! rebuild's (none), with the bytes of the sources against what a wide screen fetches.
 //!
+//! With `--sharp DIR` (a folder where sharp is installed, as `make bench-site` does from
+//! `sitegen/bench/peers/sharp/`), sharp then encodes the same sources to the same widths and
+//! formats (`sitegen/bench/peers/sharp/photos.mjs`): its wall time and the bytes of each format
+//! beside sitegen's. Its AVIF quality is [`SHARP_AVIF_QUALITY`], matched to sitegen's by SSIM.
+//!
 //! ```sh
-//! cargo run --release -p sitegen --example photos -- target/release/sitegen [PHOTOS]
+//! cargo run --release -p sitegen --example photos -- target/release/sitegen [--sharp DIR] [PHOTOS]
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -22,14 +27,32 @@ use common::copy_dir;
 const WIDTH: u32 = 4000;
 const HEIGHT: u32 = 3000;
 
+/// sharp's AVIF quality (libaom at effort 4) whose SSIM on these photos is sitegen's at its own
+/// quality of 60 (rav1e at speed 7): 0.907 against 0.904, the mean over the four widths of two
+/// photos, by scikit-image's SSIM of each file against its encoder's own scaled picture. The two
+/// scales differ: sharp's 60 gives 0.956, with 60% more bytes than at 49.
+const SHARP_AVIF_QUALITY: u32 = 49;
+
+/// The formats compared with sharp: their extensions in sitegen's output and sharp's names.
+const FORMATS: [(&str, &str); 3] = [("avif", "avif"), ("webp", "webp"), ("jpg", "jpeg")];
+
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);
-    let sitegen = PathBuf::from(args.next().context("usage: photos SITEGEN [PHOTOS]")?);
+    let usage = "usage: photos SITEGEN [--sharp DIR] [PHOTOS]";
+    let sitegen = PathBuf::from(args.next().context(usage)?);
     let sitegen = std::path::absolute(&sitegen)?;
-    let photos: usize = match args.next() {
-        Some(n) => n.parse().with_context(|| format!("{n:?} is not a count"))?,
-        None => 200,
-    };
+    let mut sharp = None;
+    let mut photos = 200;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--sharp" => sharp = Some(std::path::absolute(args.next().context(usage)?)?),
+            n => {
+                photos = n
+                    .parse()
+                    .with_context(|| format!("{n:?} is not a count; {usage}"))?
+            }
+        }
+    }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let work = tempfile::tempdir()?;
     let content = work.path().join("content");
@@ -62,6 +85,7 @@ fn main() -> Result<()> {
         .collect::<Result<()>>()?;
 
     let cache = work.path().join("cache");
+    let mut first_images_ms = 0.0;
     for run in ["first build", "rebuild"] {
         let report = work.path().join("report.json");
         let status = Command::new(&sitegen)
@@ -83,6 +107,9 @@ fn main() -> Result<()> {
             .and_then(|stages| stages.iter().find(|s| s["stage"] == "images"))
             .map(|s| s["elapsed"].clone())
             .unwrap_or_default();
+        if run == "first build" {
+            first_images_ms = stage.as_f64().unwrap_or_default();
+        }
         println!(
             "{run}: {} photos encoded in {} ms ({} from the cache; images stage {stage} ms), {} files; sources {:.1} MB, largest AVIFs {:.1} MB",
             images["encoded"],
@@ -91,6 +118,89 @@ fn main() -> Result<()> {
             images["files"],
             images["source_bytes"].as_f64().unwrap_or_default() / 1e6,
             images["largest_avif_bytes"].as_f64().unwrap_or_default() / 1e6,
+        );
+    }
+    if let Some(sharp) = sharp {
+        compare_with_sharp(
+            &sharp,
+            &repo,
+            &content.join("images/bench"),
+            &work.path().join("dist"),
+            photos,
+            first_images_ms,
+        )?;
+    }
+    Ok(())
+}
+
+/// sharp encoding the sources in `photos_dir` as sitegen did into `dist`, and the two side by
+/// side: wall time (sitegen's: the first build's images stage, `sitegen_ms`) and bytes per format.
+fn compare_with_sharp(
+    sharp: &Path,
+    repo: &Path,
+    photos_dir: &Path,
+    dist: &Path,
+    photos: usize,
+    sitegen_ms: f64,
+) -> Result<()> {
+    let widths: Vec<String> = sitegen::content::images::ImageUse::Illustration
+        .widths()
+        .iter()
+        .map(u32::to_string)
+        .collect();
+    eprintln!("sharp: encoding the same {photos} photos...");
+    let out = Command::new("node")
+        .current_dir(sharp)
+        .arg(std::path::absolute(
+            repo.join("sitegen/bench/peers/sharp/photos.mjs"),
+        )?)
+        .arg(photos_dir)
+        .arg(widths.join(","))
+        .arg(SHARP_AVIF_QUALITY.to_string())
+        .output()
+        .context("running sharp's photos.mjs with node")?;
+    ensure!(
+        out.status.success(),
+        "sharp failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let peer: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    // sitegen's files of the bench photos: `img/photo-N-WIDTH.HASH.EXT`.
+    let mut ours = [0u64; FORMATS.len()];
+    for entry in std::fs::read_dir(dist.join(sitegen::images::DIR))? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let format = FORMATS
+            .iter()
+            .position(|(ext, _)| name.ends_with(&format!(".{ext}")));
+        if let (true, Some(i)) = (name.starts_with("photo-"), format) {
+            ours[i] += entry.metadata()?.len();
+        }
+    }
+    let sharp_s = peer["seconds"].as_f64().unwrap_or_default();
+    let sitegen_s = sitegen_ms / 1000.0;
+    println!(
+        "photos against sharp {} (libvips {}): {photos} sources of {WIDTH}x{HEIGHT} at widths {}, AVIF + WebP + JPEG each",
+        peer["sharp"].as_str().unwrap_or("?"),
+        peer["vips"].as_str().unwrap_or("?"),
+        widths.join(" "),
+    );
+    println!(
+        "  settings: sitegen AVIF 60 (rav1e speed 7), WebP 75, JPEG 80; sharp AVIF {SHARP_AVIF_QUALITY} (effort 4: the same SSIM), WebP 75, JPEG 80"
+    );
+    println!(
+        "  time: sitegen {sitegen_s:.1} s ({:.2} s a photo, the first build's images stage), sharp {sharp_s:.1} s ({:.2} s a photo): sitegen/sharp {:.2}",
+        sitegen_s / photos as f64,
+        sharp_s / photos as f64,
+        sitegen_s / sharp_s
+    );
+    for (i, (_, name)) in FORMATS.iter().enumerate() {
+        let theirs = peer["bytes"][name].as_f64().unwrap_or_default();
+        println!(
+            "  {name}: sitegen {:.2} MB, sharp {:.2} MB: sitegen/sharp {:.2}",
+            ours[i] as f64 / 1e6,
+            theirs / 1e6,
+            ours[i] as f64 / theirs
         );
     }
     Ok(())

@@ -218,8 +218,27 @@ pub fn encode(image: &DynamicImage, format: Format, settings: &Settings) -> Resu
             out = encoder.encode(settings.webp_quality).to_vec();
         }
         Format::Jpeg => {
-            image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, settings.jpeg_quality)
-                .write_image(image.as_bytes(), width, height, image.color().into())
+            // The fallback of pictures without alpha, with chroma averaged over 2x2 pixels
+            // (4:2:0) as libjpeg does. Not with Huffman tables fitted to the picture: image's
+            // decoder (zune-jpeg 0.5) reads this encoder's fitted tables wrongly, though libjpeg
+            // reads them right.
+            let converted;
+            let rgb = match image.as_rgb8() {
+                Some(rgb) => rgb,
+                None => {
+                    converted = image.to_rgb8();
+                    &converted
+                }
+            };
+            let (width, height) = (
+                u16::try_from(width).context("too wide for a JPEG")?,
+                u16::try_from(height).context("too tall for a JPEG")?,
+            );
+            let mut encoder = jpeg_encoder::Encoder::new(&mut out, settings.jpeg_quality);
+            encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
+            encoder.set_chroma_subsampling_method(jpeg_encoder::ChromaSubsamplingMethod::Average);
+            encoder
+                .encode(rgb.as_raw(), width, height, jpeg_encoder::ColorType::Rgb)
                 .context("encoding JPEG")?;
         }
         Format::Png => {
@@ -696,6 +715,36 @@ fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 #[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_jpeg_keeps_the_colours_of_its_picture() {
+        // Red above blue, at a width and height that are not whole 16-pixel blocks of 4:2:0.
+        let (width, height) = (70, 45);
+        let picture = image::RgbImage::from_fn(width, height, |_, y| {
+            image::Rgb(if y < height / 2 {
+                [220, 30, 20]
+            } else {
+                [20, 40, 210]
+            })
+        });
+        let jpeg = encode(
+            &DynamicImage::ImageRgb8(picture),
+            Format::Jpeg,
+            &Settings::default(),
+        )
+        .expect("a JPEG");
+        let decoded = image::load_from_memory(&jpeg).expect("decodes").to_rgb8();
+        assert_eq!(decoded.dimensions(), (width, height));
+        for (x, y, want) in [
+            (5, 5, [220, 30, 20]),
+            (65, 40, [20, 40, 210]),
+            (35, 10, [220, 30, 20]),
+        ] {
+            let got = decoded.get_pixel(x, y).0;
+            let near = got.iter().zip(want).all(|(&g, w)| g.abs_diff(w) <= 12);
+            assert!(near, "({x}, {y}) is {got:?}, not about {want:?}");
+        }
+    }
 
     /// A picture whose every row differs, so a misplaced row shows.
     fn picture(width: u32, height: u32, seed: u8) -> Vec<u8> {

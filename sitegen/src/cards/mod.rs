@@ -43,7 +43,7 @@ const FONTS: [&[u8]; 2] = [
 /// Changes whenever the same SVG would be drawn differently (a font, resvg's version).
 const CARDS_VERSION: &str = "sitegen-cards-6 inter-4.0 resvg-0.45 rustybuzz-0.20";
 /// Changes whenever the same share picture would be cropped or encoded differently.
-const SHARE_VERSION: &str = "sitegen-share-2";
+const SHARE_VERSION: &str = "sitegen-share-3";
 
 /// The longest title line, in characters of the title's size, and the most lines shown.
 const LINE_CHARS: usize = 30;

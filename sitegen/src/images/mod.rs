@@ -25,7 +25,7 @@ use crate::content::{Content, ContentError, ContentErrors};
 pub const DIR: &str = "img";
 
 /// Changes whenever the same source and settings would be encoded differently.
-const ENCODER_VERSION: &str = "sitegen-images-1";
+const ENCODER_VERSION: &str = "sitegen-images-2";
 
 /// What the images stage did.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize)]
