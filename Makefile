@@ -148,8 +148,8 @@ $(PEERS_DIR)/%/node_modules/.package-lock.json: sitegen/bench/peers/%/package.js
 # encode time and the rebuild's, and the sources' bytes against the largest AVIFs'; then sharp
 # (installed into PEERS_DIR on first use) encoding the same sources to the same widths and
 # formats at the same SSIM: its time and bytes per format beside sitegen's. Then the size table
-# of the real site (per route the HTML and the JS and CSS it loads as it opens, raw and gzipped, against the 10 kB gzipped JS budget before a form is touched;
-# what loads only on demand, the form island, on its own line) and the time of each step, with
+# of the real site (per route the HTML and the JS and CSS it loads as it opens, raw and
+# gzipped, against the 10 kB gzipped JS budget before a form is touched; what loads only on demand, the form island, on its own line) and the time of each step, with
 # Chromium loading every route (served on INITIAL_JS_PORT) to set the JavaScript it fetches
 # before a form is touched beside the report's figure (bench/initial-js.mjs). Last, the scale
 # scenario: a copy of content/ with 1,000 and 5,000 generated sub-service pages, then articles,

@@ -28,7 +28,7 @@ const WIDTH: u32 = 4000;
 const HEIGHT: u32 = 3000;
 
 /// sharp's AVIF quality (libaom at effort 4) whose SSIM on these photos is sitegen's at its own
-/// quality of 60 (rav1e at speed 7): 0.907 against 0.904, the mean over the four widths of two
+/// (`Settings::default()`: 60, rav1e at speed 7): 0.907 against 0.904, the mean over the four widths of two
 /// photos, by scikit-image's SSIM of each file against its encoder's own scaled picture. The two
 /// scales differ: sharp's 60 gives 0.956, with 60% more bytes than at 49.
 const SHARP_AVIF_QUALITY: u32 = 49;
@@ -148,6 +148,8 @@ fn compare_with_sharp(
         .iter()
         .map(u32::to_string)
         .collect();
+    // sitegen's own settings; sharp's WebP and JPEG take the same qualities.
+    let settings = sitegen::images::Settings::default();
     eprintln!("sharp: encoding the same {photos} photos...");
     let out = Command::new("node")
         .current_dir(sharp)
@@ -157,6 +159,8 @@ fn compare_with_sharp(
         .arg(photos_dir)
         .arg(widths.join(","))
         .arg(SHARP_AVIF_QUALITY.to_string())
+        .arg(settings.webp_quality.to_string())
+        .arg(settings.jpeg_quality.to_string())
         .output()
         .context("running sharp's photos.mjs with node")?;
     ensure!(
@@ -186,7 +190,11 @@ fn compare_with_sharp(
         widths.join(" "),
     );
     println!(
-        "  settings: sitegen AVIF 60 (rav1e speed 7), WebP 75, JPEG 80; sharp AVIF {SHARP_AVIF_QUALITY} (effort 4: the same SSIM), WebP 75, JPEG 80"
+        "  settings: sitegen AVIF {} (rav1e speed {}), WebP {webp}, JPEG {jpeg}; sharp AVIF {SHARP_AVIF_QUALITY} (effort 4: the same SSIM), WebP {webp}, JPEG {jpeg}",
+        settings.avif_quality,
+        settings.avif_speed,
+        webp = settings.webp_quality,
+        jpeg = settings.jpeg_quality,
     );
     println!(
         "  time: sitegen {sitegen_s:.1} s ({:.2} s a photo, the first build's images stage), sharp {sharp_s:.1} s ({:.2} s a photo): sitegen/sharp {:.2}",

@@ -2,7 +2,7 @@
 // same widths and formats as sitegen's first build, all at once as Astro's and Eleventy's image
 // pipelines queue them (sharp runs them on libuv's threads, libvips on the cores).
 //
-//   node photos.mjs SOURCES_DIR WIDTH,WIDTH,... AVIF_QUALITY
+//   node photos.mjs SOURCES_DIR WIDTH,WIDTH,... AVIF_QUALITY WEBP_QUALITY JPEG_QUALITY
 //
 // Run from the folder sharp is installed in. Prints one JSON line: the wall time, the files and
 // the bytes of each format.
@@ -11,17 +11,20 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 
 const sharp = createRequire(path.join(process.cwd(), 'package.json'))('sharp')
-const [dir, widthList, avifQuality] = process.argv.slice(2)
-if (!dir || !widthList || !avifQuality) throw new Error('usage: node photos.mjs SOURCES_DIR WIDTHS AVIF_QUALITY')
+const [dir, widthList, ...qualities] = process.argv.slice(2)
+const [avif, webp, jpeg] = qualities.map(Number)
+if (!dir || !widthList || !(avif && webp && jpeg)) {
+  throw new Error('usage: node photos.mjs SOURCES_DIR WIDTHS AVIF_QUALITY WEBP_QUALITY JPEG_QUALITY')
+}
 const widths = widthList.split(',').map(Number)
 
 // AVIF at the quality the caller matched to sitegen's by SSIM, at sharp's default effort (4);
 // WebP and JPEG at sitegen's qualities (both libwebp; JPEG with sharp's defaults: 4:2:0,
 // optimised Huffman tables, baseline).
 const formats = {
-  avif: (image) => image.avif({ quality: Number(avifQuality), effort: 4 }),
-  webp: (image) => image.webp({ quality: 75 }),
-  jpeg: (image) => image.jpeg({ quality: 80 }),
+  avif: (image) => image.avif({ quality: avif, effort: 4 }),
+  webp: (image) => image.webp({ quality: webp }),
+  jpeg: (image) => image.jpeg({ quality: jpeg }),
 }
 
 const sources = readdirSync(dir)
