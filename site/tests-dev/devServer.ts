@@ -41,6 +41,9 @@ export interface DevOptions {
   articles?: number
 }
 
+/** What every `sitegen dev` started by this process printed, for the report of a failed test. */
+export const started: { output(): string }[] = []
+
 /** Starts `sitegen dev --port 0` (the binary is `$SITEGEN_BIN`, else target/debug/sitegen). */
 export async function startDev({ articles = 0 }: DevOptions = {}): Promise<DevServer> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'sitegen-dev-test-'))
@@ -60,6 +63,7 @@ export async function startDev({ articles = 0 }: DevOptions = {}): Promise<DevSe
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  started.push({ output: () => output })
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
