@@ -7,6 +7,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use anyhow::Context as _;
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use tokio::sync::mpsc;
@@ -17,8 +19,16 @@ const QUIET: Duration = Duration::from_millis(25);
 /// File events from the watched directories, with the watcher that produces them.
 #[derive(Debug)]
 pub struct Watch {
-    _watcher: notify::RecommendedWatcher,
+    /// `None` in the unit tests, which send the events themselves.
+    _watcher: Option<notify::RecommendedWatcher>,
     events: mpsc::UnboundedReceiver<PathBuf>,
+    /// The files of the save being gathered, and when its quiet spell ends. Kept here, not in
+    /// [`Watch::next_save`]'s future: the dev loop waits for a save and for other news at
+    /// once, and a future dropped for the other news must lose neither the files it took from
+    /// the channel nor the quiet it already waited (cards drawn at 5,000 articles are news
+    /// every few milliseconds; a save's files dropped with its future were never shown).
+    pending: Vec<PathBuf>,
+    quiet_at: Option<Instant>,
 }
 
 impl Watch {
@@ -46,22 +56,48 @@ impl Watch {
                     .with_context(|| format!("watching {}", dir.display()))?;
             }
         }
-        Ok(Self {
-            _watcher: watcher,
-            events,
-        })
+        Ok(Self::of(Some(watcher), events))
     }
 
-    /// Waits for the next save: the first event, then quiet for [`QUIET`]. Returns the files
-    /// touched, or `None` when the watcher has stopped.
+    fn of(
+        watcher: Option<notify::RecommendedWatcher>,
+        events: mpsc::UnboundedReceiver<PathBuf>,
+    ) -> Self {
+        Self {
+            _watcher: watcher,
+            events,
+            pending: Vec::new(),
+            quiet_at: None,
+        }
+    }
+
+    /// Waits for the next save: the first event, then quiet for [`QUIET`] after the last one.
+    /// Returns the files touched, or `None` when the watcher has stopped. Cancel-safe: dropped
+    /// before it returns, it keeps what it gathered for the next call.
     pub async fn next_save(&mut self) -> Option<Vec<PathBuf>> {
-        let mut changed = vec![self.events.recv().await?];
-        while let Ok(Some(path)) = tokio::time::timeout(QUIET, self.events.recv()).await {
-            if !changed.contains(&path) {
-                changed.push(path);
+        loop {
+            let event = match self.quiet_at {
+                None => Some(self.events.recv().await),
+                Some(quiet_at) => tokio::time::timeout_at(quiet_at, self.events.recv())
+                    .await
+                    .ok(),
+            };
+            match event {
+                Some(Some(path)) => {
+                    if !self.pending.contains(&path) {
+                        self.pending.push(path);
+                    }
+                    self.quiet_at = Some(Instant::now() + QUIET);
+                }
+                // Quiet, or the watcher stopped with a save gathered.
+                Some(None) | None if !self.pending.is_empty() => {
+                    self.quiet_at = None;
+                    return Some(std::mem::take(&mut self.pending));
+                }
+                Some(None) => return None,
+                None => self.quiet_at = None,
             }
         }
-        Some(changed)
     }
 }
 
@@ -72,4 +108,66 @@ fn is_content_file(path: &Path) -> bool {
         path.extension().and_then(|e| e.to_str()),
         Some("yaml" | "yml" | "md")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn watch() -> (mpsc::UnboundedSender<PathBuf>, Watch) {
+        let (tx, events) = mpsc::unbounded_channel();
+        (tx, Watch::of(None, events))
+    }
+
+    #[tokio::test]
+    async fn a_save_interrupted_while_gathering_is_returned_by_the_next_wait() {
+        let (tx, mut watch) = watch();
+        tx.send(PathBuf::from("articles/a.md")).expect("sent");
+        // Dropped in the quiet spell, after it took the file from the channel.
+        let interrupted = tokio::time::timeout(Duration::from_millis(5), watch.next_save()).await;
+        assert!(
+            interrupted.is_err(),
+            "returned before the quiet spell: {interrupted:?}"
+        );
+        let save = tokio::time::timeout(Duration::from_secs(5), watch.next_save()).await;
+        assert_eq!(
+            save.ok().flatten(),
+            Some(vec![PathBuf::from("articles/a.md")])
+        );
+    }
+
+    #[tokio::test]
+    async fn a_save_interrupted_again_and_again_still_ends_after_its_quiet_spell() {
+        let (tx, mut watch) = watch();
+        tx.send(PathBuf::from("pages/home.yaml")).expect("sent");
+        tx.send(PathBuf::from("pages/home.yaml")).expect("sent");
+        // Waits shorter than the quiet spell, as other news cuts them in the dev loop: each
+        // goes on with the quiet the last one waited rather than starting it again.
+        let mut waits = 0;
+        let save = loop {
+            waits += 1;
+            assert!(waits <= 200, "no save after {waits} short waits");
+            if let Ok(save) = tokio::time::timeout(
+                Duration::from_millis(QUIET.as_millis() as u64 / 5),
+                watch.next_save(),
+            )
+            .await
+            {
+                break save;
+            }
+        };
+        assert_eq!(save, Some(vec![PathBuf::from("pages/home.yaml")]));
+    }
+
+    #[tokio::test]
+    async fn a_stopped_watcher_ends_the_saves_after_the_last_one() {
+        let (tx, mut watch) = watch();
+        tx.send(PathBuf::from("site.yaml")).expect("sent");
+        drop(tx);
+        assert_eq!(
+            watch.next_save().await,
+            Some(vec![PathBuf::from("site.yaml")])
+        );
+        assert_eq!(watch.next_save().await, None);
+    }
 }
