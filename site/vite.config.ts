@@ -21,11 +21,27 @@ function renderWorkerEntry(): Plugin {
   }
 }
 
+/**
+ * The dev server's page renders leave stylesheets to the browser: a page's HTML names the
+ * stylesheets its modules import, and the browser's request for each is where Tailwind generates
+ * it. Loaded empty on the server, they are not generated a second time there (Tailwind keeps a
+ * generation per environment), which was a fifth of the dev server's first page.
+ */
+function stylesheetsForTheBrowser(): Plugin {
+  return {
+    name: 'sitegen:stylesheets-for-the-browser',
+    apply: 'serve',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name === 'ssr',
+    load: (id) => (/\.css$/.test(id) ? '' : undefined),
+  }
+}
+
 // The bundle is a function of site/ alone: the content reaches the pages when they are rendered
 // (lib/contentGlobal.ts), from sitegen's render workers in a build and from the content JSON that
 // `sitegen dev` / `sitegen export` write under the dev server (lib/devContent.ts).
 export default defineConfig(({ command }) => ({
-  plugins: [react(), vike(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile(siteDir)), renderWorkerEntry()],
+  plugins: [react(), vike(), stylesheetsForTheBrowser(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile(siteDir)), renderWorkerEntry()],
   build: {
     outDir,
   },
@@ -37,9 +53,11 @@ export default defineConfig(({ command }) => ({
     // external, Node resolves and compiles Vike's, React's and lucide-react's hundreds of modules
     // one file at a time: 0.2 s before the first page, about half of a content-only rebuild of
     // the site. Bundled, they are a few chunks, imported in a few milliseconds. The dev server
-    // loads packages from node_modules as they are, except lucide-react: as an external package
-    // it would load its whole barrel of some 1,600 icons.
-    noExternal: command === 'build' ? true : ['lucide-react'],
+    // loads every package from node_modules as it is: Node loads the icons the site names
+    // (lib/icons.server.ts imports each by its own path) in parallel, where the dev server's
+    // module runner would transform and import them one after another, a quarter of a second
+    // of its first page.
+    noExternal: command === 'build' ? true : [],
   },
   // No `server.warmup`: transforming the pages' modules as the dev server starts competed with
   // its start on two cores, and the first page came later with it than without (at 5,000
