@@ -7,11 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use tokio::time::Instant;
-
 use anyhow::Context as _;
 use notify::{EventKind, RecursiveMode, Watcher as _};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 /// How long the files must stay quiet before a batch of events counts as one save.
 const QUIET: Duration = Duration::from_millis(25);
@@ -114,12 +113,15 @@ fn is_content_file(path: &Path) -> bool {
 mod tests {
     use super::*;
 
+    // On tokio's paused clock (`start_paused`): time moves only to the next timer when nothing
+    // else can run, so the order of the timers below is the same on any machine.
+
     fn watch() -> (mpsc::UnboundedSender<PathBuf>, Watch) {
         let (tx, events) = mpsc::unbounded_channel();
         (tx, Watch::of(None, events))
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_save_interrupted_while_gathering_is_returned_by_the_next_wait() {
         let (tx, mut watch) = watch();
         tx.send(PathBuf::from("articles/a.md")).expect("sent");
@@ -136,7 +138,7 @@ mod tests {
         );
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn a_save_interrupted_again_and_again_still_ends_after_its_quiet_spell() {
         let (tx, mut watch) = watch();
         tx.send(PathBuf::from("pages/home.yaml")).expect("sent");
