@@ -75,28 +75,29 @@ impl Watch {
     /// before it returns, it keeps what it gathered for the next call.
     pub async fn next_save(&mut self) -> Option<Vec<PathBuf>> {
         loop {
-            let event = match self.quiet_at {
-                None => Some(self.events.recv().await),
-                Some(quiet_at) => tokio::time::timeout_at(quiet_at, self.events.recv())
-                    .await
-                    .ok(),
+            // A save is being gathered exactly when its quiet spell has an end.
+            let Some(quiet_at) = self.quiet_at else {
+                let path = self.events.recv().await?;
+                self.gather(path);
+                continue;
             };
-            match event {
-                Some(Some(path)) => {
-                    if !self.pending.contains(&path) {
-                        self.pending.push(path);
-                    }
-                    self.quiet_at = Some(Instant::now() + QUIET);
-                }
-                // Quiet, or the watcher stopped with a save gathered.
-                Some(None) | None if !self.pending.is_empty() => {
+            match tokio::time::timeout_at(quiet_at, self.events.recv()).await {
+                Ok(Some(path)) => self.gather(path),
+                // Quiet, or the watcher stopped: the save gathered is whole.
+                Ok(None) | Err(_) => {
                     self.quiet_at = None;
                     return Some(std::mem::take(&mut self.pending));
                 }
-                Some(None) => return None,
-                None => self.quiet_at = None,
             }
         }
+    }
+
+    /// Adds `path` to the save being gathered, whose quiet spell starts again.
+    fn gather(&mut self, path: PathBuf) {
+        if !self.pending.contains(&path) {
+            self.pending.push(path);
+        }
+        self.quiet_at = Some(Instant::now() + QUIET);
     }
 }
 
@@ -149,12 +150,7 @@ mod tests {
         let save = loop {
             waits += 1;
             assert!(waits <= 200, "no save after {waits} short waits");
-            if let Ok(save) = tokio::time::timeout(
-                Duration::from_millis(QUIET.as_millis() as u64 / 5),
-                watch.next_save(),
-            )
-            .await
-            {
+            if let Ok(save) = tokio::time::timeout(QUIET / 5, watch.next_save()).await {
                 break save;
             }
         };
