@@ -16,6 +16,7 @@
 
 mod cards;
 mod children;
+mod parts;
 mod watch;
 
 use std::io::Write as _;
@@ -176,8 +177,8 @@ struct Exported {
     dir: PathBuf,
     contact_endpoint: Option<String>,
     bodies: Bodies,
-    /// The file of each part of the content JSON last written, by field.
-    parts: std::collections::BTreeMap<String, String>,
+    /// The files of the parts of the content JSON last written.
+    parts: std::collections::BTreeSet<String>,
     /// The pictures the newest content names, by URL path: the file that holds each, or none
     /// for a card still to be drawn.
     files: std::collections::BTreeMap<String, Option<PathBuf>>,
@@ -304,17 +305,19 @@ impl Exported {
             dir,
             contact_endpoint,
             bodies,
-            parts: std::collections::BTreeMap::new(),
+            parts: std::collections::BTreeSet::new(),
             files: std::collections::BTreeMap::new(),
             json: Vec::new(),
         })
     }
 
-    /// Writes the content JSON in parts, one file per field of the model, each written only
-    /// when its bytes changed, and then the content file naming them
-    /// (`{"$parts": {"routes": "parts/routes.<hash>.json", ...}}`): the dev server parses
-    /// again only the parts a save changed (`pages` for a page's YAML, a 40 kB part, rather
-    /// than the 6 MB of a model of 5,000 articles), and keeps its indexes of the others.
+    /// Writes the content JSON in parts, one file per field of the model and several for a
+    /// large one ([`parts`]), each written only when its bytes changed, and then the content
+    /// file naming them (`{"$parts": {"pages": "parts/pages.<hash>.json", "routes":
+    /// ["parts/routes.<hash>.json", ...], ...}}`): the dev server parses again only the files a
+    /// save changed (`pages` for a page's YAML, a 40 kB part, and for a new article one piece
+    /// each of the routes, the articles and the cards, rather than the 8 MB of those parts at
+    /// 5,000 articles), and keeps its indexes of the parts that did not change.
     fn write_content(&mut self, content: &Content) -> anyhow::Result<()> {
         let mut json = std::mem::take(&mut self.json);
         json.clear();
@@ -324,33 +327,42 @@ impl Exported {
         written
     }
 
-    /// Splits `json` (the model) into its fields' parts and writes those that changed.
+    /// Splits `json` (the model) into its fields' parts and writes the files that changed.
     fn write_parts(&mut self, json: &[u8]) -> anyhow::Result<()> {
         let fields: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
             serde_json::from_slice(json).context("splitting the content JSON")?;
         let dir = self.dir.join("parts");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let mut parts = std::collections::BTreeMap::new();
-        for (field, value) in fields {
-            let bytes = value.get().as_bytes();
+        let mut named = serde_json::Map::new();
+        let mut files = std::collections::BTreeSet::new();
+        let mut write = |field: &str, bytes: &[u8]| -> anyhow::Result<String> {
             let name = format!(
                 "{field}.{}.json",
                 crate::cache::name_hash(&crate::cache::hash_hex(&[bytes]))
             );
-            if self.parts.get(field) != Some(&name) {
+            if !self.parts.contains(&name) && !files.contains(&name) {
                 replace(&dir.join(&name), bytes)?;
             }
-            parts.insert(field.to_owned(), name);
+            files.insert(name.clone());
+            Ok(format!("parts/{name}"))
+        };
+        for (field, value) in fields {
+            let part =
+                parts::cut(value).with_context(|| format!("cutting the content's {field}"))?;
+            let value = match part {
+                parts::Part::Whole(bytes) => serde_json::Value::String(write(field, bytes)?),
+                parts::Part::Pieces(pieces) => pieces
+                    .iter()
+                    .map(|piece| write(field, piece).map(serde_json::Value::String))
+                    .collect::<anyhow::Result<_>>()?,
+            };
+            named.insert(field.to_owned(), value);
         }
-        let named: std::collections::BTreeMap<&str, String> = parts
-            .iter()
-            .map(|(field, name)| (field.as_str(), format!("parts/{name}")))
-            .collect();
         let manifest = serde_json::json!({ "$parts": named });
         replace(&self.content_file(), &serde_json::to_vec(&manifest)?)?;
-        // Parts no longer named go; the dev server reads only the parts the newest content names.
-        for (field, name) in std::mem::replace(&mut self.parts, parts) {
-            if self.parts.get(&field) != Some(&name) {
+        // Files no longer named go; the dev server reads only the files the newest content names.
+        for name in std::mem::replace(&mut self.parts, files) {
+            if !self.parts.contains(&name) {
                 let _ = std::fs::remove_file(dir.join(name));
             }
         }
