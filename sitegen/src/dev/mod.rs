@@ -719,3 +719,91 @@ fn open_browser(url: &str) {
         eprintln!("warning: could not open a browser ({opener}: {err}); open {url}");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model of two fields: `pages`, small, and `routes`, an array of `n` routes (the newest
+    /// first) large enough to be cut into pieces.
+    fn model(routes: impl Iterator<Item = usize>, title: &str) -> Vec<u8> {
+        let routes: Vec<serde_json::Value> = routes
+            .map(|i| serde_json::json!({ "path": format!("/insights/a-{i}"), "description": "x".repeat(300) }))
+            .collect();
+        serde_json::to_vec(&serde_json::json!({ "pages": { "title": title }, "routes": routes }))
+            .expect("serialises")
+    }
+
+    /// The manifest's files, and the files of `parts/`.
+    fn written(exported: &Exported) -> (Vec<String>, std::collections::BTreeSet<String>) {
+        let manifest: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(exported.content_file()).expect("the content file"),
+        )
+        .expect("parses");
+        let named = manifest["$parts"]
+            .as_object()
+            .expect("parts")
+            .values()
+            .flat_map(|value| match value {
+                serde_json::Value::String(file) => vec![file.clone()],
+                files => files
+                    .as_array()
+                    .expect("pieces")
+                    .iter()
+                    .map(|file| file.as_str().expect("a file").to_owned())
+                    .collect(),
+            })
+            .collect();
+        let on_disk = std::fs::read_dir(exported.dir.join("parts"))
+            .expect("parts/")
+            .map(|entry| {
+                format!(
+                    "parts/{}",
+                    entry.expect("entry").file_name().to_string_lossy()
+                )
+            })
+            .collect();
+        (named, on_disk)
+    }
+
+    #[test]
+    fn a_new_first_route_writes_one_piece_and_the_old_one_goes() {
+        let scratch = tempfile::tempdir().expect("tempdir");
+        let mut exported = Exported::create(scratch.path().join("dev"), None).expect("created");
+        exported
+            .write_parts(&model(0..2_000, "Home"))
+            .expect("written");
+        let (before, on_disk) = written(&exported);
+        assert!(before.len() > 4, "the routes are cut: {before:?}");
+        assert_eq!(on_disk, before.iter().cloned().collect());
+        // The pieces, read in the manifest's order, hold the routes in theirs.
+        let paths: Vec<String> = before
+            .iter()
+            .filter(|file| file.starts_with("parts/routes."))
+            .flat_map(|file| {
+                let piece: Vec<serde_json::Value> = serde_json::from_slice(
+                    &std::fs::read(exported.dir.join(file)).expect("a piece"),
+                )
+                .expect("parses");
+                piece.into_iter().map(|route| route["path"].to_string())
+            })
+            .collect();
+        let expected: Vec<String> = (0..2_000).map(|i| format!("\"/insights/a-{i}\"")).collect();
+        assert_eq!(paths, expected);
+
+        exported
+            .write_parts(&model(std::iter::once(9_999).chain(0..2_000), "Home"))
+            .expect("written");
+        let (after, on_disk) = written(&exported);
+        let new: Vec<&String> = after.iter().filter(|file| !before.contains(file)).collect();
+        let gone: Vec<&String> = before.iter().filter(|file| !after.contains(file)).collect();
+        assert_eq!(
+            (new.len(), gone.len()),
+            (1, 1),
+            "new {new:?}, gone {gone:?}"
+        );
+        assert!(new[0].starts_with("parts/routes."), "{new:?}");
+        // The piece no longer named is removed; nothing else is.
+        assert_eq!(on_disk, after.iter().cloned().collect());
+    }
+}
