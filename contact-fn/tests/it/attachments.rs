@@ -705,14 +705,16 @@ async fn a_file_changed_in_the_store_is_not_sent(kind: Kind) {
     let scripts = tempfile::tempdir().unwrap();
     let called = scripts.path().join("called");
     let ready = scripts.path().join("ready");
-    // Fails (as a scanner that cannot reach its daemon) until `ready` exists.
+    // Fails (as a scanner that cannot reach its daemon) until `ready` exists. It decides before
+    // it says it was called: a scan that looked for `ready` after the test saw `called` (and
+    // wrote `ready`) passed the first attempt, which then had no failure to retry.
     let scanner = script(
         scripts.path(),
         "scan",
         &format!(
-            "#!/bin/sh\ntouch '{}'\n[ -e '{}' ] && exit 0\nexit 2\n",
-            called.display(),
-            ready.display()
+            "#!/bin/sh\n[ -e '{}' ] && exit 0\ntouch '{}'\nexit 2\n",
+            ready.display(),
+            called.display()
         ),
     );
     let env = Env::start(
