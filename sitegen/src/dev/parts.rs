@@ -8,10 +8,8 @@
 //! file is named for its bytes, so a piece that did not change is neither written again nor
 //! parsed again.
 
-use std::borrow::Cow;
+use std::collections::BTreeMap;
 
-use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 /// A part at least this large is cut into pieces; a smaller one is written whole.
@@ -50,7 +48,11 @@ pub fn cut(value: &RawValue) -> serde_json::Result<Part<'_>> {
             },
         )))
     } else if json.starts_with('{') {
-        let Entries(entries) = serde_json::from_str(json)?;
+        // By key: a JSON object's entries have no order, and the model's maps are written sorted.
+        let entries: Vec<(String, &RawValue)> =
+            serde_json::from_str::<BTreeMap<String, &RawValue>>(json)?
+                .into_iter()
+                .collect();
         let mut key = Vec::new();
         Ok(Part::Pieces(group(
             &entries,
@@ -102,51 +104,6 @@ fn group<T>(
         pieces.push(piece);
     }
     pieces
-}
-
-/// An object's entries in the order written.
-struct Entries<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
-
-impl<'de> Deserialize<'de> for Entries<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Each;
-        impl<'de> Visitor<'de> for Each {
-            type Value = Entries<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0));
-                while let Some(entry) = map.next_entry::<Key<'de>, &'de RawValue>()? {
-                    entries.push((entry.0.0, entry.1));
-                }
-                Ok(Entries(entries))
-            }
-        }
-        deserializer.deserialize_map(Each)
-    }
-}
-
-/// A key, borrowed from the JSON unless it has escapes.
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl<'de> Visitor<'de> for Text {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Borrowed(text)))
-            }
-            fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
-                Ok(Key(Cow::Owned(text.to_owned())))
-            }
-        }
-        deserializer.deserialize_str(Text)
-    }
 }
 
 #[cfg(test)]
