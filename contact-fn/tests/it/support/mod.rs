@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use mailin_embedded::{Handler, Response, Server, response};
+use mailin::{Action, Handler, Response, SessionBuilder, response};
 use serde_json::{Value, json};
 
 /// Longest any test waits for something to happen before failing.
@@ -149,15 +149,18 @@ impl SmtpServer {
             to: Vec::new(),
             data: Vec::new(),
         };
-        let mut server = Server::new(handler);
-        server
-            .with_name("smtp.test")
-            .with_num_threads(16)
-            .with_tcp_listener(listener);
-        // The server runs for the rest of the test process (each test is its own process).
+        let session = SessionBuilder::new("smtp.test");
+        // The server runs for the rest of the test process (each test is its own process):
+        // a thread per connection, which lettre's pool keeps open between messages.
         std::thread::spawn(move || {
-            if let Err(error) = server.serve() {
-                eprintln!("the test SMTP server stopped: {error}");
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (session, handler) = (session.clone(), handler.clone());
+                std::thread::spawn(move || {
+                    if let Err(error) = converse(&session, handler, stream) {
+                        eprintln!("the test SMTP server's connection ended: {error}");
+                    }
+                });
             }
         });
         Self { addr, received }
@@ -180,6 +183,41 @@ impl SmtpServer {
         })
         .await;
         self.received()
+    }
+}
+
+/// One client's SMTP session on `stream`: each line it sends goes through `mailin`'s state
+/// machine, whose answers (and `handler`'s) go back, until it quits or hangs up.
+fn converse(
+    session: &SessionBuilder,
+    handler: Sink,
+    stream: std::net::TcpStream,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let peer = stream.peer_addr()?.ip();
+    let mut writer = std::io::BufWriter::new(stream.try_clone()?);
+    let mut reader = BufReader::new(stream);
+    let mut session = session.build(peer, handler);
+    session.greeting().write_to(&mut writer)?;
+    writer.flush()?;
+    let mut line = Vec::with_capacity(80);
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        let response = session.process(&line);
+        match response.action {
+            Action::NoReply => {}
+            Action::Reply | Action::UpgradeTls => {
+                response.write_to(&mut writer)?;
+                writer.flush()?;
+            }
+            Action::Close => {
+                response.write_to(&mut writer)?;
+                return writer.flush();
+            }
+        }
     }
 }
 
