@@ -8,7 +8,9 @@
 //   - site.yaml, the frame of every page (the footer's copyright line, on /about/).
 // It also times `sitegen dev`'s start until the first page is answered, over BENCH_DEV_STARTS
 // starts (target: a median of 3 s at 5,000 articles), and prints the memory of its processes
-// together (target: under 600 MB), with the machine's load. Asserts nothing on time.
+// together (target: under 600 MB), with the machine's load. Beside each kind of save, the medians
+// of what `sitegen dev` says it took: reading and validating the content, and handing it over to
+// the dev server (the rest is Node rendering and the browser). Asserts nothing on time.
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { type Page, test } from '@playwright/test'
@@ -156,12 +158,24 @@ for (const articles of SIZES) {
         await page.goto(new URL(scenario.path, dev.url).href)
         await page.waitForLoadState('load')
         const samples: number[] = []
+        const read: number[] = []
+        const handedOver: number[] = []
         for (let i = 0; i < WARM_UP + SAMPLES; i++) {
+          const before = dev.output().length
           const elapsed = await saveToVisible(page, () => scenario.save(dev, i))
-          if (i >= WARM_UP) samples.push(elapsed)
+          if (i < WARM_UP) continue
+          samples.push(elapsed)
+          // What sitegen itself took of it, as it prints each save.
+          const taken = [...dev.output().slice(before).matchAll(/read in (\d+) ms, handed over in (\d+) ms/g)].at(-1)
+          if (taken) {
+            read.push(Number(taken[1]))
+            handedOver.push(Number(taken[2]))
+          }
         }
+        const sitegen =
+          read.length > 0 ? `; of which sitegen read the content in ${ms(median(read))} and handed it over in ${ms(median(handedOver))}` : ''
         lines.push(
-          `  save to visible, ${scenario.name}: median ${ms(median(samples))} over ${SAMPLES} saves (target 500 ms); ` +
+          `  save to visible, ${scenario.name}: median ${ms(median(samples))} over ${SAMPLES} saves (target 500 ms)${sitegen}; ` +
             `samples ${samples.map(ms).join(', ')}`,
         )
       }

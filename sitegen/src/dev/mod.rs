@@ -617,23 +617,32 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                     Ok(loaded) => loaded,
                     Err(err) => break Err(err),
                 };
-                match &loaded {
-                    Ok(Prepared { content, .. }) => println!(
-                        "{} changed: content valid ({} pages), reloading ({} ms)",
-                        describe_changes(&changed),
-                        content.routes.len(),
-                        started.elapsed().as_millis()
-                    ),
-                    Err(errors) => eprintln!(
-                        "{errors}\n{} problem{} in the content; the browser keeps the last good content",
-                        errors.0.len(),
-                        if errors.0.len() == 1 { "" } else { "s" }
-                    ),
-                }
+                let prepared = started.elapsed();
+                let pages = match &loaded {
+                    Ok(Prepared { content, .. }) => Some(content.routes.len()),
+                    Err(errors) => {
+                        eprintln!(
+                            "{errors}\n{} problem{} in the content; the browser keeps the last good content",
+                            errors.0.len(),
+                            if errors.0.len() == 1 { "" } else { "s" }
+                        );
+                        None
+                    }
+                };
                 match exported.publish(loaded) {
                     Ok(Some(pending)) => drawer.draw(pending),
                     Ok(None) => {}
                     Err(err) => break Err(err),
+                }
+                if let Some(pages) = pages {
+                    // The two figures `make bench-dev` reports of each save beside its time to
+                    // the browser.
+                    println!(
+                        "{} changed: content valid ({pages} pages), reloading (read in {} ms, handed over in {} ms)",
+                        describe_changes(&changed),
+                        prepared.as_millis(),
+                        (started.elapsed() - prepared).as_millis()
+                    );
                 }
             }
             drawn = drawer.next() => match drawn {
