@@ -636,7 +636,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                 }
                 if let Some(pages) = pages {
                     // The two figures `make bench-dev` reports of each save beside its time to
-                    // the browser.
+                    // the browser: site/bench/dev-reload.bench.ts reads them in these words.
                     println!(
                         "{} changed: content valid ({pages} pages), reloading (read in {} ms, handed over in {} ms)",
                         describe_changes(&changed),
