@@ -918,3 +918,42 @@ fn estonian_dates_are_written_the_estonian_way() {
     );
     assert!(months.iter().any(|m| m == "veebruar"));
 }
+
+#[test]
+fn a_linked_articles_folder_is_read_as_if_it_were_there() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("content");
+    copy_dir(&repo().join("content"), &dir);
+    let public = repo().join("site/public");
+    let slugs = |content: &Content| -> Vec<Vec<String>> {
+        std::iter::once(content)
+            .chain(&content.translations)
+            .map(|c| c.articles.iter().map(|a| a.slug.clone()).collect())
+            .collect()
+    };
+    let before = slugs(&Content::load(&dir, &public).expect("the real content is valid"));
+    // The archive kept elsewhere and linked in, as a publication's may be.
+    let archive = tmp.path().join("archive");
+    std::fs::rename(dir.join("articles"), &archive).expect("move the articles");
+    std::os::unix::fs::symlink(&archive, dir.join("articles")).expect("link them");
+    std::fs::write(archive.join("notes.yaml"), "draft: true\n").expect("write");
+    let errors = Content::load(&dir, &public)
+        .expect_err("a YAML file in the linked folder is reported")
+        .0
+        .iter()
+        .map(|e| e.to_string().replace(&dir.display().to_string(), "content"))
+        .collect::<Vec<_>>();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].starts_with("content/articles/notes.yaml: unexpected content file"),
+        "{errors:#?}"
+    );
+    std::fs::remove_file(archive.join("notes.yaml")).expect("remove");
+    let linked = Content::load(&dir, &public).expect("valid through the link");
+    assert!(!before[0].is_empty() && before.len() > 1, "{before:?}");
+    assert_eq!(
+        slugs(&linked),
+        before,
+        "every language's articles, as before"
+    );
+}

@@ -189,6 +189,10 @@ fn find_or_draw(
 /// What the store is told a card is called: the name says only that it is a PNG.
 const PNG_NAME: &str = "card.png";
 
+/// One route's card as [`name_for_dev`] names it: the route's path, its card, the card's URL
+/// path, and its stored file when known (the card to draw when not).
+type NamedForDev = (String, SocialCard, String, Result<String, PendingCard>);
+
 /// The cards as `sitegen dev` names them, and those it has still to draw.
 #[derive(Debug, Default)]
 pub struct DevCards {
@@ -225,41 +229,47 @@ pub fn name_for_dev(
         .iter()
         .map(|a| (a.slug.as_str(), a))
         .collect();
-    let mut named = Vec::with_capacity(content.routes.len());
+    // Each route's card is named from the route alone: an archive's thousands, on every core.
+    let each: Vec<Result<NamedForDev, CardsError>> = content
+        .routes
+        .par_iter()
+        .map(|route| {
+            let name = card_name(&route.path);
+            if let Some(share) = &route.share_image {
+                let (card, file, hash, _) =
+                    share_picture(cache, content, &name, &share.src, &share.alt)?;
+                return Ok((route.path.clone(), card, file, Ok(hash)));
+            }
+            let text = card_text(content, &articles, route);
+            let key = CardMemo::key(&brand, &text);
+            let file = share_file(&name, &key.to_hex(), Format::Png);
+            let card = drawn_card(&file, &text);
+            let found = match memo.get(&key) {
+                Some(hash) => Ok(hash),
+                None => Err(PendingCard {
+                    file: file.clone(),
+                    key,
+                    brand: brand.clone(),
+                    text,
+                }),
+            };
+            Ok((route.path.clone(), card, file, found))
+        })
+        .collect();
+    let mut named = Vec::with_capacity(each.len());
     let mut cards = DevCards::default();
-    for route in &content.routes {
-        let name = card_name(&route.path);
-        if let Some(share) = &route.share_image {
-            let (card, file, hash, _) =
-                share_picture(cache, content, &name, &share.src, &share.alt)?;
-            cards.files.push((
-                file,
-                Stored {
-                    hash,
-                    gzip_len: None,
-                },
-            ));
-            named.push((route.path.clone(), card));
-            continue;
-        }
-        let text = card_text(content, &articles, route);
-        let key = CardMemo::key(&brand, &text);
-        let file = share_file(&name, &key.to_hex(), Format::Png);
-        named.push((route.path.clone(), drawn_card(&file, &text)));
-        match memo.get(&key) {
-            Some(hash) => cards.files.push((
+    for one in each {
+        let (path, card, file, found) = one?;
+        named.push((path, card));
+        match found {
+            Ok(hash) => cards.files.push((
                 file,
                 Stored {
                     hash,
                     gzip_len: None,
                 },
             )),
-            None => cards.pending.push(PendingCard {
-                file,
-                key,
-                brand: brand.clone(),
-                text,
-            }),
+            Err(pending) => cards.pending.push(pending),
         }
     }
     content.cards.extend(named);

@@ -345,14 +345,12 @@ impl ArticleMemo {
 /// memo is brought up to date.
 pub(crate) fn load(loader: &mut Loader, memo: Option<&mut ArticleMemo>) -> Loaded {
     let dir = loader.root().join(ARTICLES_DIR);
-    let (translations, mut names): (Vec<String>, Vec<String>) = walkdir::WalkDir::new(&dir)
-        .min_depth(1)
-        .max_depth(1)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
-        .filter(|name| name.ends_with(".md"))
+    let (translations, mut names): (Vec<String>, Vec<String>) = loader
+        .files()
+        .iter()
+        .filter_map(|rel| rel.strip_prefix(ARTICLES_DIR)?.strip_prefix('/'))
+        .filter(|name| !name.contains('/') && name.ends_with(".md"))
+        .map(str::to_owned)
         .partition(|name| super::translate::is_translation(name));
     names.sort();
     // An article exists in another language only where it is translated: an untranslated

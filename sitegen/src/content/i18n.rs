@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::Content;
@@ -101,20 +102,13 @@ pub(super) fn check_translation_files(loader: &mut Loader, settings: &Settings) 
         .map(|l| l.tag.as_str())
         .collect();
     // Each translation (`pages/about.et.yaml`) with its source (`pages/about.yaml`).
-    let mut found: Vec<(String, String)> = walkdir::WalkDir::new(&root)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e
-                .path()
-                .strip_prefix(&root)
-                .ok()?
-                .to_string_lossy()
-                .replace('\\', "/");
+    let mut found: Vec<(String, String)> = loader
+        .files()
+        .iter()
+        .filter_map(|rel| {
             let ext = rel.rsplit_once('.')?.1;
-            let source = translate::source_path(&rel)?;
-            matches!(ext, "md" | "yaml" | "yml").then_some((rel, source))
+            let source = translate::source_path(rel)?;
+            matches!(ext, "md" | "yaml" | "yml").then(|| (rel.clone(), source))
         })
         .collect();
     found.sort();
@@ -215,9 +209,11 @@ pub(super) fn link(content: &mut Content) {
                 .collect(),
         }
     };
-    for route in &mut content.routes {
-        route.versions = Some(versions_of(&route.kind, 0));
-    }
+    // One route's versions read the tables alone: an archive's thousands, on every core.
+    content
+        .routes
+        .par_iter_mut()
+        .for_each(|route| route.versions = Some(versions_of(&route.kind, 0)));
     for (i, translation) in content.translations.iter_mut().enumerate() {
         for route in &mut translation.routes {
             route.versions = Some(versions_of(&route.kind, i + 1));

@@ -1,6 +1,5 @@
 //! Reads content files, keeping their text so later checks can point at lines.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -20,9 +19,9 @@ pub const AUTHORS_FILE: &str = "authors.yaml";
 pub(crate) struct Loader {
     root: PathBuf,
     /// Each file's text, shared with the memo of `sitegen dev` rather than copied.
-    sources: BTreeMap<String, Source>,
+    sources: foldhash::HashMap<String, Source>,
     /// Lines before a file's YAML (an article's front matter starts on line 2).
-    line_offsets: BTreeMap<String, usize>,
+    line_offsets: foldhash::HashMap<String, usize>,
     pub(crate) errors: Vec<ContentError>,
     /// What is worth fixing but builds as it is (a redirect chain, collapsed).
     pub(crate) warnings: Vec<ContentError>,
@@ -31,6 +30,65 @@ pub(crate) struct Loader {
     language: Option<String>,
     /// The source files that have a translation into `language` (`pages/about.yaml`).
     pub(crate) translated: std::collections::BTreeSet<String>,
+    /// The files under the root, listed once for this loader, its forks and the loaders of
+    /// the other languages.
+    files: Files,
+}
+
+/// Every file under a content directory, by its path relative to it with `/` separators
+/// (`articles/launch.md`), in the order walked: listed the first time it is asked for, and
+/// then shared. One load asks for it several times (the articles of each language, the
+/// translation files, the files no model reads); an archive's thousands of articles are
+/// listed once.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Files(Arc<OnceLock<Vec<String>>>);
+
+impl Files {
+    fn of(&self, root: &Path) -> &[String] {
+        self.0.get_or_init(|| list(root))
+    }
+}
+
+/// The files under `root`, by their path relative to it. A link is read as what it links to:
+/// a linked file is a file, and a linked folder's files are listed under the link's name (the
+/// links inside it are not followed, so no circle of links is walked forever). Only a link
+/// costs a `stat`: every other entry's type comes with its directory's listing.
+fn list(root: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut linked_dirs = Vec::new();
+    let mut add = |path: &Path| {
+        if let Ok(rel) = path.strip_prefix(root) {
+            files.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    };
+    for entry in walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let kind = entry.file_type();
+        if kind.is_file() {
+            add(entry.path());
+        } else if kind.is_symlink() {
+            match std::fs::metadata(entry.path()) {
+                Ok(target) if target.is_file() => add(entry.path()),
+                Ok(target) if target.is_dir() => linked_dirs.push(entry.into_path()),
+                _ => {}
+            }
+        }
+    }
+    for linked in linked_dirs {
+        // Followed, as a walk's root is; what is under it is named under the link.
+        for entry in walkdir::WalkDir::new(&linked)
+            .min_depth(1)
+            .into_iter()
+            .filter_map(Result::ok)
+        {
+            if entry.file_type().is_file() {
+                add(entry.path());
+            }
+        }
+    }
+    files
 }
 
 /// A file's text, and where its fields are written: indexed the first time a position is asked
@@ -59,21 +117,34 @@ impl Loader {
     pub(crate) fn new(root: &Path) -> Self {
         Self {
             root: root.to_owned(),
-            sources: BTreeMap::new(),
-            line_offsets: BTreeMap::new(),
+            sources: foldhash::HashMap::default(),
+            line_offsets: foldhash::HashMap::default(),
             errors: Vec::new(),
             warnings: Vec::new(),
             language: None,
             translated: std::collections::BTreeSet::new(),
+            files: Files::default(),
         }
     }
 
-    /// A loader that reads each file with its translation into `tag` laid over it.
-    pub(crate) fn translating(root: &Path, tag: &str) -> Self {
+    /// A loader that reads each file with its translation into `tag` laid over it, and lists
+    /// the directory as `files` does.
+    pub(crate) fn translating(root: &Path, tag: &str, files: Files) -> Self {
         Self {
             language: Some(tag.to_owned()),
+            files,
             ..Self::new(root)
         }
+    }
+
+    /// Every file under the root (see [`Files`]).
+    pub(crate) fn files(&self) -> &[String] {
+        self.files.of(&self.root)
+    }
+
+    /// The listing of the root, for another loader of the same directory.
+    pub(crate) fn listing(&self) -> Files {
+        self.files.clone()
     }
 
     /// The language whose translations this loader reads, if any.
@@ -86,6 +157,7 @@ impl Loader {
     pub(crate) fn fork(&self) -> Self {
         Self {
             language: self.language.clone(),
+            files: self.files.clone(),
             ..Self::new(&self.root)
         }
     }

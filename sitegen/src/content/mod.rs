@@ -232,9 +232,35 @@ impl Content {
         }
         content.routes = routes::derive(&content, "");
         content.redirects = redirects::derive(&mut loader, &content, redirects_file.as_ref());
-        content.image_refs = validate::validate(&mut loader, &content, public_dir);
-        let article_images =
-            validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
+        // The other languages are read while this one is validated: a translation reads only
+        // what is known by now (the settings, the routes, the redirects), and is dropped when
+        // this language has mistakes, as if it had not been read. None is read past a mistake
+        // already found (a language's tag among them).
+        let others: Vec<String> = match loader.errors.is_empty() {
+            true => (content.settings.languages.iter().skip(1))
+                .map(|l| l.tag.clone())
+                .collect(),
+            false => Vec::new(),
+        };
+        let listing = loader.listing();
+        let ((image_refs, article_images), translations) = rayon::join(
+            || {
+                let image_refs = validate::validate(&mut loader, &content, public_dir);
+                let article_images =
+                    validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
+                (image_refs, article_images)
+            },
+            || {
+                others
+                    .iter()
+                    .map(|tag| {
+                        let loader = Loader::translating(content_dir, tag, listing.clone());
+                        Self::load_translation(loader, public_dir, &content, tag)
+                    })
+                    .collect::<Vec<_>>()
+            },
+        );
+        content.image_refs = image_refs;
         content.image_refs.extend(article_images.photos);
         if loader.errors.is_empty() {
             // The bodies' SVGs are published as they are: their markup is known now; the
@@ -250,16 +276,9 @@ impl Content {
         } else {
             return Err(ContentErrors(loader.errors));
         }
-        let others: Vec<String> = content
-            .settings
-            .languages
-            .iter()
-            .skip(1)
-            .map(|l| l.tag.clone())
-            .collect();
         let mut errors = Vec::new();
-        for tag in others {
-            match Self::load_translation(content_dir, public_dir, &content, &tag) {
+        for translation in translations {
+            match translation {
                 Ok(translation) => content.translations.push(translation),
                 Err(more) => errors.extend(more.0),
             }
@@ -271,17 +290,16 @@ impl Content {
         Ok(content)
     }
 
-    /// The site in the language `tag`: every file of `content_dir` with its translation into
-    /// `tag` laid over it, and only the articles that have one. `source` is the default
-    /// language's content, loaded and validated: whatever a translation cannot change (links,
-    /// pictures, dates) was checked there.
+    /// The site in the language `tag`, read by `loader` (translating into `tag`): every file
+    /// of the content directory with its translation laid over it, and only the articles that
+    /// have one. `source` is the default language's content, loaded (and being validated):
+    /// whatever a translation cannot change (links, pictures, dates) is checked there.
     fn load_translation(
-        content_dir: &Path,
+        mut loader: Loader,
         public_dir: &Path,
         source: &Content,
         tag: &str,
     ) -> Result<Self, ContentErrors> {
-        let mut loader = Loader::translating(content_dir, tag);
         let settings = loader.file::<settings::Settings>(SITE_FILE);
         let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
         let forms = loader.file::<forms::Forms>(FORMS_FILE);
@@ -509,24 +527,21 @@ fn is_yaml(path: &Path) -> bool {
 
 /// A YAML file the model does not read is almost always a misnamed page: say so.
 fn report_unexpected_files(loader: &mut Loader) {
-    let root = loader.root().to_owned();
     let expected_pages: Vec<String> = FixedPage::ALL.iter().map(|p| p.file()).collect();
     // Sorted once found: sorting every directory as it is read would sort the thousands of
     // articles' names too, on every save of `sitegen dev`.
-    let mut unexpected: Vec<String> = walkdir::WalkDir::new(&root)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && is_yaml(e.path()))
-        .filter_map(|entry| {
-            let rel = entry.path().strip_prefix(&root).ok()?;
-            let rel = rel.to_string_lossy().replace('\\', "/");
+    let mut unexpected: Vec<String> = loader
+        .files()
+        .iter()
+        .filter(|rel| is_yaml(Path::new(rel)))
+        .filter_map(|rel| {
             // A translation (`pages/about.et.yaml`) is known when its source is.
-            let source = translate::source_path(&rel).unwrap_or_else(|| rel.clone());
+            let source = translate::source_path(rel).unwrap_or_else(|| rel.clone());
             let known = TOP_LEVEL_FILES.contains(&source.as_str())
                 || expected_pages.contains(&source)
                 || (source.starts_with(&format!("{SERVICES_DIR}/"))
                     && source.matches('/').count() == 1);
-            (!known).then_some(rel)
+            (!known).then(|| rel.clone())
         })
         .collect();
     // By path, component by component: a directory's files in the order of its name.

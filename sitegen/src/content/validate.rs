@@ -34,12 +34,13 @@ const MAY_BE_EMPTY: &[&str] = &["value", "image_alt", "avatar_alt"];
 pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path) -> Vec<ImageRef> {
     let routes = Paths::of(content);
     let mut pictures = Vec::new();
+    let mut checks = ImageChecks::new(public_dir);
     for (file, value) in files(content) {
         let mut walker = Walker {
             loader,
             file: &file,
             routes: &routes,
-            public_dir,
+            checks: &mut checks,
             pictures: &mut pictures,
         };
         walker.walk(&value, "", None);
@@ -95,15 +96,46 @@ impl<'a> Paths<'a> {
     }
 }
 
-struct Walker<'a> {
+struct Walker<'a, 'p> {
     loader: &'a mut Loader,
     file: &'a str,
     routes: &'a Paths<'a>,
-    public_dir: &'a Path,
+    checks: &'a mut ImageChecks<'p>,
     pictures: &'a mut Vec<ImageRef>,
 }
 
-impl Walker<'_> {
+/// The pictures one load has checked, by what was asked: [`check_image`] looks at the file
+/// system (a stat, and a raster's header read), and the articles of an archive often share a
+/// picture, which is then looked at once per load rather than once per article.
+struct ImageChecks<'a> {
+    public_dir: &'a Path,
+    checked: HashMap<(String, String, Option<ImageUse>), Result<Checked, String>>,
+}
+
+impl<'a> ImageChecks<'a> {
+    fn new(public_dir: &'a Path) -> Self {
+        Self {
+            public_dir,
+            checked: HashMap::new(),
+        }
+    }
+
+    /// [`check_image`] of `src`, or what it said when this load asked the same before.
+    fn check(
+        &mut self,
+        content_dir: &Path,
+        src: &str,
+        what: &str,
+        usage: Option<ImageUse>,
+    ) -> Result<Checked, String> {
+        self.checked
+            .entry((src.to_owned(), what.to_owned(), usage))
+            .or_insert_with(|| check_image(content_dir, self.public_dir, src, what, usage))
+            .clone()
+    }
+}
+
+impl Walker<'_, '_> {
     fn walk(&mut self, value: &Value, path: &str, key: Option<&str>) {
         match value {
             Value::Object(map) => {
@@ -204,7 +236,7 @@ impl Walker<'_> {
             );
         }
         let what = format!("`{key}`");
-        match check_image(self.loader.root(), self.public_dir, src, &what, usage) {
+        match self.checks.check(self.loader.root(), src, &what, usage) {
             Err(message) => self.error(path, message),
             Ok(Checked::Public(_)) => {}
             Ok(Checked::Raster(source, usage)) => {
@@ -227,6 +259,7 @@ impl Walker<'_> {
 }
 
 /// A picture the content names, once checked.
+#[derive(Debug, Clone)]
 pub(crate) enum Checked {
     /// A file of `site/public`, published as it is.
     Public(PathBuf),
@@ -303,7 +336,7 @@ fn check_body_images(
     loader: &mut Loader,
     file: &str,
     article: &Article,
-    public_dir: &Path,
+    checks: &mut ImageChecks<'_>,
 ) -> (Vec<ImageRef>, Vec<(usize, PathBuf)>) {
     let mut photos = Vec::new();
     let mut public = Vec::new();
@@ -320,7 +353,7 @@ fn check_body_images(
             );
         }
         let usage = Some(ImageUse::Body);
-        match check_image(loader.root(), public_dir, &image.src, "image", usage) {
+        match checks.check(loader.root(), &image.src, "image", usage) {
             Err(message) => loader.error_at(file, image.line, image.column, message),
             Ok(Checked::Public(path)) => public.push((n, path)),
             Ok(Checked::Raster(path, usage)) => photos.push(ImageRef {
@@ -438,6 +471,7 @@ pub(crate) fn validate_articles(
     let mut public = Vec::new();
     let routes = Paths::of(content);
     let categories: Vec<&str> = content.services.iter().map(|c| c.slug.as_str()).collect();
+    let mut checks = ImageChecks::new(public_dir);
     for (index, article) in content.articles.iter().enumerate() {
         let file = format!("{ARTICLES_DIR}/{}.md", article.slug);
         if !is_slug(&article.slug) {
@@ -489,11 +523,11 @@ pub(crate) fn validate_articles(
             loader: &mut *loader,
             file: &file,
             routes: &routes,
-            public_dir,
+            checks: &mut checks,
             pictures: &mut pictures,
         }
         .walk(&fields, "", None);
-        let (photos, files) = check_body_images(loader, &file, article, public_dir);
+        let (photos, files) = check_body_images(loader, &file, article, &mut checks);
         pictures.extend(photos);
         public.extend(files.into_iter().map(|(n, path)| (index, n, path)));
     }

@@ -184,8 +184,54 @@ struct Exported {
     files: std::collections::BTreeMap<String, Option<PathBuf>>,
     /// The content JSON of the last publish, whose memory the next one writes into: at 5,000
     /// articles it is 10 MB, and a new buffer each time cost more in page faults (the kernel
-    /// zeroing fresh pages) than the serialising itself.
-    json: Vec<u8>,
+    /// zeroing fresh pages) than the serialising itself. One buffer for the fields that grow
+    /// with the archive each ([`Large`]), and one for the rest.
+    json: [Vec<u8>; 4],
+}
+
+/// One field of the model as [`Exported::write_parts`] writes it: cut, and each piece's file
+/// name (one for a part written whole).
+struct NamedPart<'a> {
+    field: &'a str,
+    part: parts::Part<'a>,
+    names: Vec<String>,
+}
+
+/// The fields of the model that grow with the archive (at 5,000 articles, 4 of the 10 MB of its
+/// JSON are the routes, 3 the articles and 1 the cards), taken out of it to be serialised each
+/// on a thread of its own: on two cores, the JSON of a save is written in about half the time.
+struct Large {
+    routes: Vec<crate::content::RouteInfo>,
+    articles: Vec<crate::content::articles::Article>,
+    cards: std::collections::BTreeMap<String, crate::content::images::SocialCard>,
+}
+
+impl Large {
+    /// The fields' names in the model's JSON, in the order of [`Large::write`]'s buffers.
+    const FIELDS: [&str; 3] = ["routes", "articles", "cards"];
+
+    fn take(content: &mut Content) -> Self {
+        Self {
+            routes: std::mem::take(&mut content.routes),
+            articles: std::mem::take(&mut content.articles),
+            cards: std::mem::take(&mut content.cards),
+        }
+    }
+
+    /// Writes each field's JSON into its buffer, and `rest` (the model less them) into the
+    /// first, all at once.
+    fn write(&self, rest: &Content, buffers: &mut [Vec<u8>; 4]) -> serde_json::Result<()> {
+        let [json, routes, articles, cards] = buffers;
+        let mut written = [Ok(()), Ok(()), Ok(()), Ok(())];
+        let [w0, w1, w2, w3] = &mut written;
+        rayon::scope(|scope| {
+            scope.spawn(|_| *w1 = serde_json::to_writer(&mut *routes, &self.routes));
+            scope.spawn(|_| *w2 = serde_json::to_writer(&mut *articles, &self.articles));
+            scope.spawn(|_| *w3 = serde_json::to_writer(&mut *cards, &self.cards));
+            *w0 = serde_json::to_writer(&mut *json, rest);
+        });
+        written.into_iter().collect()
+    }
 }
 
 impl Drop for Exported {
@@ -307,7 +353,7 @@ impl Exported {
             bodies,
             parts: std::collections::BTreeSet::new(),
             files: std::collections::BTreeMap::new(),
-            json: Vec::new(),
+            json: Default::default(),
         })
     }
 
@@ -318,43 +364,77 @@ impl Exported {
     /// save changed (`pages` for a page's YAML, a 40 kB part, and for a new article one piece
     /// each of the routes, the articles and the cards, rather than the 8 MB of those parts at
     /// 5,000 articles), and keeps its indexes of the parts that did not change.
-    fn write_content(&mut self, content: &Content) -> anyhow::Result<()> {
+    fn write_content(&mut self, content: &mut Content) -> anyhow::Result<()> {
+        let large = Large::take(content);
         let mut json = std::mem::take(&mut self.json);
-        json.clear();
-        serde_json::to_writer(&mut json, content)?;
-        let written = self.write_parts(&json);
+        json.iter_mut().for_each(Vec::clear);
+        let written = large
+            .write(content, &mut json)
+            .map_err(anyhow::Error::from)
+            .and_then(|()| {
+                let [rest, large @ ..] = &json;
+                let large: Vec<(&str, &[u8])> = Large::FIELDS
+                    .into_iter()
+                    .zip(large.iter().map(Vec::as_slice))
+                    .collect();
+                self.write_parts(rest, &large)
+            });
         self.json = json;
         written
     }
 
-    /// Splits `json` (the model) into its fields' parts and writes the files that changed.
-    fn write_parts(&mut self, json: &[u8]) -> anyhow::Result<()> {
-        let fields: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
+    /// Splits `json` (the model, less the fields `large` holds the JSON of) into its fields'
+    /// parts and writes the files that changed.
+    fn write_parts(&mut self, json: &[u8], large: &[(&str, &[u8])]) -> anyhow::Result<()> {
+        use rayon::prelude::*;
+        type Raw = serde_json::value::RawValue;
+        let mut fields: std::collections::BTreeMap<&str, &Raw> =
             serde_json::from_slice(json).context("splitting the content JSON")?;
+        for (field, bytes) in large {
+            // Taken out, the field was written empty: its place is known.
+            let place = fields
+                .get_mut(field)
+                .with_context(|| format!("the content JSON has no field `{field}`"))?;
+            *place = serde_json::from_slice(bytes)
+                .with_context(|| format!("reading the content's {field}"))?;
+        }
+        // Each field cut and each piece named for its bytes, the large ones on every core.
+        let fields: Vec<NamedPart<'_>> = fields
+            .into_par_iter()
+            .map(|(field, value)| {
+                let part =
+                    parts::cut(value).with_context(|| format!("cutting the content's {field}"))?;
+                let name = |bytes: &[u8]| {
+                    let hash = crate::cache::hash_hex(&[bytes]);
+                    format!("{field}.{}.json", crate::cache::name_hash(&hash))
+                };
+                let names = match &part {
+                    parts::Part::Whole(bytes) => vec![name(bytes)],
+                    parts::Part::Pieces(pieces) => pieces.iter().map(|p| name(p)).collect(),
+                };
+                Ok(NamedPart { field, part, names })
+            })
+            .collect::<anyhow::Result<_>>()?;
         let dir = self.dir.join("parts");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let mut named = serde_json::Map::new();
         let mut files = std::collections::BTreeSet::new();
-        let mut write = |field: &str, bytes: &[u8]| -> anyhow::Result<String> {
-            let name = format!(
-                "{field}.{}.json",
-                crate::cache::name_hash(&crate::cache::hash_hex(&[bytes]))
-            );
-            // Written once, and only when the last content did not have it.
-            if files.insert(name.clone()) && !self.parts.contains(&name) {
-                replace(&dir.join(&name), bytes)?;
+        for NamedPart { field, part, names } in fields {
+            let bytes: Vec<&[u8]> = match &part {
+                parts::Part::Whole(bytes) => vec![bytes],
+                parts::Part::Pieces(pieces) => pieces.iter().map(Vec::as_slice).collect(),
+            };
+            let mut written = Vec::with_capacity(names.len());
+            for (name, bytes) in names.into_iter().zip(bytes) {
+                // Written once, and only when the last content did not have it.
+                if files.insert(name.clone()) && !self.parts.contains(&name) {
+                    replace(&dir.join(&name), bytes)?;
+                }
+                written.push(serde_json::Value::String(format!("parts/{name}")));
             }
-            Ok(format!("parts/{name}"))
-        };
-        for (field, value) in fields {
-            let part =
-                parts::cut(value).with_context(|| format!("cutting the content's {field}"))?;
-            let value = match part {
-                parts::Part::Whole(bytes) => serde_json::Value::String(write(field, bytes)?),
-                parts::Part::Pieces(pieces) => pieces
-                    .iter()
-                    .map(|piece| write(field, piece).map(serde_json::Value::String))
-                    .collect::<anyhow::Result<_>>()?,
+            let value = match (part, written.pop()) {
+                (parts::Part::Whole(_), Some(file)) => file,
+                (_, last) => serde_json::Value::Array(written.into_iter().chain(last).collect()),
             };
             named.insert(field.to_owned(), value);
         }
@@ -425,7 +505,7 @@ impl Exported {
             content.settings.contact_endpoint.clone_from(endpoint);
         }
         content.article_bodies = Some(self.bodies.take(&mut content)?);
-        self.write_content(&content)?;
+        self.write_content(&mut content)?;
         Ok(Some(pending))
     }
 
@@ -776,10 +856,34 @@ mod tests {
     }
 
     #[test]
+    fn a_field_serialised_apart_is_written_as_the_whole_model_would_be() {
+        let scratch = tempfile::tempdir().expect("tempdir");
+        let mut whole = Exported::create(scratch.path().join("whole"), None).expect("created");
+        whole.write_parts(&model(0..2_000), &[]).expect("written");
+        let mut apart = Exported::create(scratch.path().join("apart"), None).expect("created");
+        let model: serde_json::Value = serde_json::from_slice(&model(0..2_000)).expect("parses");
+        let routes = serde_json::to_vec(&model["routes"]).expect("serialises");
+        let rest =
+            serde_json::to_vec(&serde_json::json!({ "pages": model["pages"], "routes": [] }))
+                .expect("serialises");
+        apart
+            .write_parts(&rest, &[("routes", &routes)])
+            .expect("written");
+        assert_eq!(written(&apart), written(&whole));
+        // A field the model does not have is a mistake in sitegen, said as such.
+        let err = apart
+            .write_parts(&rest, &[("rutes", &routes)])
+            .expect_err("no such field");
+        assert!(err.to_string().contains("no field `rutes`"), "{err}");
+    }
+
+    #[test]
     fn a_new_first_route_writes_one_piece_and_the_old_one_goes() {
         let scratch = tempfile::tempdir().expect("tempdir");
         let mut exported = Exported::create(scratch.path().join("dev"), None).expect("created");
-        exported.write_parts(&model(0..2_000)).expect("written");
+        exported
+            .write_parts(&model(0..2_000), &[])
+            .expect("written");
         let (before, on_disk) = written(&exported);
         assert!(before.len() > 4, "the routes are cut: {before:?}");
         assert_eq!(on_disk, before.iter().cloned().collect());
@@ -799,7 +903,7 @@ mod tests {
         assert_eq!(paths, expected);
 
         exported
-            .write_parts(&model(std::iter::once(9_999).chain(0..2_000)))
+            .write_parts(&model(std::iter::once(9_999).chain(0..2_000)), &[])
             .expect("written");
         let (after, on_disk) = written(&exported);
         let new: Vec<&String> = after.iter().filter(|file| !before.contains(file)).collect();
