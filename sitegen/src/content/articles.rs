@@ -120,7 +120,7 @@ pub struct TocEntry {
 }
 
 /// An article, with its body rendered.
-#[derive(Debug, Clone, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, TS)]
 pub struct Article {
     /// From the file name (`generative-ai-enterprise`).
     pub slug: String,

@@ -16,6 +16,7 @@
 
 mod cards;
 mod children;
+mod elements;
 mod parts;
 mod watch;
 
@@ -36,6 +37,7 @@ use crate::content::articles::ArticleMemo;
 use crate::content::{ArticleBodies, Content, ContentErrors};
 use crate::images::ImagesError;
 use children::Owned;
+use elements::Elements;
 
 pub use crate::bundle::DEV_DIR;
 
@@ -182,11 +184,12 @@ struct Exported {
     /// The pictures the newest content names, by URL path: the file that holds each, or none
     /// for a card still to be drawn.
     files: std::collections::BTreeMap<String, Option<PathBuf>>,
-    /// The content JSON of the last publish, whose memory the next one writes into: at 5,000
-    /// articles it is 10 MB, and a new buffer each time cost more in page faults (the kernel
-    /// zeroing fresh pages) than the serialising itself. One buffer for the fields that grow
-    /// with the archive each ([`Large`]), and one for the rest.
-    json: [Vec<u8>; 4],
+    /// The content JSON of the last publish less its large fields, whose memory the next one
+    /// writes into: a new buffer each time cost more in page faults (the kernel zeroing fresh
+    /// pages) than the serialising itself.
+    json: Vec<u8>,
+    /// The large fields as the last publish wrote them.
+    large: Large,
 }
 
 /// One field of the model as [`Exported::write_parts`] writes it: cut, and each piece's file
@@ -198,39 +201,67 @@ struct NamedPart<'a> {
 }
 
 /// The fields of the model that grow with the archive (at 5,000 articles, 4 of the 10 MB of its
-/// JSON are the routes, 3 the articles and 1 the cards), taken out of it to be serialised each
-/// on a thread of its own: on two cores, the JSON of a save is written in about half the time.
+/// JSON are the routes, 3 the articles and 1 the cards), each written from what the last
+/// publish wrote of it ([`elements`]), on a thread of its own.
+#[derive(Debug)]
 struct Large {
-    routes: Vec<crate::content::RouteInfo>,
-    articles: Vec<crate::content::articles::Article>,
-    cards: std::collections::BTreeMap<String, crate::content::images::SocialCard>,
+    routes: Elements<crate::content::RouteInfo>,
+    articles: Elements<crate::content::articles::Article>,
+    cards: Elements<crate::content::images::SocialCard>,
+}
+
+impl Default for Large {
+    fn default() -> Self {
+        Self {
+            routes: Elements::array(),
+            articles: Elements::array(),
+            cards: Elements::object(),
+        }
+    }
 }
 
 impl Large {
-    /// The fields' names in the model's JSON, in the order of [`Large::write`]'s buffers.
-    const FIELDS: [&str; 3] = ["routes", "articles", "cards"];
-
-    fn take(content: &mut Content) -> Self {
-        Self {
-            routes: std::mem::take(&mut content.routes),
-            articles: std::mem::take(&mut content.articles),
-            cards: std::mem::take(&mut content.cards),
-        }
+    /// Takes the fields out of `content` and writes them, each by the key of its elements.
+    fn write(&mut self, content: &mut Content) -> serde_json::Result<()> {
+        let routes = std::mem::take(&mut content.routes);
+        let articles = std::mem::take(&mut content.articles);
+        let cards = std::mem::take(&mut content.cards);
+        let (routes_written, (articles_written, cards_written)) = rayon::join(
+            || (self.routes).write(routes.into_iter().map(|r| (r.path.clone(), r))),
+            || {
+                rayon::join(
+                    || (self.articles).write(articles.into_iter().map(|a| (a.slug.clone(), a))),
+                    || self.cards.write(cards),
+                )
+            },
+        );
+        routes_written.and(articles_written).and(cards_written)
     }
 
-    /// Writes each field's JSON into its buffer, and `rest` (the model less them) into the
-    /// first, all at once.
-    fn write(&self, rest: &Content, buffers: &mut [Vec<u8>; 4]) -> serde_json::Result<()> {
-        let [json, routes, articles, cards] = buffers;
-        let mut written = [Ok(()), Ok(()), Ok(()), Ok(())];
-        let [w0, w1, w2, w3] = &mut written;
-        rayon::scope(|scope| {
-            scope.spawn(|_| *w1 = serde_json::to_writer(&mut *routes, &self.routes));
-            scope.spawn(|_| *w2 = serde_json::to_writer(&mut *articles, &self.articles));
-            scope.spawn(|_| *w3 = serde_json::to_writer(&mut *cards, &self.cards));
-            *w0 = serde_json::to_writer(&mut *json, rest);
-        });
-        written.into_iter().collect()
+    /// Each field's name in the model's JSON, and what was written of it.
+    fn fields(&self) -> [(&'static str, Known<'_>); 3] {
+        [
+            ("routes", Known::of(&self.routes)),
+            ("articles", Known::of(&self.articles)),
+            ("cards", Known::of(&self.cards)),
+        ]
+    }
+}
+
+/// A large field's JSON, and each element's bytes in it ([`parts::cut_known`]).
+struct Known<'a> {
+    json: &'a [u8],
+    elements: Vec<&'a [u8]>,
+    object: bool,
+}
+
+impl<'a> Known<'a> {
+    fn of<T: PartialEq + Serialize>(elements: &'a Elements<T>) -> Self {
+        Self {
+            json: elements.json(),
+            elements: elements.elements(),
+            object: elements.is_object(),
+        }
     }
 }
 
@@ -353,7 +384,8 @@ impl Exported {
             bodies,
             parts: std::collections::BTreeSet::new(),
             files: std::collections::BTreeMap::new(),
-            json: Default::default(),
+            json: Vec::new(),
+            large: Large::default(),
         })
     }
 
@@ -365,45 +397,42 @@ impl Exported {
     /// each of the routes, the articles and the cards, rather than the 8 MB of those parts at
     /// 5,000 articles), and keeps its indexes of the parts that did not change.
     fn write_content(&mut self, content: &mut Content) -> anyhow::Result<()> {
-        let large = Large::take(content);
+        let mut large = std::mem::take(&mut self.large);
         let mut json = std::mem::take(&mut self.json);
-        json.iter_mut().for_each(Vec::clear);
+        json.clear();
         let written = large
-            .write(content, &mut json)
+            .write(content)
+            .and_then(|()| serde_json::to_writer(&mut json, &*content))
             .map_err(anyhow::Error::from)
-            .and_then(|()| {
-                let [rest, large @ ..] = &json;
-                let large: Vec<(&str, &[u8])> = Large::FIELDS
-                    .into_iter()
-                    .zip(large.iter().map(Vec::as_slice))
-                    .collect();
-                self.write_parts(rest, &large)
-            });
+            .and_then(|()| self.write_parts(&json, &large.fields()));
         self.json = json;
+        self.large = large;
         written
     }
 
     /// Splits `json` (the model, less the fields `large` holds the JSON of) into its fields'
     /// parts and writes the files that changed.
-    fn write_parts(&mut self, json: &[u8], large: &[(&str, &[u8])]) -> anyhow::Result<()> {
+    fn write_parts(&mut self, json: &[u8], large: &[(&str, Known<'_>)]) -> anyhow::Result<()> {
         use rayon::prelude::*;
-        type Raw = serde_json::value::RawValue;
-        let mut fields: std::collections::BTreeMap<&str, &Raw> =
+        let fields: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
             serde_json::from_slice(json).context("splitting the content JSON")?;
-        for (field, bytes) in large {
-            // Taken out, the field was written empty: its place is known.
-            let place = fields
-                .get_mut(field)
-                .with_context(|| format!("the content JSON has no field `{field}`"))?;
-            *place = serde_json::from_slice(bytes)
-                .with_context(|| format!("reading the content's {field}"))?;
+        for (field, _) in large {
+            // Taken out, the field was written empty: it is one of the model's.
+            if !fields.contains_key(field) {
+                bail!("the content JSON has no field `{field}`");
+            }
         }
-        // Each field cut and each piece named for its bytes, the large ones on every core.
+        let known: std::collections::BTreeMap<&str, &Known<'_>> =
+            large.iter().map(|(field, known)| (*field, known)).collect();
+        // Each field cut and each piece named for its bytes, on every core.
         let fields: Vec<NamedPart<'_>> = fields
             .into_par_iter()
             .map(|(field, value)| {
-                let part =
-                    parts::cut(value).with_context(|| format!("cutting the content's {field}"))?;
+                let part = match known.get(field) {
+                    Some(known) => parts::cut_known(known.json, &known.elements, known.object),
+                    None => parts::cut(value)
+                        .with_context(|| format!("cutting the content's {field}"))?,
+                };
                 let name = |bytes: &[u8]| {
                     let hash = crate::cache::hash_hex(&[bytes]);
                     format!("{field}.{}.json", crate::cache::name_hash(&hash))
@@ -856,25 +885,36 @@ mod tests {
     }
 
     #[test]
-    fn a_field_serialised_apart_is_written_as_the_whole_model_would_be() {
+    fn a_field_written_from_its_elements_is_written_as_the_whole_model_would_be() {
         let scratch = tempfile::tempdir().expect("tempdir");
-        let mut whole = Exported::create(scratch.path().join("whole"), None).expect("created");
-        whole.write_parts(&model(0..2_000), &[]).expect("written");
-        let mut apart = Exported::create(scratch.path().join("apart"), None).expect("created");
-        let model: serde_json::Value = serde_json::from_slice(&model(0..2_000)).expect("parses");
-        let routes = serde_json::to_vec(&model["routes"]).expect("serialises");
-        let rest =
-            serde_json::to_vec(&serde_json::json!({ "pages": model["pages"], "routes": [] }))
-                .expect("serialises");
-        apart
-            .write_parts(&rest, &[("routes", &routes)])
-            .expect("written");
-        assert_eq!(written(&apart), written(&whole));
+        let apart_dir = scratch.path().join("apart");
+        let mut apart = Exported::create(apart_dir, None).expect("created");
+        let mut routes = Elements::array();
+        // Twice: the second time every route's bytes are the first time's.
+        for (round, names) in [(0, 0..2_000), (1, 1..2_001)] {
+            let model_bytes = model(names.clone());
+            let whole_dir = scratch.path().join(format!("whole-{round}"));
+            let mut whole = Exported::create(whole_dir, None).expect("created");
+            whole.write_parts(&model_bytes, &[]).expect("written");
+            let model: serde_json::Value = serde_json::from_slice(&model_bytes).expect("parses");
+            let elements = model["routes"].as_array().expect("routes").clone();
+            routes
+                .write(elements.into_iter().map(|r| (r["path"].to_string(), r)))
+                .expect("written");
+            let rest =
+                serde_json::to_vec(&serde_json::json!({ "pages": model["pages"], "routes": [] }))
+                    .expect("serialises");
+            apart
+                .write_parts(&rest, &[("routes", Known::of(&routes))])
+                .expect("written");
+            assert_eq!(written(&apart), written(&whole), "round {round}");
+        }
         // A field the model does not have is a mistake in sitegen, said as such.
+        let rest = serde_json::to_vec(&serde_json::json!({ "pages": {} })).expect("serialises");
         let err = apart
-            .write_parts(&rest, &[("rutes", &routes)])
+            .write_parts(&rest, &[("routes", Known::of(&routes))])
             .expect_err("no such field");
-        assert!(err.to_string().contains("no field `rutes`"), "{err}");
+        assert!(err.to_string().contains("no field `routes`"), "{err}");
     }
 
     #[test]
