@@ -109,7 +109,7 @@ struct FrontMatter {
 }
 
 /// One entry of an article's table of contents.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct TocEntry {
     /// The heading's `id`.
     pub id: String,
@@ -120,7 +120,7 @@ pub struct TocEntry {
 }
 
 /// An article, with its body rendered.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize, TS)]
 pub struct Article {
     /// From the file name (`generative-ai-enterprise`).
     pub slug: String,
@@ -186,7 +186,7 @@ pub struct Article {
 }
 
 /// A picture of an article body, with where it is written in the article file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq)]
 pub struct BodyImage {
     /// As written: `/images/insights/chart.png` (a photo) or an SVG under `site/public`.
     pub src: String,

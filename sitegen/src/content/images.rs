@@ -212,7 +212,7 @@ pub struct Picture {
 pub const SHARE_SIZE: (u32, u32) = (1200, 630);
 
 /// The picture a page names for its link previews (`share_image` in its meta or front matter).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct ShareImage {
     /// As written: `/images/insights/launch.jpg`.
     pub src: String,
@@ -221,7 +221,7 @@ pub struct ShareImage {
 }
 
 /// A page's picture for link previews (`og:image`): its social card, or the picture it names.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct SocialCard {
     /// Where it is published (`/img/card-about.1a2b3c4d5e6f.png`).
     pub src: String,

@@ -17,7 +17,7 @@ use super::common::Meta;
 use super::pages::FixedPage;
 
 /// One published page.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct RouteInfo {
     /// Path without trailing slash (`/`, `/about`, `/services/cloud-services/devops`).
     pub path: String,
@@ -47,7 +47,7 @@ pub struct RouteInfo {
 
 /// A page in every language of the site: its row of the one table of versions
 /// ([`super::i18n`] computes it).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct Versions {
     /// The page's canonical URL: its own when it is a translation (or in the default
     /// language), the default language's when it only stands in for a missing translation.
@@ -60,7 +60,7 @@ pub struct Versions {
 }
 
 /// One `hreflang` alternate: a language (or `x-default`) and the absolute URL of its version.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct HrefLang {
     /// A BCP 47 tag, or `x-default`.
     pub hreflang: String,
@@ -69,7 +69,7 @@ pub struct HrefLang {
 }
 
 /// A page in one language, as the language switcher shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct Version {
     /// The language's BCP 47 tag.
     pub tag: String,
@@ -85,7 +85,7 @@ pub struct Version {
 
 /// Where a page stands in a listing split into pages: computed once, by sitegen, for the page's
 /// title and for its pager.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Hash, Eq, Deserialize, Serialize, TS)]
 pub struct PageOf {
     /// How many pages the listing has (at least one).
     pub pages: u32,

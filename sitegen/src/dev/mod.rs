@@ -256,7 +256,7 @@ struct Known<'a> {
 }
 
 impl<'a> Known<'a> {
-    fn of<T: PartialEq + Serialize>(elements: &'a Elements<T>) -> Self {
+    fn of<T: std::hash::Hash + Serialize>(elements: &'a Elements<T>) -> Self {
         Self {
             json: elements.json(),
             elements: elements.elements(),
