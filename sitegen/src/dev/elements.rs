@@ -1,10 +1,10 @@
 //! The JSON of a large field of the model, written again on every save from what the last one
 //! wrote: an element equal to the one the last save wrote under its key is copied from its
-//! bytes, not serialised again. Equal means the same 128-bit SipHash: remembering the hash
-//! rather than the element kept the archive's elements out of memory twice (50 MB at 5,000
-//! articles), and hashing an element costs a fraction of serialising it. At 5,000 articles a save changes a handful of the 16,000
+//! bytes, not serialised again. At 5,000 articles a save changes a handful of the 16,000
 //! routes, articles and cards, and serialising all of them was a third of handing the content
-//! over to the dev server.
+//! over to the dev server. Equal means the same 128-bit SipHash: remembering the hash rather
+//! than the element kept the archive's elements out of memory twice (50 MB at 5,000
+//! articles), and hashing an element costs a fraction of serialising it.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -63,11 +63,7 @@ impl<T: Hash + serde::Serialize> Elements<T> {
     /// Writes the field of `now` (each element with its key, in order), the JSON serde would
     /// write for it, and remembers it for the next save.
     pub fn write(&mut self, now: impl IntoIterator<Item = (String, T)>) -> serde_json::Result<()> {
-        let (open, close) = if self.object {
-            (b'{', b'}')
-        } else {
-            (b'[', b']')
-        };
+        let (open, close) = super::parts::brackets(self.object);
         let mut json = std::mem::take(&mut self.spare);
         json.clear();
         json.push(open);

@@ -82,12 +82,17 @@ pub fn cut_known<'a>(json: &'a [u8], elements: &[&[u8]], object: bool) -> Part<'
     if json.len() < PIECE_MIN_BYTES {
         return Part::Whole(json);
     }
-    let (open, close) = if object { (b'{', b'}') } else { (b'[', b']') };
+    let (open, close) = brackets(object);
     Part::Pieces(group(elements, open, close, |out, element| {
         let start = out.len();
         out.extend_from_slice(element);
         &out[start..]
     }))
+}
+
+/// What opens and closes a JSON object (`object`) or array.
+pub fn brackets(object: bool) -> (u8, u8) {
+    if object { (b'{', b'}') } else { (b'[', b']') }
 }
 
 /// Writes `items` into pieces opened by `open` and closed by `close`, each item by `write`
