@@ -232,11 +232,12 @@ if (import.meta.hot) {
 
 /**
  * The modules the first page is rendered with: those of every page (`pages/+*` but the config
- * and the browser's entry) and those of `/`, the page of the URL `sitegen dev` prints.
+ * and the browser's entry) and those of `/`, the page of the URL `sitegen dev` prints. A folder
+ * that is not there (the home page moved) names none.
  */
 function firstPageModules(root: string): string[] {
   const plusFiles = (dir: string) =>
-    readdirSync(path.join(root, dir))
+    (existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir)) : [])
       .filter((name) => /^\+.+\.tsx?$/.test(name) && !/^\+(config|client)\./.test(name))
       .map((name) => `/${dir}/${name}`)
   return [...plusFiles('pages'), ...plusFiles('pages/index')]
