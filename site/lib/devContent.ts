@@ -13,7 +13,7 @@
 // `{"/img/...": "/path/in/the/cache"}`), which this plugin serves under `/img/`; a social card
 // still being drawn is `null` there until it is, and a request for it waits. Without
 // `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
-import { createReadStream, existsSync, readdirSync, readFileSync, watch } from 'node:fs'
+import { createReadStream, existsSync, readFileSync, watch } from 'node:fs'
 import path from 'node:path'
 import type { Connect, ErrorPayload, Plugin, ViteDevServer, WebSocketClient } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
@@ -230,19 +230,6 @@ if (import.meta.hot) {
 }
 `
 
-/**
- * The modules the first page is rendered with: those of every page (`pages/+*` but the config
- * and the browser's entry) and those of `/`, the page of the URL `sitegen dev` prints. A folder
- * that is not there (the home page moved) names none.
- */
-function firstPageModules(root: string): string[] {
-  const plusFiles = (dir: string) =>
-    (existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir)) : [])
-      .filter((name) => /^\+.+\.tsx?$/.test(name) && !/^\+(config|client)\./.test(name))
-      .map((name) => `/${dir}/${name}`)
-  return [...plusFiles('pages'), ...plusFiles('pages/index')]
-}
-
 /** What a page told the plugin it shows, and the hash of its inputs (none: unknown). */
 interface OpenPage {
   path: string
@@ -319,14 +306,6 @@ export function reloadOnContent(
         turns = turns.then(() => content).then(turn, turn)
       })
       if (filesFile) server.middlewares.use(servePictures(filesFile))
-      // The module runner imports a page's modules one after another when the first request
-      // asks for it; imported as soon as the server listens, they load while the address is
-      // still on its way to the browser, and side by side, each in the other's waits (at 5,000
-      // articles the first page came after 2.88 s with this and 3.00 s without, medians of six
-      // interleaved starts). A module that fails here fails again in the request, which says why.
-      server.httpServer?.once('listening', () => {
-        for (const id of firstPageModules(server.config.root)) server.ssrLoadModule(id).catch(() => {})
-      })
       const remember = async (data: OpenMessage, client: WebSocketClient) => {
         await content
         const version = contentVersion
