@@ -12,6 +12,7 @@ import type { SiteContent } from '../schema/SiteContent'
 import { type ReadScheme, readsOf, tracked } from './reads'
 
 export { renderPage } from 'vike/server'
+export { learn, renderThin } from './thin'
 
 // Whether the content was set without a scheme of its reads: each page's inputs then read it all.
 let untracked = false

@@ -7,7 +7,8 @@
 //   {"op":"hash","paths":[P]}  -> {"hashes":[H],       what each page renders (entry.server.ts),
 //                                  "reads":[[K]]}      and what that read of the content (reads.ts)
 //                                                       or {"error":E,"path":P} naming the page
-//   {"op":"render","path":P}   -> {"status":S,"html":T} the page through Vike's renderPage
+//   {"op":"render","path":P}   -> {"status":S,"html":T} the page: Vike's renderPage, or for a kind
+//                                                       of page it rendered before, render/thin.ts
 //
 // A request that fails is answered {"error":E}; the worker then goes on. It exits when stdin
 // closes, so it never outlives sitegen. Usage: node worker.mjs BUNDLE_DIR
@@ -30,7 +31,7 @@ process.stdout.write = process.stderr.write.bind(process.stderr)
 
 // Vike's server entry registers the build; the sitegen entry shares its modules.
 await import(pathToFileURL(path.join(bundle, 'server', 'entry.mjs')).href)
-const { renderPage, setContent, inputsHash, showLanguageOf } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
+const { renderPage, learn, renderThin, setContent, inputsHash, showLanguageOf } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
 
 // Rendering page after page, V8 lets the heap grow far past what is live: measured at 5,000
 // articles, 90 MB live and 480 MB in use after 2,000 pages, in every worker of the pool. A
@@ -54,6 +55,17 @@ function withBodiesAt(folder, content) {
 
 function describe(error) {
   return error instanceof Error ? (error.stack ?? error.message) : String(error)
+}
+
+const everyPageViaVike = process.env.SITEGEN_RENDER === 'vike'
+
+/** The page at `path` through Vike's renderPage: its page context, status and HTML. */
+async function viaVike(path) {
+  const pageContext = await renderPage({ urlOriginal: path })
+  const { httpResponse, errorWhileRendering } = pageContext
+  if (errorWhileRendering) throw errorWhileRendering
+  if (!httpResponse) throw new Error(`Vike rendered no response for ${path}`)
+  return { pageContext, status: httpResponse.statusCode, html: await httpResponse.getBody() }
 }
 
 async function handle(request) {
@@ -80,13 +92,18 @@ async function handle(request) {
     }
     case 'render': {
       showLanguageOf(request.path)
-      const pageContext = await renderPage({ urlOriginal: request.path })
-      const { httpResponse, errorWhileRendering } = pageContext
-      if (errorWhileRendering) return { error: describe(errorWhileRendering) }
-      if (!httpResponse) return { error: `Vike rendered no response for ${request.path}` }
-      const html = await httpResponse.getBody()
+      // A page of a kind Vike rendered before goes the thin way (render/thin.ts), which checks
+      // itself against Vike on the kind's second page; SITEGEN_RENDER=vike sends every page
+      // through Vike.
+      const thin = everyPageViaVike ? undefined : await renderThin(request.path, async () => (await viaVike(request.path)).html)
+      if (thin !== undefined) {
+        collectWhenGrown()
+        return { status: 200, html: thin }
+      }
+      const { pageContext, status, html } = await viaVike(request.path)
+      if (status === 200) await learn(request.path, pageContext, html)
       collectWhenGrown()
-      return { status: httpResponse.statusCode, html }
+      return { status, html }
     }
     default:
       return { error: `unknown request ${JSON.stringify(request.op)}` }
