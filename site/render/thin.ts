@@ -6,9 +6,10 @@
 // A page kind is a Vike page (`/pages/insights/@slug`). Its first page is rendered by Vike's
 // `renderPage`; what that leaves in its page context (the page's resolved `config`, with its
 // hooks and `Page`) and in its HTML (the tags Vike injects for the page's assets) is what this
-// module renders the kind's further pages with. Each kind's second page is rendered both ways and
-// must come out byte for byte the same, or the build stops naming the page: the output of this
-// path is Vike's output, checked on every build.
+// module renders the kind's further pages with. The first page is rendered again this way and
+// must be Vike's HTML with those tags, and the kind's second page is rendered both ways and must
+// come out byte for byte the same; otherwise Vike renders the kind's pages, and the build warns
+// naming the page and where the two differ. The output is Vike's output, checked on every build.
 //
 // What it reproduces of Vike 0.4 (vike/dist/server/runtime/renderPageServer/html/):
 // - routing: the pages' route functions (`pageContext.pages`), of which exactly one must answer
@@ -47,6 +48,23 @@ interface Kind {
 /** The page ids and their route functions, from the first page Vike rendered. */
 let routes: [string, Hook][] | undefined
 const kinds = new Map<string, Kind>()
+/** The kinds whose HTML is not their bare document with Vike's tags at the two places: Vike's. */
+const refused = new Set<string>()
+
+/**
+ * The settings a kind's configuration may have to be rendered here: those this module calls
+ * (`route`, `data`, `onBeforeRender`, `onRenderHtml`), those only vike-react's `onRenderHtml`
+ * reads, and those of the browser's side, which a page rendered to HTML does not use. A kind with
+ * any other (a `guard`, an `onCreatePageContext`, an `injectFilter`: hooks Vike runs around
+ * `onRenderHtml`) is rendered by Vike.
+ */
+const KNOWN_CONFIGS = new Set([
+  ...['route', 'data', 'onBeforeRender', 'onRenderHtml', 'Page', 'passToClient', 'Loading'],
+  ...['Head', 'Layout', 'Wrapper', 'title', 'description', 'image', 'viewport', 'favicon', 'lang'],
+  ...['htmlAttributes', 'bodyAttributes', 'headHtmlBegin', 'headHtmlEnd', 'bodyHtmlBegin', 'bodyHtmlEnd'],
+  ...['reactStrictMode', 'react', 'onBeforeRenderHtml', 'onAfterRenderHtml'],
+  ...['client', 'clientRouting', 'isClientRuntimeLoaded', 'onRenderClient', 'hydrationCanBeAborted'],
+])
 
 /** The page kind of `path` when its route is a function that alone answers `true` for it. */
 function kindOf(path: string): string | undefined {
@@ -64,9 +82,11 @@ function kindOf(path: string): string | undefined {
 
 /**
  * Notes what Vike's rendering of `path` (its page context and HTML) teaches: the route functions
- * of every page, and for the page's kind, its configuration and asset tags.
+ * of every page, and for the page's kind, its configuration and asset tags. When this module
+ * renders the page other than Vike did, the kind is left to Vike: the answer says so, to be
+ * shown as a warning.
  */
-export async function learn(path: string, pageContext: VikePageContext, html: string): Promise<void> {
+export async function learn(path: string, pageContext: VikePageContext, html: string): Promise<string | undefined> {
   if (!routes && pageContext.pages) {
     // Only the error page may have no route: a page routed by its folder would be one this
     // module cannot route.
@@ -75,7 +95,11 @@ export async function learn(path: string, pageContext: VikePageContext, html: st
     routes = routed ? all.flatMap(([pageId, { route }]) => (typeof route === 'function' ? [[pageId, route as Hook]] : [])) : []
   }
   const pageId = pageContext.pageId
-  if (!pageId || pageContext.is404 || kinds.has(pageId) || kindOf(path) !== pageId) return
+  if (!pageId || pageContext.is404 || kinds.has(pageId) || refused.has(pageId) || kindOf(path) !== pageId) return
+  if (Object.keys(pageContext.config).some((name) => !KNOWN_CONFIGS.has(name))) {
+    refused.add(pageId)
+    return
+  }
   const kind: Kind = {
     pageId,
     config: pageContext.config,
@@ -87,33 +111,56 @@ export async function learn(path: string, pageContext: VikePageContext, html: st
   }
   // The HTML `onRenderHtml` writes for the page, without the assets: Vike's HTML is this with a
   // fragment after `<head>` and one before `</body>`.
-  const tags = injectedTags(await documentOf(kind, path), html)
-  if (tags) kinds.set(pageId, { ...kind, ...tags })
+  const bare = await documentOf(kind, path)
+  const tags = bare === undefined ? undefined : injectedTags(bare, html)
+  const ours = bare !== undefined && tags ? withTags(bare, tags) : undefined
+  if (tags && ours === html) {
+    kinds.set(pageId, { ...kind, ...tags })
+    return
+  }
+  refused.add(pageId)
+  return bare === undefined ? undefined : disagreement(path, pageId, ours ?? bare, html)
+}
+
+/** What a kind renders, without Vike or through it. */
+export interface Rendered {
+  html: string
+  /** Why the page's kind is left to Vike from now on, when this page showed it must be. */
+  warning?: string
 }
 
 /**
  * The page at `path` rendered without Vike's `renderPage`, when its kind is known; undefined
- * when Vike must render it. `viaVike` renders a page through Vike, for the check of a kind's
- * second page.
+ * when Vike must render it. `viaVike` renders the page through Vike, for the check of a kind's
+ * second page: if the two differ, the page is Vike's and the kind is left to Vike.
  */
-export async function renderThin(path: string, viaVike: () => Promise<string>): Promise<string | undefined> {
+export async function renderThin(path: string, viaVike: () => Promise<string>): Promise<Rendered | undefined> {
   const pageId = kindOf(path)
   const kind = pageId === undefined ? undefined : kinds.get(pageId)
   if (!kind) return undefined
   const bare = await documentOf(kind, path)
-  if (bare === undefined) return undefined
-  const html = withTags(bare, kind)
+  const html = bare === undefined ? undefined : withTags(bare, kind)
+  if (html === undefined) return undefined
   if (!kind.checked) {
     const expected = await viaVike()
     if (html !== expected) {
-      throw new Error(
-        `sitegen's render path and Vike's renderPage disagree on ${path} (page ${kind.pageId}) from ` +
-          `character ${firstDifference(html, expected)}. SITEGEN_RENDER=vike renders every page through Vike.`,
-      )
+      kinds.delete(kind.pageId)
+      refused.add(kind.pageId)
+      return { html: expected, warning: disagreement(path, kind.pageId, html, expected) }
     }
     kind.checked = true
   }
-  return html
+  return { html }
+}
+
+function disagreement(path: string, pageId: string, thin: string, vike: string): string {
+  let at = 0
+  while (at < thin.length && at < vike.length && thin[at] === vike[at]) at++
+  const around = (html: string) => JSON.stringify(html.slice(Math.max(0, at - 40), at + 40))
+  return (
+    `the pages of ${pageId} are rendered through Vike's renderPage: sitegen's own render path ` +
+    `differs on ${path} from character ${at} (${around(vike)} in Vike's, ${around(thin)} in its own)`
+  )
 }
 
 /** The page context Vike's hooks and the pages read, for a page of `kind` at `path`. */
@@ -191,37 +238,48 @@ function places(html: string): { head: number; body: number } | undefined {
   return { head: head.index + head[0].length, body: html.lastIndexOf(body[0]) }
 }
 
+/** How much of the page beside each place finds the place again in Vike's HTML. */
+const BESIDE = 64
+
 /**
  * The fragments Vike placed into `bare` to make `html`, as Vike joined them before breaking
- * their lines; undefined when `html` is not `bare` with a fragment at each place.
+ * their lines: what `html` has after `<head>` before the page goes on as `bare` does there,
+ * and before `</body>` after the page's last characters before it. Undefined when `html` does
+ * not begin and end as `bare` does around those places.
  */
-function injectedTags(bare: string | undefined, html: string): { headTags: string; bodyTags: string } | undefined {
-  const at = bare === undefined ? undefined : places(bare)
-  if (bare === undefined || !at || at.body < at.head) return undefined
-  const [before, middle, after] = [bare.slice(0, at.head), bare.slice(at.head, at.body), bare.slice(at.body)]
-  if (!html.startsWith(before) || !html.endsWith(after)) return undefined
-  const between = html.slice(before.length, html.length - after.length)
-  const start = between.indexOf(middle)
-  if (start < 0) return undefined
+function injectedTags(bare: string, html: string): { headTags: string; bodyTags: string } | undefined {
+  const at = places(bare)
+  if (!at || at.body < at.head) return undefined
+  const [start, end] = [bare.slice(0, at.head), bare.slice(at.body)]
+  if (!html.startsWith(start) || !html.endsWith(end)) return undefined
+  const headNext = html.indexOf(bare.slice(at.head, at.head + BESIDE), at.head)
+  const bodyBefore = bare.slice(Math.max(at.head, at.body - BESIDE), at.body)
+  const bodyEnd = html.length - end.length
+  const bodyAt = html.lastIndexOf(bodyBefore, bodyEnd - bodyBefore.length)
+  if (headNext < 0 || bodyAt < headNext) return undefined
   const unbroken = (fragment: string) => fragment.replace(/\n[ \t]*(?=<)/g, '').trim()
-  const tags = { headTags: unbroken(between.slice(0, start)), bodyTags: unbroken(between.slice(start + middle.length)) }
-  return withTags(bare, tags) === html ? tags : undefined
+  return {
+    headTags: unbroken(html.slice(at.head, headNext)),
+    bodyTags: unbroken(html.slice(bodyAt + bodyBefore.length, bodyEnd)),
+  }
 }
 
-/** `bare` with the tags where Vike puts them, in Vike's order: the head's, then the body's. */
-function withTags(bare: string, tags: { headTags: string; bodyTags: string }): string {
-  let html = bare
-  const head = places(html)?.head
-  if (tags.headTags && head !== undefined) {
-    const [before, after] = [html.slice(0, head), html.slice(head)]
-    html = before + breakLines(tags.headTags, before, after) + after
-  }
-  const body = places(html)?.body
-  if (tags.bodyTags && body !== undefined) {
-    const [before, after] = [html.slice(0, body), html.slice(body)]
-    html = before + breakLines(tags.bodyTags, before, after) + after
-  }
-  return html
+/**
+ * `bare` with the tags where Vike puts them: the head's after `<head>`, then the body's before
+ * `</body>`, each broken into lines by what is around it (which the other does not change).
+ */
+function withTags(bare: string, tags: { headTags: string; bodyTags: string }): string | undefined {
+  const at = places(bare)
+  if (!at || at.body < at.head) return undefined
+  const around = (place: number, fragment: string) =>
+    fragment ? breakLines(fragment, bare.slice(0, place), bare.slice(place)) : ''
+  return (
+    bare.slice(0, at.head) +
+    around(at.head, tags.headTags) +
+    bare.slice(at.head, at.body) +
+    around(at.body, tags.bodyTags) +
+    bare.slice(at.body)
+  )
 }
 
 /** Vike's `injectBreakLines`: each tag on a line of its own, indented one step past its parent. */
@@ -238,10 +296,4 @@ function breakLines(fragment: string, before: string, after: string): string {
   const lineAfter = after.slice(0, after.indexOf('\n') < 0 ? after.length : after.indexOf('\n'))
   if (lineAfter.trim().length > 0) broken += `\n${padding}`
   return broken
-}
-
-function firstDifference(a: string, b: string): number {
-  let i = 0
-  while (i < a.length && i < b.length && a[i] === b[i]) i++
-  return i
 }

@@ -7,8 +7,9 @@
 //   {"op":"hash","paths":[P]}  -> {"hashes":[H],       what each page renders (entry.server.ts),
 //                                  "reads":[[K]]}      and what that read of the content (reads.ts)
 //                                                       or {"error":E,"path":P} naming the page
-//   {"op":"render","path":P}   -> {"status":S,"html":T} the page: Vike's renderPage, or for a kind
-//                                                       of page it rendered before, render/thin.ts
+//   {"op":"render","path":P}   -> {"status":S,"html":T, the page: Vike's renderPage (via_vike), or
+//                                  "via_vike":V,       for a kind of page it rendered before,
+//                                  "warning":W}        render/thin.ts; W when a kind is left to Vike
 //
 // A request that fails is answered {"error":E}; the worker then goes on. It exits when stdin
 // closes, so it never outlives sitegen. Usage: node worker.mjs BUNDLE_DIR
@@ -93,17 +94,16 @@ async function handle(request) {
     case 'render': {
       showLanguageOf(request.path)
       // A page of a kind Vike rendered before goes the thin way (render/thin.ts), which checks
-      // itself against Vike on the kind's second page; SITEGEN_RENDER=vike sends every page
-      // through Vike.
+      // itself against Vike; SITEGEN_RENDER=vike sends every page through Vike.
       const thin = everyPageViaVike ? undefined : await renderThin(request.path, async () => (await viaVike(request.path)).html)
       if (thin !== undefined) {
         collectWhenGrown()
-        return { status: 200, html: thin }
+        return { status: 200, html: thin.html, warning: thin.warning }
       }
       const { pageContext, status, html } = await viaVike(request.path)
-      if (status === 200) await learn(request.path, pageContext, html)
+      const warning = status === 200 && !everyPageViaVike ? await learn(request.path, pageContext, html) : undefined
       collectWhenGrown()
-      return { status, html }
+      return { status, html, via_vike: true, warning }
     }
     default:
       return { error: `unknown request ${JSON.stringify(request.op)}` }

@@ -18,7 +18,8 @@
 //! Next.js, Astro+React, Hugo, Eleventy, Astro, then again), so a change in the machine's load
 //! falls on every tool alike. Each build is timed (wall) and its peak memory taken two ways: the
 //! largest process's peak RSS (GNU time's `%M`) and the sum over the tool's process tree,
-//! sampled every 50 ms. The work is on tmpfs (`/dev/shm`) when there is one. Each build's
+//! sampled every 50 ms. The work is on tmpfs (`/dev/shm`) when there is one, and so is every
+//! build's `TMPDIR` (where sitegen's `--no-cache` keeps its throwaway cache). Each build's
 //! article pages are measured too: the median size of a generated article's page, whole and
 //! without its `<script>` elements (Next.js inlines its React Server Components payload in
 //! scripts), so that "the same markup" is checked against sitegen's page, not assumed.
@@ -480,6 +481,13 @@ impl Tool {
                 _ => {}
             }
         }
+        // Every tool's temporary files (sitegen's `--no-cache` build cache among them) on the
+        // work's file system, as the peers' caches in their projects are.
+        let tmp = dir.join("tmp");
+        match std::fs::remove_dir_all(&tmp) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+            _ => std::fs::create_dir_all(&tmp)?,
+        }
         let rss_file = dir.join(format!("{}.rss", self.name));
         let log = dir.join(format!("{}.log", self.name));
         let log_file = std::fs::File::create(&log)?;
@@ -493,6 +501,7 @@ impl Tool {
             .current_dir(&cwd)
             .stdin(Stdio::null())
             .envs(self.env.iter().copied())
+            .env("TMPDIR", &tmp)
             .stdout(log_file.try_clone()?)
             .stderr(log_file);
         if self.name == "sitegen" {

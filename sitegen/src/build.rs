@@ -238,6 +238,8 @@ pub struct Built {
     pub bundled: bool,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// How many of those went through Vike's `renderPage` rather than `site/render/thin.ts`.
+    pub rendered_via_vike: usize,
     /// For how many pages the workers hashed what they render: those for which something they
     /// read of the content changed (the rest came from the cache).
     pub hashed: usize,
@@ -432,6 +434,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         report,
         bundled: bundle.built,
         rendered: rendered.rendered,
+        rendered_via_vike: rendered.via_vike,
         hashed: rendered.hashed,
         render_workers: rendered.workers,
         published,

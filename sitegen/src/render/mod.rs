@@ -103,6 +103,10 @@ pub struct Rendered {
     pub pages: Vec<PageOut>,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
+    /// How many of those went through Vike's `renderPage` (`site/render/thin.ts` rendered the
+    /// rest): a kind's first page in each worker, its second once more, and every page of a
+    /// kind the thin path leaves to Vike.
+    pub via_vike: usize,
     /// For how many pages the workers hashed what they render (the rest came from the cache).
     pub hashed: usize,
     /// How many render workers hashed or rendered pages: none when the cache knew the whole site.
@@ -214,6 +218,7 @@ pub fn render(
         return Ok(Rendered {
             pages,
             rendered: 0,
+            via_vike: 0,
             hashed: 0,
             workers: 0,
         });
@@ -249,7 +254,7 @@ pub fn render(
         .collect();
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
     let fresh = if todo.is_empty() {
-        HashMap::new()
+        Renders::default()
     } else {
         let pool = pool.get()?;
         pool.grow(workers_for(todo.len(), PAGES_PER_WORKER, most))?;
@@ -262,13 +267,18 @@ pub fn render(
     };
     let workers = pool.started();
     drop(pool);
+    for warning in &fresh.warnings {
+        eprintln!("warning: {warning}");
+    }
 
     let hashes: Vec<(String, String)> = jobs
         .iter()
         .zip(known)
         .enumerate()
         .map(|(i, (job, known))| {
-            let hash = known.or_else(|| fresh.get(&i).cloned()).unwrap_or_default();
+            let hash = known
+                .or_else(|| fresh.done.get(&i).cloned())
+                .unwrap_or_default();
             (job.file.clone(), hash)
         })
         .collect();
@@ -287,6 +297,7 @@ pub fn render(
     Ok(Rendered {
         pages,
         rendered: todo.len(),
+        via_vike: fresh.via_vike,
         hashed,
         workers,
     })
@@ -588,14 +599,14 @@ impl Pool {
     }
 
     /// Renders the jobs numbered `todo`, handing each page's HTML to `done` as it arrives;
-    /// what `done` returns, by job number.
+    /// what `done` returns, by job number, and what the workers said of how they rendered.
     fn render_each<T: Send>(
         &mut self,
         jobs: &[PageJob],
         todo: &[usize],
         done: impl Fn(usize, String) -> Result<T> + Sync,
-    ) -> Result<HashMap<usize, T>, RenderError> {
-        let results = Mutex::new(HashMap::new());
+    ) -> Result<Renders<T>, RenderError> {
+        let results = Mutex::new(Renders::default());
         self.each_worker(todo.len(), |worker, timeout, t| {
             let i = todo[t];
             let job = &jobs[i];
@@ -621,7 +632,9 @@ impl Pool {
             }
             let value = done(i, reply.html.unwrap_or_default())?;
             if let Ok(mut results) = results.lock() {
-                results.insert(i, value);
+                results.done.insert(i, value);
+                results.via_vike += usize::from(reply.via_vike);
+                results.warnings.extend(reply.warning);
             }
             Ok(())
         })?;
@@ -714,6 +727,11 @@ enum Request<'a> {
 #[derive(Debug, Default, Deserialize)]
 struct Reply {
     hashes: Option<Vec<String>>,
+    /// Whether the page went through Vike's `renderPage`.
+    #[serde(default)]
+    via_vike: bool,
+    /// Why a kind of page is left to Vike from now on.
+    warning: Option<String>,
     /// What each hashed page read of the content ([`reads`]).
     reads: Option<Vec<Vec<String>>>,
     status: Option<u16>,
@@ -721,6 +739,24 @@ struct Reply {
     error: Option<String>,
     /// The page a failed hash request failed on.
     path: Option<String>,
+}
+
+/// What [`Pool::render_each`] rendered: what its `done` returned for each job, by job number;
+/// how many pages went through Vike's `renderPage`; the workers' warnings, each once.
+struct Renders<T> {
+    done: HashMap<usize, T>,
+    via_vike: usize,
+    warnings: std::collections::BTreeSet<String>,
+}
+
+impl<T> Default for Renders<T> {
+    fn default() -> Self {
+        Self {
+            done: HashMap::new(),
+            via_vike: 0,
+            warnings: std::collections::BTreeSet::new(),
+        }
+    }
 }
 
 /// One Node render worker.

@@ -21,5 +21,6 @@ mod observatory;
 mod publish;
 mod redirects;
 mod render_faults;
+mod render_paths;
 mod schema;
 mod serve;

@@ -1,0 +1,133 @@
+//! The two ways a page is rendered (`site/render/thin.ts`): the first page of each kind through
+//! Vike's `renderPage`, the kind's further pages through the same hooks without it. Every page of
+//! the site, in both languages, comes out byte for byte as `SITEGEN_RENDER=vike` renders it, with
+//! only a kind's first pages through Vike; and a kind the thin path would render differently is
+//! left to Vike with a warning naming the page. Copies of the site (without their photos) are
+//! built by sitegen's library and its binary.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use sitegen::build::{BuildOptions, build};
+
+use crate::common;
+
+fn run(copy: &common::Copy, out: &Path, via_vike: bool) -> anyhow::Result<Output> {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sitegen"));
+    command
+        .args(["build", "--quiet", "--no-cache", "--jobs", "2", "--content"])
+        .arg(&copy.content)
+        .arg("--site")
+        .arg(&copy.site)
+        .arg("--out")
+        .arg(out)
+        .env_remove("SITEGEN_RENDER")
+        .stdin(Stdio::null());
+    if via_vike {
+        command.env("SITEGEN_RENDER", "vike");
+    }
+    Ok(command.output()?)
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn every_page_is_what_vike_renders() -> anyhow::Result<()> {
+    let copy = common::Copy::new()?;
+    common::without_photos(&copy.content)?;
+    let [thin, vike] = ["thin", "vike"].map(|name| copy.dir.path().join(name));
+    let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), thin.clone());
+    (options.quiet, options.no_cache, options.jobs) = (true, true, 2);
+    let built = build(&options)?;
+    let output = run(&copy, &vike, true)?;
+    anyhow::ensure!(output.status.success(), "{}", stderr(&output));
+    let (thin, vike) = (common::tree(&thin)?, common::tree(&vike)?);
+    let pages = thin.keys().filter(|file| file.ends_with(".html")).count();
+    assert!(pages > 50, "{pages} pages");
+    assert!(thin.keys().any(|file| file.starts_with("et/")));
+    let differing: Vec<&String> = thin
+        .keys()
+        .chain(vike.keys())
+        .filter(|file| thin.get(*file) != vike.get(*file))
+        .collect();
+    assert!(differing.is_empty(), "differ: {differing:?}");
+    // Through Vike: at most each kind's first page in each worker, and the not-found pages.
+    let kinds = walkdir::WalkDir::new(copy.site.join("pages"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| {
+            entry.file_name() == "+Page.tsx"
+                && !entry.path().starts_with(copy.site.join("pages/_error"))
+        })
+        .count();
+    let not_found = thin
+        .keys()
+        .filter(|file| file.ends_with("404.html"))
+        .count();
+    assert_eq!(built.rendered, pages);
+    assert!(
+        built.rendered_via_vike <= 2 * kinds + not_found,
+        "{} of {} pages through Vike, {kinds} kinds",
+        built.rendered_via_vike,
+        built.rendered
+    );
+    Ok(())
+}
+
+#[test]
+fn a_kind_the_thin_path_renders_differently_is_left_to_vike_with_a_warning() -> anyhow::Result<()> {
+    let copy = common::Copy::new()?;
+    common::without_photos(&copy.content)?;
+    common::one_language(&copy.content)?;
+    // Vike's page context has the parsed URL; the thin path's has only what the pages read.
+    let page = copy.site.join("pages/insights/@slug/+Page.tsx");
+    common::replace(
+        &page,
+        "  const { words } = article",
+        "  const { words } = article\n  const parsed = usePageContext().urlParsed?.pathname",
+    )?;
+    common::replace(
+        &page,
+        "      <article aria-labelledby=\"article-title\">",
+        "      <article aria-labelledby=\"article-title\" data-parsed={parsed}>",
+    )?;
+    let text = std::fs::read_to_string(&page)?;
+    std::fs::write(
+        &page,
+        format!("import {{ usePageContext }} from 'vike-react/usePageContext'\n{text}"),
+    )?;
+    let out = copy.dir.path().join("dist");
+    let output = run(&copy, &out, false)?;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains(
+            "warning: the pages of /pages/insights/@slug are rendered through Vike's renderPage: \
+             sitegen's own render path differs on /insights/"
+        ),
+        "{message}"
+    );
+    // Once from each render worker that rendered an article, at the first it rendered.
+    let warnings = message.matches("warning: the pages of").count();
+    assert!((1..=2).contains(&warnings), "{message}");
+    assert!(
+        message.contains("data-parsed"),
+        "the warning shows where the two differ: {message}"
+    );
+    // Every article is Vike's page, with the parsed URL.
+    let articles: Vec<String> = std::fs::read_dir(out.join("insights"))?
+        .filter_map(Result::ok)
+        .filter_map(|entry| std::fs::read_to_string(entry.path().join("index.html")).ok())
+        .filter(|html| html.contains("<article"))
+        .collect();
+    assert!(articles.len() > 3, "{} articles", articles.len());
+    for html in &articles {
+        assert!(
+            html.contains("data-parsed=\"/insights/"),
+            "an article without its parsed URL"
+        );
+    }
+    Ok(())
+}
