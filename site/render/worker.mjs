@@ -98,7 +98,8 @@ async function handle(request) {
       const thin = everyPageViaVike ? undefined : await renderThin(request.path, async () => (await viaVike(request.path)).html)
       if (thin !== undefined) {
         collectWhenGrown()
-        return { status: 200, html: thin.html, warning: thin.warning }
+        // With a warning the page is Vike's: the two renderings of it differed.
+        return { status: 200, html: thin.html, via_vike: thin.warning !== undefined, warning: thin.warning }
       }
       const { pageContext, status, html } = await viaVike(request.path)
       const warning = status === 200 && !everyPageViaVike ? await learn(request.path, pageContext, html) : undefined

@@ -103,9 +103,9 @@ pub struct Rendered {
     pub pages: Vec<PageOut>,
     /// How many pages were rendered (the rest came from the cache).
     pub rendered: usize,
-    /// How many of those went through Vike's `renderPage` (`site/render/thin.ts` rendered the
-    /// rest): a kind's first page in each worker, its second once more, and every page of a
-    /// kind the thin path leaves to Vike.
+    /// How many of those were published as Vike's `renderPage` rendered them
+    /// (`site/render/thin.ts` rendered the rest): a kind's first page in each worker, and every
+    /// page of a kind the thin path leaves to Vike, the page that showed it must included.
     pub via_vike: usize,
     /// For how many pages the workers hashed what they render (the rest came from the cache).
     pub hashed: usize,
