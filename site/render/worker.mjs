@@ -1,15 +1,17 @@
-// A render worker of `sitegen build` (sitegen/src/render.rs). sitegen starts a few of these, each
-// loading the built server bundle once, and streams requests to them, one JSON object per line on
-// stdin, answered in order, one JSON object per line on stdout:
+// A render worker of `sitegen build` (sitegen/src/render/mod.rs). sitegen starts a few of these,
+// each loading the built server bundle once, and streams requests to them, one JSON object per
+// line on stdin, answered in order, one JSON object per line on stdout; an answer with a page's
+// HTML names its length in UTF-8 bytes as "html_bytes" and the HTML follows the line as it is:
 //
 //   {"op":"content","file":F, -> {"ok":true}          the content to render (sitegen's JSON),
 //    "scheme":S}                                       and how its reads are named (reads.ts)
 //   {"op":"hash","paths":[P]}  -> {"hashes":[H],       what each page renders (entry.server.ts),
 //                                  "reads":[[K]]}      and what that read of the content (reads.ts)
 //                                                       or {"error":E,"path":P} naming the page
-//   {"op":"render","path":P}   -> {"status":S,"html":T, the page: Vike's renderPage (via_vike), or
-//                                  "via_vike":V,       for a kind of page it rendered before,
-//                                  "warning":W}        render/thin.ts; W when a kind is left to Vike
+//   {"op":"render","path":P}   -> {"status":S,         the page: Vike's renderPage (via_vike), or
+//                                  "html_bytes":N,     for a kind of page it rendered before,
+//                                  "via_vike":V,       render/thin.ts; W when a kind is left to
+//                                  "warning":W} HTML   Vike; then the N bytes of the page's HTML
 //
 // A request that fails is answered {"error":E}; the worker then goes on. It exits when stdin
 // closes, so it never outlives sitegen. Usage: node worker.mjs BUNDLE_DIR
@@ -118,5 +120,7 @@ for await (const line of createInterface({ input: process.stdin, crlfDelay: Infi
   } catch (error) {
     reply = { error: describe(error) }
   }
-  answer(`${JSON.stringify(reply)}\n`)
+  const { html, ...rest } = reply
+  // One write: the line, then the HTML as it is.
+  answer(typeof html === 'string' ? `${JSON.stringify({ ...rest, html_bytes: Buffer.byteLength(html) })}\n${html}` : `${JSON.stringify(reply)}\n`)
 }

@@ -97,15 +97,12 @@ test.beforeAll(async () => {
   })
   const paths = [...content.routes.map((route) => route.path), '/404.html']
   const requests = [{ op: 'content', file: marked }, ...paths.map((p) => ({ op: 'render', path: p }))]
-  const replies = execFileSync(process.execPath, [path.join(siteDir, 'render/worker.mjs'), bundle], {
+  const output = execFileSync(process.execPath, [path.join(siteDir, 'render/worker.mjs'), bundle], {
     input: requests.map((r) => JSON.stringify(r)).join('\n') + '\n',
     env: { ...process.env, SITEGEN_OUT_DIR: bundle },
     maxBuffer: 1 << 30,
   })
-    .toString()
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { html?: string; error?: string })
+  const replies = workerReplies(output)
   // Laid out as sitegen publishes them (/about -> about/index.html), beside the assets.
   const client = path.join(bundle, 'client')
   replies.slice(1).forEach((reply, i) => {
@@ -117,6 +114,22 @@ test.beforeAll(async () => {
   })
   pages = htmlFiles(client)
 })
+
+/** A worker's answers: a line of JSON each, followed by `html_bytes` bytes of HTML where it names them. */
+function workerReplies(output: Buffer): { html?: string; error?: string }[] {
+  const replies = []
+  for (let at = 0; at < output.length; ) {
+    const end = output.indexOf(0x0a, at)
+    const reply = JSON.parse(output.subarray(at, end).toString()) as { html?: string; error?: string; html_bytes?: number }
+    at = end + 1
+    if (reply.html_bytes !== undefined) {
+      reply.html = output.subarray(at, at + reply.html_bytes).toString()
+      at += reply.html_bytes
+    }
+    replies.push(reply)
+  }
+  return replies
+}
 
 test.afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })

@@ -735,6 +735,10 @@ struct Reply {
     /// What each hashed page read of the content ([`reads`]).
     reads: Option<Vec<Vec<String>>>,
     status: Option<u16>,
+    /// The length in bytes of the page's HTML, which follows the line as it is (see
+    /// [`read_reply`]).
+    html_bytes: Option<usize>,
+    #[serde(skip)]
     html: Option<String>,
     error: Option<String>,
     /// The page a failed hash request failed on.
@@ -763,7 +767,7 @@ impl<T> Default for Renders<T> {
 struct Worker {
     child: Child,
     stdin: BufWriter<ChildStdin>,
-    replies: Receiver<std::io::Result<String>>,
+    replies: Receiver<std::io::Result<Result<Reply, String>>>,
 }
 
 impl Worker {
@@ -799,9 +803,11 @@ impl Worker {
         };
         let (send, replies) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let end = line.is_err();
-                if send.send(line).is_err() || end {
+            let mut stdout = BufReader::new(stdout);
+            loop {
+                let reply = read_reply(&mut stdout);
+                let end = reply.is_err();
+                if send.send(reply).is_err() || end {
                     break;
                 }
             }
@@ -823,8 +829,7 @@ impl Worker {
             return Err(self.died());
         }
         match self.replies.recv_timeout(timeout) {
-            Ok(Ok(line)) => serde_json::from_str(&line)
-                .map_err(|err| Fault::Protocol(format!("{err}: {}", truncate(&line)))),
+            Ok(Ok(reply)) => reply.map_err(Fault::Protocol),
             Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.died()),
             Err(RecvTimeoutError::Timeout) => {
                 self.stop();
@@ -863,6 +868,30 @@ impl std::fmt::Debug for Worker {
     }
 }
 
+/// Reads a worker's next answer: a line of JSON and, when it names `html_bytes`, that many bytes
+/// of HTML after it. A page's markup travels as it is rather than as a JSON string, which the
+/// worker would escape and sitegen unescape, quote by quote, on every page. An error of the
+/// stream ends the worker (its end is one); an answer that makes no sense is the inner error.
+fn read_reply(from: &mut impl BufRead) -> std::io::Result<Result<Reply, String>> {
+    let mut line = String::new();
+    if from.read_line(&mut line)? == 0 {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
+    let mut reply: Reply = match serde_json::from_str(&line) {
+        Ok(reply) => reply,
+        Err(err) => return Ok(Err(format!("{err}: {}", truncate(&line)))),
+    };
+    if let Some(len) = reply.html_bytes {
+        let mut html = vec![0; len];
+        from.read_exact(&mut html)?;
+        match String::from_utf8(html) {
+            Ok(html) => reply.html = Some(html),
+            Err(err) => return Ok(Err(format!("the page's HTML is not UTF-8: {err}"))),
+        }
+    }
+    Ok(Ok(reply))
+}
+
 fn truncate(text: &str) -> &str {
     let end = text.char_indices().nth(200).map_or(text.len(), |(i, _)| i);
     &text[..end]
@@ -888,6 +917,31 @@ fn site_script(site_dir: &Path) -> Result<PathBuf, RenderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_follows_its_answer_as_it_is_and_the_next_answer_follows_it() {
+        // HTML with a line break, a quote and a letter of two bytes: 20 bytes.
+        let html = "<p class=\"a\">\nå</p>";
+        let stream = format!(
+            "{{\"status\":200,\"html_bytes\":{}}}\n{html}{{\"ok\":true}}\n{{\"status\":200,\"html_bytes\":9}}\n<p>",
+            html.len()
+        );
+        let mut from = stream.as_bytes();
+        let page = read_reply(&mut from).unwrap().unwrap();
+        assert_eq!((page.status, page.html.as_deref()), (Some(200), Some(html)));
+        let next = read_reply(&mut from).unwrap().unwrap();
+        assert_eq!((next.status, next.html), (None, None));
+        // A page cut short ends the worker's stream; so does its end.
+        assert!(read_reply(&mut from).is_err());
+        assert!(read_reply(&mut from).is_err());
+    }
+
+    #[test]
+    fn an_answer_that_is_no_json_is_named_by_its_text() {
+        let mut from = "Vike says hello\n".as_bytes();
+        let err = read_reply(&mut from).unwrap().unwrap_err();
+        assert!(err.ends_with(": Vike says hello\n"), "{err}");
+    }
 
     #[test]
     fn a_small_site_starts_one_worker_and_grows_only_for_many_pages() {
