@@ -21,6 +21,7 @@
 //! failed build leaves the previous output byte for byte as it was. A build writes nothing into `site/` or
 //! `content/`.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -677,12 +678,18 @@ impl Plan {
             }
             files.push(PlannedFile {
                 id: format!("bundle:{}/{rel}", bundle.hash),
-                expected: cache::Expected::Listed {
-                    list: bundle.sums_file(),
-                    key: rel.clone(),
+                // A throwaway cache's bundle is this build's.
+                expected: if store.throwaway() {
+                    cache::Expected::Fresh
+                } else {
+                    cache::Expected::Listed {
+                        list: bundle.sums_file(),
+                        key: rel.clone(),
+                    }
                 },
                 file: rel,
                 from: entry.into_path(),
+                take: false,
             });
         }
         let stored = rendered
@@ -692,7 +699,15 @@ impl Plan {
             .chain(site_files.iter().map(|(file, stored)| (file, stored)))
             .chain(pictures.files.iter().map(|(file, stored)| (file, stored)))
             .chain(social.files.iter().map(|(file, stored)| (file, stored)));
+        // A throwaway cache's file published under one name moves into the output.
+        let mut uses: HashMap<&str, usize> = HashMap::new();
+        if store.throwaway() {
+            for (_, stored) in stored.clone() {
+                *uses.entry(&stored.hash).or_default() += 1;
+            }
+        }
         for (file, stored) in stored {
+            let take = uses.get(stored.hash.as_str()) == Some(&1);
             let from = store.path(&stored.hash);
             store.note(&stored.hash);
             if let Some(len) = stored.gzip_len {
@@ -703,6 +718,7 @@ impl Plan {
                         from: compress::variant_path(&from, encoding),
                         id: format!("{}{}", stored.hash, encoding.suffix()),
                         expected: store.expected(&stored.hash, Some(encoding)),
+                        take,
                     });
                 }
             }
@@ -711,6 +727,7 @@ impl Plan {
                 from,
                 id: stored.hash.clone(),
                 expected: store.expected(&stored.hash, None),
+                take,
             });
         }
         Ok(Self { files, gzip })

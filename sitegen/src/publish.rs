@@ -205,6 +205,9 @@ pub struct PlannedFile {
     pub id: String,
     /// What its bytes must hash to, checked before they are published.
     pub expected: Expected,
+    /// Whether the file may be moved into the output rather than copied: one of a throwaway
+    /// cache's, which nothing reads after this, published under this one name.
+    pub take: bool,
 }
 
 /// What [`publish_plan`] did.
@@ -391,9 +394,13 @@ fn read_record(record: &Path) -> Option<Record> {
 }
 
 /// Copies `planned` to `to` (a new file, with the mode the umask gives) if its bytes are what
-/// they should be: whether they were.
+/// they should be: whether they were. A file to take is moved there when it can be (its folder
+/// on the same file system), which leaves the throwaway cache nothing to remove.
 fn copy_checked(planned: &PlannedFile, to: &Path) -> Result<bool> {
     use crate::cache::Expected;
+    if planned.take && fs::rename(&planned.from, to).is_ok() {
+        return Ok(true);
+    }
     if planned.expected != Expected::Fresh {
         let Ok(bytes) = fs::read(&planned.from) else {
             return Ok(false);

@@ -28,10 +28,16 @@
 //! Every sitegen process using the cache holds a shared lock on `lock` for as long as it
 //! does; pruning takes it exclusively, so it never removes what a running build is using.
 //! Deleting the folder is always safe: the next build makes what it needs again.
+//!
+//! The cache of a `--no-cache` build ([`Cache::fresh`]) is its own and gone when it ends, so
+//! what only it would read later stays in memory: its memos and the pages' scans. Its files
+//! are written in place (no other process reads them, and a build that stops removes them
+//! all), without a list of their variants' hashes (it checks nothing it wrote), and are moved
+//! into the output rather than copied (see [`Store::throwaway`]).
 
 pub mod usage;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::File;
 use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
@@ -55,9 +61,21 @@ pub struct Cache {
     lock: Option<File>,
     /// What this process read or wrote of the cache, for [`usage`].
     used: Arc<Used>,
+    /// With `--no-cache`: what the build keeps in memory rather than in its own folder.
+    memory: Option<Arc<Memory>>,
     /// With `--no-cache`: a fresh folder, removed when the build ends. Declared last, so
     /// the lock is released before the folder goes.
     _scratch: Option<TempDir>,
+}
+
+/// What a throwaway cache ([`Cache::fresh`]) holds in memory: what nothing reads once the
+/// build ends.
+#[derive(Debug, Default)]
+struct Memory {
+    /// Memos by key.
+    memos: Mutex<HashMap<String, Vec<u8>>>,
+    /// Side files of stored files (`<hash>.scan`), by name.
+    sides: Mutex<HashMap<String, Vec<u8>>>,
 }
 
 /// The entries a process used, and the files it wrote itself.
@@ -72,6 +90,10 @@ struct Used {
     memo: Mutex<HashSet<String>>,
     /// Bundles by hash.
     bundles: Mutex<BTreeSet<String>>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn insert(set: &Mutex<HashSet<String>>, item: &str) {
@@ -101,6 +123,7 @@ impl Cache {
             root,
             lock,
             used: Arc::default(),
+            memory: None,
             _scratch: None,
         })
     }
@@ -113,6 +136,7 @@ impl Cache {
             .context("creating a temporary build cache")?;
         let mut cache = Self::open(Some(scratch.path()))?;
         cache._scratch = Some(scratch);
+        cache.memory = Some(Arc::default());
         Ok(cache)
     }
 
@@ -194,6 +218,7 @@ impl Cache {
         Store {
             dir: self.root.join("files"),
             used: Some(Arc::clone(&self.used)),
+            memory: self.memory.clone(),
         }
     }
 
@@ -221,7 +246,10 @@ impl Cache {
 
     /// What was remembered under `key` (see [`Cache::remember`]).
     pub fn recall(&self, key: &str) -> Option<Vec<u8>> {
-        let value = std::fs::read(self.memo_path(key)).ok()?;
+        let value = match &self.memory {
+            Some(memory) => locked(&memory.memos).get(key).cloned()?,
+            None => std::fs::read(self.memo_path(key)).ok()?,
+        };
         insert(&self.used.memo, key);
         Some(value)
     }
@@ -235,7 +263,13 @@ impl Cache {
     /// Remembers `value` under `key`, a hash of everything `value` was made from.
     pub fn remember(&self, key: &str, value: &[u8]) -> Result<()> {
         insert(&self.used.memo, key);
-        write_atomic(&self.memo_path(key), value)
+        match &self.memory {
+            Some(memory) => {
+                locked(&memory.memos).insert(key.to_owned(), value.to_vec());
+                Ok(())
+            }
+            None => write_atomic(&self.memo_path(key), value),
+        }
     }
 
     fn memo_path(&self, key: &str) -> PathBuf {
@@ -283,6 +317,8 @@ pub struct Store {
     dir: PathBuf,
     /// Where the files it stores and checks are noted.
     used: Option<Arc<Used>>,
+    /// A throwaway cache's memory (see [`Store::throwaway`]).
+    memory: Option<Arc<Memory>>,
 }
 
 /// The suffix of the side file listing the hashes of a stored file's variants.
@@ -312,6 +348,9 @@ impl Store {
     }
 
     fn put_as(&self, name: &str, bytes: &[u8], hash: String) -> Result<Stored> {
+        if self.memory.is_some() {
+            return self.put_throwaway(name, bytes, hash);
+        }
         let path = self.path(&hash);
         let compressible = compress::is_compressible(name, bytes.len() as u64);
         if !path.is_file() {
@@ -342,6 +381,74 @@ impl Store {
             None
         };
         Ok(Stored { hash, gzip_len })
+    }
+
+    /// [`Store::put_as`] in a throwaway cache: every file in it is this process's, so the
+    /// first to claim a hash writes it, in place and with no list of its variants; the
+    /// others only need the size of its `.gz`.
+    fn put_throwaway(&self, name: &str, bytes: &[u8], hash: String) -> Result<Stored> {
+        let compressible = compress::is_compressible(name, bytes.len() as u64);
+        let claimed = self
+            .used
+            .as_ref()
+            .is_none_or(|used| locked(&used.fresh).insert(hash.clone()));
+        self.note(&hash);
+        if !claimed {
+            let gzip_len = compressible.then(|| compress::gzip_bytes(bytes).len() as u64);
+            return Ok(Stored { hash, gzip_len });
+        }
+        let path = self.path(&hash);
+        let mut gzip_len = None;
+        if compressible {
+            for encoding in Encoding::PREFERRED {
+                let variant = encoding.compress(bytes);
+                if encoding == Encoding::Gzip {
+                    gzip_len = Some(variant.len() as u64);
+                }
+                write_new(&compress::variant_path(&path, encoding), &variant)?;
+            }
+        }
+        write_new(&path, bytes)?;
+        Ok(Stored { hash, gzip_len })
+    }
+
+    /// Whether this is a throwaway cache's store ([`Cache::fresh`]): its files can be moved
+    /// into the output, as nothing reads them once the build ends.
+    pub fn throwaway(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// Keeps `bytes` as the side file `suffix` of the stored file hashed `hash` (its scan).
+    pub fn put_side(&self, hash: &str, suffix: &str, bytes: Vec<u8>) -> Result<()> {
+        match &self.memory {
+            Some(memory) => {
+                locked(&memory.sides).insert(format!("{hash}{suffix}"), bytes);
+                Ok(())
+            }
+            None => write_atomic(&self.side_file(hash, suffix), &bytes),
+        }
+    }
+
+    /// The side file `suffix` of the stored file hashed `hash`, if it is kept.
+    pub fn side(&self, hash: &str, suffix: &str) -> Result<Vec<u8>> {
+        match &self.memory {
+            Some(memory) => locked(&memory.sides)
+                .get(&format!("{hash}{suffix}"))
+                .cloned()
+                .with_context(|| format!("no {suffix} of {hash} in the build's memory")),
+            None => {
+                let side = self.side_file(hash, suffix);
+                std::fs::read(&side).with_context(|| format!("reading {}", side.display()))
+            }
+        }
+    }
+
+    /// Whether the side file `suffix` of the stored file hashed `hash` is kept.
+    pub fn has_side(&self, hash: &str, suffix: &str) -> bool {
+        match &self.memory {
+            Some(memory) => locked(&memory.sides).contains_key(&format!("{hash}{suffix}")),
+            None => self.side_file(hash, suffix).is_file(),
+        }
     }
 
     /// Whether the file hashed `hash` is stored.
@@ -435,6 +542,28 @@ impl Expected {
         };
         hash_hex(&[bytes]) == expected
     }
+}
+
+/// Writes `bytes` to a new file at `path` in place, creating its folder: a throwaway cache's
+/// file, with the mode the umask gives, as an output's files have.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    let create = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+    };
+    let mut file = match create() {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            create()
+        }
+        other => other,
+    }
+    .with_context(|| format!("creating {}", path.display()))?;
+    file.write_all(bytes)
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// [`write_atomic`] for a file of the store: read-only once it is there.
@@ -544,6 +673,7 @@ mod tests {
         let store = Store {
             dir: dir.path().join("files"),
             used: None,
+            memory: None,
         };
         let bytes = b"a drawing";
         let (name, stored) =
@@ -560,6 +690,7 @@ mod tests {
         let store = Store {
             dir: dir.path().join("files"),
             used: None,
+            memory: None,
         };
         let page = "<!DOCTYPE html><p>".to_owned() + &"words ".repeat(400);
         let stored = store.put("about/index.html", page.as_bytes())?;

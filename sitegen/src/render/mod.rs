@@ -249,7 +249,7 @@ pub fn render(
             cache
                 .recall(key)
                 .and_then(|hash| String::from_utf8(hash).ok())
-                .filter(|hash| store.contains(hash) && store.side_file(hash, SCAN_SUFFIX).is_file())
+                .filter(|hash| store.contains(hash) && store.has_side(hash, SCAN_SUFFIX))
         })
         .collect();
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
@@ -262,7 +262,7 @@ pub fn render(
         pool.render_each(jobs, &todo, |i, html| {
             let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
             cache.remember(&keys[i], page.stored.hash.as_bytes())?;
-            Ok(page.stored.hash)
+            Ok(page.stored)
         })?
     };
     let workers = pool.started();
@@ -271,20 +271,25 @@ pub fn render(
         eprintln!("warning: {warning}");
     }
 
-    let hashes: Vec<(String, String)> = jobs
-        .iter()
+    // A page rendered now is known with its `.gz`'s size; one from the cache is looked up.
+    let pages: Vec<PageOut> = jobs
+        .par_iter()
         .zip(known)
         .enumerate()
-        .map(|(i, (job, known))| {
-            let hash = known
-                .or_else(|| fresh.done.get(&i).cloned())
-                .unwrap_or_default();
-            (job.file.clone(), hash)
+        .map(|(i, (job, known))| match (known, fresh.done.get(&i)) {
+            (Some(hash), _) => page_out(&store, &job.file, &hash),
+            (None, stored) => PageOut {
+                file: job.file.clone(),
+                stored: stored.cloned().unwrap_or_else(|| Stored {
+                    hash: String::new(),
+                    gzip_len: None,
+                }),
+            },
         })
         .collect();
-    let pages: Vec<PageOut> = hashes
-        .par_iter()
-        .map(|(file, hash)| page_out(&store, file, hash))
+    let hashes: Vec<(String, String)> = pages
+        .iter()
+        .map(|page| (page.file.clone(), page.stored.hash.clone()))
         .collect();
     let mut memos = keys;
     memos.push(Records::key(&bundle.hash));
@@ -355,10 +360,10 @@ const SCAN_SUFFIX: &str = ".scan";
 /// Stores a rendered page with its variants and what the scan reads of it.
 fn store_page(store: &Store, file: &str, html: &[u8]) -> Result<PageOut> {
     let stored = store.put(file, html)?;
-    let side = store.side_file(&stored.hash, SCAN_SUFFIX);
-    if !side.is_file() {
+    if !store.has_side(&stored.hash, SCAN_SUFFIX) {
         let scan = scan::Page::parse(&String::from_utf8_lossy(html));
-        cache::write_atomic(&side, &serde_json::to_vec(&scan).context("saving a scan")?)?;
+        let scan = serde_json::to_vec(&scan).context("saving a scan")?;
+        store.put_side(&stored.hash, SCAN_SUFFIX, scan)?;
     }
     Ok(PageOut {
         file: file.to_owned(),
@@ -383,11 +388,9 @@ pub fn scans(cache: &Cache, pages: &[PageOut]) -> Result<Vec<(String, scan::Page
     pages
         .par_iter()
         .map(|page| {
-            let side = store.side_file(&page.stored.hash, SCAN_SUFFIX);
-            let bytes =
-                std::fs::read(&side).with_context(|| format!("reading {}", side.display()))?;
+            let bytes = store.side(&page.stored.hash, SCAN_SUFFIX)?;
             let scan = serde_json::from_slice(&bytes)
-                .with_context(|| format!("reading {}", side.display()))?;
+                .with_context(|| format!("reading the scan of {}", page.file))?;
             Ok((page.file.clone(), scan))
         })
         .collect()
@@ -413,7 +416,7 @@ fn recall_site(cache: &Cache, store: &Store, key: &str, jobs: &[PageJob]) -> Opt
             .all(|((file, _), job)| *file == job.file)
         && listing
             .par_iter()
-            .all(|(_, hash)| store.contains(hash) && store.side_file(hash, SCAN_SUFFIX).is_file());
+            .all(|(_, hash)| store.contains(hash) && store.has_side(hash, SCAN_SUFFIX));
     complete.then_some(site)
 }
 
@@ -919,7 +922,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_page_follows_its_answer_as_it_is_and_the_next_answer_follows_it() {
+    fn a_page_follows_its_answer_as_it_is_and_the_next_answer_follows_it() -> Result<()> {
         // HTML with a line break, a quote and a letter of two bytes: 20 bytes.
         let html = "<p class=\"a\">\nå</p>";
         let stream = format!(
@@ -927,20 +930,27 @@ mod tests {
             html.len()
         );
         let mut from = stream.as_bytes();
-        let page = read_reply(&mut from).unwrap().unwrap();
+        let page = read_reply(&mut from)?.map_err(anyhow::Error::msg)?;
         assert_eq!((page.status, page.html.as_deref()), (Some(200), Some(html)));
-        let next = read_reply(&mut from).unwrap().unwrap();
+        let next = read_reply(&mut from)?.map_err(anyhow::Error::msg)?;
         assert_eq!((next.status, next.html), (None, None));
         // A page cut short ends the worker's stream; so does its end.
         assert!(read_reply(&mut from).is_err());
         assert!(read_reply(&mut from).is_err());
+        Ok(())
     }
 
     #[test]
-    fn an_answer_that_is_no_json_is_named_by_its_text() {
+    fn an_answer_that_is_no_json_is_named_by_its_text() -> Result<()> {
         let mut from = "Vike says hello\n".as_bytes();
-        let err = read_reply(&mut from).unwrap().unwrap_err();
-        assert!(err.ends_with(": Vike says hello\n"), "{err}");
+        let answer = read_reply(&mut from)?;
+        assert!(
+            answer
+                .as_ref()
+                .is_err_and(|err| err.ends_with(": Vike says hello\n")),
+            "{answer:?}"
+        );
+        Ok(())
     }
 
     #[test]

@@ -212,6 +212,7 @@ mod plan {
             from,
             id: hash.clone(),
             expected: Expected::Hash(hash),
+            take: false,
         })
     }
 
@@ -327,6 +328,38 @@ mod plan {
         let done = publish(&plan, &out, &record)?;
         assert_eq!(done.written, 1);
         assert_eq!(std::fs::read_to_string(&about)?, "about");
+        Ok(())
+    }
+
+    #[test]
+    fn a_file_to_take_is_moved_into_the_output_and_the_others_copied() -> anyhow::Result<()> {
+        let dir = tempfile::tempdir()?;
+        let store = dir.path().join("store");
+        std::fs::create_dir_all(&store)?;
+        let hash = sitegen::cache::hash_hex(&[b"home"]);
+        let from = store.join(&hash);
+        std::fs::write(&from, "home")?;
+        let moved = ino(&from);
+        let plan = vec![
+            PlannedFile {
+                file: "index.html".into(),
+                from: from.clone(),
+                id: hash,
+                expected: Expected::Fresh,
+                take: true,
+            },
+            planned(&store, "about/index.html", "about")?,
+        ];
+        let out = dir.path().join("dist");
+        publish(&plan, &out, &dir.path().join("record"))?;
+        assert!(!from.exists(), "taken from the store");
+        assert_eq!(ino(&out.join("index.html")), moved);
+        assert_eq!(std::fs::read_to_string(out.join("index.html"))?, "home");
+        assert!(
+            plan[1].from.exists(),
+            "a file not to take stays in the store"
+        );
+        assert_ne!(ino(&out.join("about/index.html")), ino(&plan[1].from));
         Ok(())
     }
 

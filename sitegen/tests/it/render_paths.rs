@@ -3,7 +3,9 @@
 //! the site, in both languages, comes out byte for byte as `SITEGEN_RENDER=vike` renders it, with
 //! only a kind's first pages through Vike; and a kind the thin path would render differently is
 //! left to Vike with a warning naming the page. Copies of the site (without their photos) are
-//! built by sitegen's library and its binary.
+//! built by sitegen's library and its binary. The builds compared are also one with a cache and
+//! one with `--no-cache`, whose cache of its own moves its files into the output: the same
+//! bytes, with the same ordinary modes, and nothing left in its temporary folder.
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -12,9 +14,13 @@ use sitegen::build::{BuildOptions, build};
 
 use crate::common;
 
+/// `sitegen build --no-cache` of `copy` into `out`, with its temporary files in `copy`'s `tmp`.
 fn run(copy: &common::Copy, out: &Path, via_vike: bool) -> anyhow::Result<Output> {
+    let tmp = copy.dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp)?;
     let mut command = Command::new(env!("CARGO_BIN_EXE_sitegen"));
     command
+        .env("TMPDIR", &tmp)
         .args(["build", "--quiet", "--no-cache", "--jobs", "2", "--content"])
         .arg(&copy.content)
         .arg("--site")
@@ -29,6 +35,11 @@ fn run(copy: &common::Copy, out: &Path, via_vike: bool) -> anyhow::Result<Output
     Ok(command.output()?)
 }
 
+fn mode(path: &Path) -> anyhow::Result<u32> {
+    use std::os::unix::fs::PermissionsExt as _;
+    Ok(std::fs::metadata(path)?.permissions().mode() & 0o7777)
+}
+
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -39,10 +50,27 @@ fn every_page_is_what_vike_renders() -> anyhow::Result<()> {
     common::without_photos(&copy.content)?;
     let [thin, vike] = ["thin", "vike"].map(|name| copy.dir.path().join(name));
     let mut options = BuildOptions::new(copy.content.clone(), copy.site.clone(), thin.clone());
-    (options.quiet, options.no_cache, options.jobs) = (true, true, 2);
+    (options.quiet, options.jobs) = (true, 2);
+    options.cache_dir = Some(copy.dir.path().join("cache"));
     let built = build(&options)?;
     let output = run(&copy, &vike, true)?;
     anyhow::ensure!(output.status.success(), "{}", stderr(&output));
+    // The throwaway cache's files moved into the output (or went with it), with the mode a
+    // copy of the cache's would have (what the umask leaves of 0666: a file made just now).
+    let tmp = copy.dir.path().join("tmp");
+    let left: Vec<_> = std::fs::read_dir(&tmp)?.collect();
+    assert!(left.is_empty(), "left in {}: {left:?}", tmp.display());
+    let probe = tmp.join("probe");
+    std::fs::write(&probe, "")?;
+    let ordinary = mode(&probe)?;
+    for out in [&thin, &vike] {
+        for entry in walkdir::WalkDir::new(out) {
+            let entry = entry?;
+            if entry.file_type().is_file() {
+                assert_eq!(mode(entry.path())?, ordinary, "{}", entry.path().display());
+            }
+        }
+    }
     let (thin, vike) = (common::tree(&thin)?, common::tree(&vike)?);
     let pages = thin.keys().filter(|file| file.ends_with(".html")).count();
     assert!(pages > 50, "{pages} pages");
