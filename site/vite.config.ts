@@ -24,6 +24,26 @@ function renderWorkerEntry(): Plugin {
 }
 
 /**
+ * In the server bundle, lucide-react's `Icon`, behind every icon component, is lib/iconOnce.server.ts,
+ * which draws each icon once per set of props and wraps lucide's own.
+ */
+function iconOnce(): Plugin {
+  const wrapper = `${siteDir}/lib/iconOnce.server.ts`
+  return {
+    name: 'sitegen:icon-once',
+    apply: 'build',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name === 'ssr',
+    async resolveId(source, importer) {
+      if (importer === wrapper) return undefined
+      const createsIcon = source === './Icon.mjs' && importer !== undefined && /lucide-react\/dist\/esm\/createLucideIcon\.mjs$/.test(importer)
+      if (createsIcon || source === 'lucide-react/dist/esm/Icon.mjs') return wrapper
+      return undefined
+    },
+  }
+}
+
+/**
  * The dev server's page renders leave stylesheets to the browser: a page's HTML names the
  * stylesheets its modules import, and the browser's request for each is where Tailwind generates
  * it. Loaded empty on the server, they are not generated a second time there (Tailwind keeps a
@@ -70,7 +90,7 @@ function firstPageAhead(): Plugin {
 // (lib/contentGlobal.ts), from sitegen's render workers in a build and from the content JSON that
 // `sitegen dev` / `sitegen export` write under the dev server (lib/devContent.ts).
 export default defineConfig(({ command }) => ({
-  plugins: [react(), vike(), stylesheetsForTheBrowser(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile(siteDir)), firstPageAhead(), renderWorkerEntry()],
+  plugins: [react(), vike(), stylesheetsForTheBrowser(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile(siteDir)), firstPageAhead(), renderWorkerEntry(), iconOnce()],
   build: {
     outDir,
   },
