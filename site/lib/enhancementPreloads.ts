@@ -16,9 +16,22 @@ let manifest: Manifest | undefined
  */
 export function enhancementPreloads(pageHtml: string): string {
   if (import.meta.env.DEV) return ''
+  const named: string[] = []
+  for (const [, value = ''] of pageHtml.matchAll(/\sdata-module="([^"]*)"/g)) named.push(value)
+  // Pages of a kind name the same modules: their tags are made once.
+  const key = named.join(' ')
+  let tags = preloads.get(key)
+  if (tags === undefined) preloads.set(key, (tags = preloadTags(named)))
+  return tags
+}
+
+/** The preload tags of each list of modules pages named, by the list. */
+const preloads = new Map<string, string>()
+
+function preloadTags(named: string[]): string {
   manifest ??= JSON.parse(readFileSync(clientManifestFile(process.cwd()), 'utf8')) as Manifest
   const names = new Set<ModuleName>()
-  for (const [, value = ''] of pageHtml.matchAll(/\sdata-module="([^"]*)"/g)) {
+  for (const value of named) {
     for (const name of value.split(/\s+/)) {
       if (Object.hasOwn(sources, name)) names.add(name as ModuleName)
     }

@@ -233,9 +233,15 @@ const BODY_CLOSING = /<\/body>/i
 /** The two places Vike injects tags into `html`: after the first `<head>`, before the last `</body>`. */
 function places(html: string): { head: number; body: number } | undefined {
   const head = HEAD_OPENING.exec(html)
-  const body = BODY_CLOSING.exec(html)
-  if (!head || !body) return undefined
-  return { head: head.index + head[0].length, body: html.lastIndexOf(body[0]) }
+  if (!head) return undefined
+  // React writes `</body>` in lower case: looked for from the end first, not by a scan of the page.
+  let body = html.lastIndexOf('</body>')
+  if (body < 0) {
+    const found = BODY_CLOSING.exec(html)
+    if (!found) return undefined
+    body = html.lastIndexOf(found[0])
+  }
+  return { head: head.index + head[0].length, body }
 }
 
 /** How much of the page beside each place finds the place again in Vike's HTML. */
