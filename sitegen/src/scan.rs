@@ -7,7 +7,10 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use html5gum::{DefaultEmitter, Token, Tokenizer};
+use std::convert::Infallible;
+
+use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+use html5gum::{Span, Tokenizer};
 use rayon::prelude::*;
 
 use crate::output_dir::Files;
@@ -62,25 +65,38 @@ impl Page {
     /// Tokenizes one HTML document, visiting each start tag once. A tokenizer is enough:
     /// only attributes matter here, never the tree, and it is several times faster than
     /// building the document (tree construction's state switches for `<script>`, `<style>`,
-    /// `<textarea>` and `<title>` are followed).
+    /// `<textarea>` and `<title>` are followed). Its events are read as they come, keeping
+    /// only the attributes read here: no token is made of the text or of a tag's other
+    /// attributes.
     pub fn parse(html: &str) -> Self {
-        let mut emitter = DefaultEmitter::default();
-        emitter.naively_switch_states(true);
         let mut page = Page {
             bytes: html.len() as u64,
             ..Page::default()
         };
-        for token in Tokenizer::new_with_emitter(html, emitter).flatten() {
-            let Token::StartTag(tag) = token else {
-                continue;
-            };
-            let attr = |name: &str| {
-                tag.attributes
-                    .get(name.as_bytes())
-                    .map(|v| String::from_utf8_lossy(&v.value).into_owned())
-            };
-            page.element(&String::from_utf8_lossy(&tag.name), attr);
-        }
+        let mut tag = StartTag::default();
+        let mut emitter = CallbackEmitter::new(|event: CallbackEvent<'_>, _: Span<()>| {
+            match event {
+                CallbackEvent::OpenStartTag { name } => {
+                    tag.name.clear();
+                    tag.name.extend_from_slice(name);
+                }
+                CallbackEvent::AttributeName { name } => tag.attribute(name),
+                CallbackEvent::AttributeValue { value } => tag.value(value),
+                CallbackEvent::CloseStartTag { .. } => {
+                    page.element(&String::from_utf8_lossy(&tag.name), |name| {
+                        let i = READ.iter().position(|read| *read == name)?;
+                        tag.values[i].clone()
+                    });
+                    tag.clear();
+                }
+                // Attributes are a start tag's: any before an end tag are dropped.
+                CallbackEvent::EndTag { .. } => tag.clear(),
+                _ => {}
+            }
+            None::<Infallible>
+        });
+        emitter.naively_switch_states(true);
+        for _ in Tokenizer::new_with_emitter(html, emitter) {}
         page.links.retain(|link| !link.is_empty());
         page
     }
@@ -131,6 +147,66 @@ impl Page {
     }
 }
 
+/// The attributes [`Page::element`] reads; a start tag's others are only told apart from them.
+const READ: [&str; 9] = [
+    "href",
+    "src",
+    "poster",
+    "srcset",
+    "imagesrcset",
+    "id",
+    "name",
+    "rel",
+    "as",
+];
+
+/// The start tag being read: its name, the names of its attributes so far (the first of a
+/// name counts, as the HTML rules say) and the values of those [`READ`] names.
+#[derive(Default)]
+struct StartTag {
+    name: Vec<u8>,
+    /// The attributes' names, one after the other, and where each ends.
+    names: Vec<u8>,
+    ends: Vec<usize>,
+    values: [Option<String>; READ.len()],
+    /// The slot in `values` of the attribute being read, if it is one to keep.
+    reading: Option<usize>,
+}
+
+impl StartTag {
+    fn attribute(&mut self, name: &[u8]) {
+        let mut start = 0;
+        let seen = self.ends.iter().any(|&end| {
+            let same = &self.names[start..end] == name;
+            start = end;
+            same
+        });
+        self.reading = None;
+        if seen {
+            return;
+        }
+        self.names.extend_from_slice(name);
+        self.ends.push(self.names.len());
+        self.reading = READ.iter().position(|read| read.as_bytes() == name);
+        if let Some(i) = self.reading {
+            self.values[i] = Some(String::new());
+        }
+    }
+
+    fn value(&mut self, value: &[u8]) {
+        if let Some(slot) = self.reading.and_then(|i| self.values[i].as_mut()) {
+            slot.push_str(&String::from_utf8_lossy(value));
+        }
+    }
+
+    fn clear(&mut self) {
+        self.names.clear();
+        self.ends.clear();
+        self.values = Default::default();
+        self.reading = None;
+    }
+}
+
 /// The URLs of a `srcset` (`a.png 1x, b.png 2x`), following the HTML parsing rules: a URL
 /// runs to the next whitespace and may itself contain commas (`data:` URLs do); a trailing
 /// comma ends a candidate; descriptors run to the next comma outside parentheses.
@@ -172,6 +248,8 @@ pub fn srcset_urls(srcset: &str) -> Vec<&str> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     #[test]
@@ -187,6 +265,18 @@ mod tests {
         );
         assert_eq!(srcset_urls("q.png (a, b) 1x, r.png"), ["q.png", "r.png"]);
         assert!(srcset_urls(" , ").is_empty());
+    }
+
+    #[test]
+    fn the_first_of_an_attribute_counts_and_an_end_tag_has_none() {
+        let page = Page::parse(
+            r#"<a href="/one" href="/two" id>x</a href="/three"><img src=/u.png SRC="/v.png">
+            <p id="p1" id="p2">&amp;</p><link rel="STYLESHEET" href="/s&amp;t.css">"#,
+        );
+        assert_eq!(page.links, ["/one", "/u.png", "/s&t.css"]);
+        assert_eq!(page.styles, ["/s&t.css"]);
+        let ids: BTreeSet<&str> = page.ids.iter().map(String::as_str).collect();
+        assert_eq!(ids, BTreeSet::from(["", "p1"]));
     }
 
     #[test]
