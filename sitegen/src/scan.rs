@@ -268,6 +268,22 @@ mod tests {
     }
 
     #[test]
+    fn every_attribute_an_element_is_read_for_is_one_the_parse_keeps() {
+        let asked = std::cell::RefCell::new(BTreeSet::new());
+        let mut page = Page::default();
+        for name in [
+            "base", "a", "link", "script", "img", "video", "source", "div",
+        ] {
+            page.element(name, |attribute| {
+                asked.borrow_mut().insert(attribute.to_owned());
+                Some("x".to_owned())
+            });
+        }
+        let kept: BTreeSet<String> = READ.iter().map(|name| (*name).to_owned()).collect();
+        assert_eq!(asked.into_inner(), kept);
+    }
+
+    #[test]
     fn the_first_of_an_attribute_counts_and_an_end_tag_has_none() {
         let page = Page::parse(
             r#"<a href="/one" href="/two" id>x</a href="/three"><img src=/u.png SRC="/v.png">

@@ -302,7 +302,7 @@ fn fanned_out(dir: &Path, hash: &str) -> PathBuf {
 }
 
 /// A file of the store: its hash and what the size report needs of it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Stored {
     /// The hash of its bytes.
     pub hash: String,

@@ -280,10 +280,7 @@ pub fn render(
             (Some(hash), _) => page_out(&store, &job.file, &hash),
             (None, stored) => PageOut {
                 file: job.file.clone(),
-                stored: stored.cloned().unwrap_or_else(|| Stored {
-                    hash: String::new(),
-                    gzip_len: None,
-                }),
+                stored: stored.cloned().unwrap_or_default(),
             },
         })
         .collect();
