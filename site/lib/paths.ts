@@ -17,6 +17,54 @@ export function isWithin(href: string, pathname: string): boolean {
   return base === '/' ? current === '/' : current === base || current.startsWith(`${base}/`)
 }
 
+/**
+ * The page being rendered, as the navigation asks about it: whether a link is this page, or the
+ * page lies within it. The frame knows the page's path only through these questions, so what it
+ * renders for one page is what it renders for any other where every question it asked gets the
+ * same answer: lib/once.tsx renders it once for all of them. `noting` notes the questions asked.
+ */
+export class Here {
+  readonly #pathname: string
+  readonly #asked: Map<string, boolean> | undefined
+
+  constructor(pathname: string, asked?: Map<string, boolean>) {
+    this.#pathname = pathname
+    this.#asked = asked
+  }
+
+  /** Whether `href` is this page (see {@link isCurrentPage}). */
+  isCurrentPage(href: string): boolean {
+    return this.#answer(`=${href}`)
+  }
+
+  /** Whether this page is `href` or below it (see {@link isWithin}). */
+  isWithin(href: string): boolean {
+    return this.#answer(`<${href}`)
+  }
+
+  /** This page, noting into `asked` every question asked of it and the answer. */
+  noting(asked: Map<string, boolean>): Here {
+    return new Here(this.#pathname, asked)
+  }
+
+  /** Whether each question of `asked` gets the answer noted there. */
+  answers(asked: ReadonlyMap<string, boolean>): boolean {
+    for (const [question, answer] of asked) if (this.#ask(question) !== answer) return false
+    return true
+  }
+
+  #answer(question: string): boolean {
+    const answer = this.#ask(question)
+    this.#asked?.set(question, answer)
+    return answer
+  }
+
+  #ask(question: string): boolean {
+    const href = question.slice(1)
+    return question.startsWith('=') ? isCurrentPage(href, this.#pathname) : isWithin(href, this.#pathname)
+  }
+}
+
 /** Canonical URL of a page: the base URL plus the path with a trailing slash (directory style). */
 export function canonicalUrl(baseUrl: string, pathname: string): string {
   const path = normalizePath(pathname)

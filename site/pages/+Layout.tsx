@@ -5,6 +5,8 @@ import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
 import { SkipLink } from '../components/layout/SkipLink'
 import { pathOf, routeByPath } from '../lib/content.server'
+import { Once } from '../lib/once.server'
+import { Here } from '../lib/paths'
 import { siteSettings } from '../lib/settings'
 
 const MAIN_ID = 'main'
@@ -12,20 +14,25 @@ const MAIN_ID = 'main'
 // The frame around every page, the 404 page included. Settings come from lib/settings.ts
 // (the content being rendered), not from page data, so the frame renders even where no page data exists.
 // Rendered at build time only: every page is a full load of a static file (speculation rules
-// in +Head.tsx make it quick), so each new page starts at the top with its menus closed.
+// in +Head.tsx make it quick), so each new page starts at the top with its menus closed. The
+// header and the footer are alike on most pages: `Once` renders each once for all the pages that
+// show it alike (lib/once.server.tsx); they learn the page's path only through `Here`'s questions.
 export default function Layout({ children }: { children: ReactNode }) {
   const { urlPathname, is404 } = usePageContext()
   const settings = siteSettings()
   const versions = is404 ? undefined : routeByPath(urlPathname)?.versions
+  // The switcher shows the current language without a link: its path, this page's, is left out,
+  // so that the pages of one language share one header.
+  const languages = versions?.languages.map(({ path, ...version }) => (version.current ? version : { ...version, path }))
   const home = pathOf('home', {})
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink targetId={MAIN_ID} label={settings.ui.skip_to_content} />
-      <SiteHeader settings={settings} pathname={urlPathname} home={home} languages={versions?.languages} />
+      <Once part={SiteHeader} props={{ settings, here: new Here(urlPathname), home, languages }} />
       <main id={MAIN_ID} tabIndex={-1} className="flex-1 pt-header outline-none">
         {children}
       </main>
-      <SiteFooter settings={settings} home={home} />
+      <Once part={SiteFooter} props={{ settings, home }} />
     </div>
   )
 }

@@ -20,6 +20,8 @@
 // - `injectAtOpeningTag('head')` and `injectAtClosingTag('body')` with `injectBreakLines`, the
 //   two places Vike puts a page's asset tags when there is no placeholder.
 
+import { renderedOnce } from '../lib/once.server'
+
 /** What Vike's `renderPage` leaves of a page, as far as this module reads it. */
 interface VikePageContext {
   pageId: string | null
@@ -125,6 +127,8 @@ export async function learn(path: string, pageContext: VikePageContext, html: st
 /** What a kind renders, without Vike or through it. */
 export interface Rendered {
   html: string
+  /** How many parts of the frame went into the page as rendered once for many (lib/once.server.tsx). */
+  partsOnce: number
   /** Why the page's kind is left to Vike from now on, when this page showed it must be. */
   warning?: string
 }
@@ -138,19 +142,20 @@ export async function renderThin(path: string, viaVike: () => Promise<string>): 
   const pageId = kindOf(path)
   const kind = pageId === undefined ? undefined : kinds.get(pageId)
   if (!kind) return undefined
-  const bare = await documentOf(kind, path)
-  const html = bare === undefined ? undefined : withTags(bare, kind)
-  if (html === undefined) return undefined
+  // The frame's parts that are alike on many pages are rendered once for them (lib/once.server.tsx).
+  const bare = await renderedOnce(() => documentOf(kind, path))
+  const html = bare === undefined ? undefined : withTags(bare.html, kind)
+  if (html === undefined || bare === undefined) return undefined
   if (!kind.checked) {
     const expected = await viaVike()
     if (html !== expected) {
       kinds.delete(kind.pageId)
       refused.add(kind.pageId)
-      return { html: expected, warning: disagreement(path, kind.pageId, html, expected) }
+      return { html: expected, partsOnce: 0, warning: disagreement(path, kind.pageId, html, expected) }
     }
     kind.checked = true
   }
-  return { html }
+  return { html, partsOnce: bare.partsOnce }
 }
 
 function disagreement(path: string, pageId: string, thin: string, vike: string): string {

@@ -10,8 +10,9 @@
 //                                                       or {"error":E,"path":P} naming the page
 //   {"op":"render","path":P}   -> {"status":S,         the page: Vike's renderPage (via_vike), or
 //                                  "html_bytes":N,     for a kind of page it rendered before,
-//                                  "via_vike":V,       render/thin.ts; W when a kind is left to
-//                                  "warning":W} HTML   Vike; then the N bytes of the page's HTML
+//                                  "via_vike":V,       render/thin.ts, with F parts of the frame
+//                                  "parts_once":F,     rendered once (lib/once.server.tsx); W when
+//                                  "warning":W} HTML   a kind is left to Vike; then the page's N bytes
 //
 // A request that fails is answered {"error":E}; the worker then goes on. It exits when stdin
 // closes, so it never outlives sitegen. Usage: node worker.mjs BUNDLE_DIR
@@ -101,7 +102,7 @@ async function handle(request) {
       if (thin !== undefined) {
         collectWhenGrown()
         // With a warning the page is Vike's: the two renderings of it differed.
-        return { status: 200, html: thin.html, via_vike: thin.warning !== undefined, warning: thin.warning }
+        return { status: 200, html: thin.html, via_vike: thin.warning !== undefined, parts_once: thin.partsOnce, warning: thin.warning }
       }
       const { pageContext, status, html } = await viaVike(request.path)
       const warning = status === 200 && !everyPageViaVike ? await learn(request.path, pageContext, html) : undefined

@@ -241,6 +241,9 @@ pub struct Built {
     pub rendered: usize,
     /// How many of those went through Vike's `renderPage` rather than `site/render/thin.ts`.
     pub rendered_via_vike: usize,
+    /// How many parts of the frame went into those pages as rendered once for the pages that show
+    /// them alike (`site/lib/once.server.tsx`), rather than rendered for the page.
+    pub frame_parts_once: usize,
     /// For how many pages the workers hashed what they render: those for which something they
     /// read of the content changed (the rest came from the cache).
     pub hashed: usize,
@@ -436,6 +439,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         bundled: bundle.built,
         rendered: rendered.rendered,
         rendered_via_vike: rendered.via_vike,
+        frame_parts_once: rendered.parts_once,
         hashed: rendered.hashed,
         render_workers: rendered.workers,
         published,

@@ -1,3 +1,4 @@
+import type { Here } from '../../lib/paths'
 import type { ReactNode } from 'react'
 import type { Link } from '../../schema/Link'
 import { NavLink } from './NavLink'
@@ -6,7 +7,8 @@ export type MobileMenuProps = {
   id: string
   links: Link[]
   label: string
-  pathname: string
+  /** The page being rendered, asked whether a link is it. */
+  here: Here
   /** Shown under the links (the language switcher). */
   children?: ReactNode
 }
@@ -15,7 +17,7 @@ export type MobileMenuProps = {
  * The menu panel the hamburger button opens on narrow screens, with its own list of links;
  * hidden until the header's disclosure (enhance/Disclosure.ts) shows it.
  */
-export function MobileMenu({ id, links, label, pathname, children }: MobileMenuProps) {
+export function MobileMenu({ id, links, label, here, children }: MobileMenuProps) {
   return (
     <>
       {/* Dims the page under the open menu; a click on it closes the menu like any outside click. */}
@@ -36,7 +38,7 @@ export function MobileMenu({ id, links, label, pathname, children }: MobileMenuP
           <ul className="flex flex-col gap-1">
             {links.map((link) => (
               <li key={link.href}>
-                <NavLink href={link.href} pathname={pathname} look="row">
+                <NavLink href={link.href} here={here} look="row">
                   {link.label}
                 </NavLink>
               </li>

@@ -1,18 +1,19 @@
 import type { ReactNode } from 'react'
 import { cx } from '../../lib/cx'
-import { isCurrentPage } from '../../lib/paths'
+import type { Here } from '../../lib/paths'
 
 export type NavLinkProps = {
   href: string
-  pathname: string
+  /** The page being rendered, asked whether a link is it. */
+  here: Here
   children: ReactNode
   /** `bar` for the desktop bar, `row` for the mobile menu and the dropdown panel. */
   look?: 'bar' | 'row'
 }
 
 /** A navigation link, highlighted and marked `aria-current="page"` when it is the current page. */
-export function NavLink({ href, pathname, children, look = 'bar' }: NavLinkProps) {
-  const current = isCurrentPage(href, pathname)
+export function NavLink({ href, here, children, look = 'bar' }: NavLinkProps) {
+  const current = here.isCurrentPage(href)
   return (
     <a
       href={href}

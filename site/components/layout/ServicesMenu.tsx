@@ -3,12 +3,13 @@ import ChevronDown from 'lucide-react/icons/chevron-down'
 import { useId } from 'react'
 import type { ServicesMenu as ServicesMenuContent } from '../../schema/ServicesMenu'
 import { cx } from '../../lib/cx'
-import { isCurrentPage, isWithin } from '../../lib/paths'
+import type { Here } from '../../lib/paths'
 import { enhance } from '../../enhance/modules'
 
 export type ServicesMenuProps = {
   menu: ServicesMenuContent
-  pathname: string
+  /** The page being rendered, asked whether a link is it. */
+  here: Here
 }
 
 /**
@@ -20,9 +21,9 @@ export type ServicesMenuProps = {
  * closed on every new page. Without JavaScript the links stay reachable from the footer and
  * the services overview.
  */
-export function ServicesMenu({ menu, pathname }: ServicesMenuProps) {
+export function ServicesMenu({ menu, here }: ServicesMenuProps) {
   const panelId = useId()
-  const inServices = isWithin(menu.view_all.href, pathname)
+  const inServices = here.isWithin(menu.view_all.href)
 
   return (
     <li {...enhance('disclosure')} data-close-on-focus-out className="relative">
@@ -49,7 +50,7 @@ export function ServicesMenu({ menu, pathname }: ServicesMenuProps) {
       >
         <ul className="flex flex-col">
           {menu.links.map((link) => {
-            const current = isCurrentPage(link.href, pathname)
+            const current = here.isCurrentPage(link.href)
             return (
               <li key={link.href}>
                 <a
@@ -69,7 +70,7 @@ export function ServicesMenu({ menu, pathname }: ServicesMenuProps) {
         <div className="mt-1 border-t border-ink-100 pt-1">
           <a
             href={menu.view_all.href}
-            aria-current={isCurrentPage(menu.view_all.href, pathname) ? 'page' : undefined}
+            aria-current={here.isCurrentPage(menu.view_all.href) ? 'page' : undefined}
             className="group flex items-center gap-2 rounded-xl px-4 py-3 text-sm font-semibold text-brand-700 hover:bg-brand-50"
           >
             {menu.view_all.label}

@@ -1,3 +1,4 @@
+import type { Here } from '../../lib/paths'
 import Menu from 'lucide-react/icons/menu'
 import X from 'lucide-react/icons/x'
 import type { Settings } from '../../schema/Settings'
@@ -11,7 +12,8 @@ import { MobileMenu } from './MobileMenu'
 
 export type SiteHeaderProps = {
   settings: Pick<Settings, 'brand' | 'nav' | 'ui'>
-  pathname: string
+  /** The page being rendered, asked whether a link is it. */
+  here: Here
   /** The home page's path in the language of the page. */
   home: string
   /** This page in every language of the site; absent on a site of one language. */
@@ -27,14 +29,14 @@ const MOBILE_MENU_ID = 'mobile-menu'
  * click outside the bar or on the dimmed page, and choosing a link; each page is a full load,
  * so it is closed on every new page.
  */
-export function SiteHeader({ settings, pathname, home, languages }: SiteHeaderProps) {
+export function SiteHeader({ settings, here, home, languages }: SiteHeaderProps) {
   const { brand, nav, ui } = settings
   return (
     <header {...enhance('disclosure')} className="fixed inset-x-0 top-0 z-50">
       <div className="border-b border-ink-200/70 bg-white/85 backdrop-blur-md backdrop-saturate-150">
         <div className="mx-auto flex h-header w-full max-w-page items-center justify-between gap-6 px-5 sm:px-6 lg:px-8">
           <BrandLink name={brand.name} href={home} label={nav.home_label} />
-          <DesktopNav nav={nav} label={ui.main_nav_label} pathname={pathname} />
+          <DesktopNav nav={nav} label={ui.main_nav_label} here={here} />
           <div className="flex items-center gap-2">
             {languages && (
               // On narrow screens the mobile menu holds it: one landmark at every width.
@@ -64,7 +66,7 @@ export function SiteHeader({ settings, pathname, home, languages }: SiteHeaderPr
           </div>
         </div>
       </div>
-      <MobileMenu id={MOBILE_MENU_ID} links={nav.mobile_links} label={ui.mobile_nav_label} pathname={pathname}>
+      <MobileMenu id={MOBILE_MENU_ID} links={nav.mobile_links} label={ui.mobile_nav_label} here={here}>
         {languages && (
           <LanguageSwitcher
             languages={languages}

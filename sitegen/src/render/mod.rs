@@ -107,6 +107,9 @@ pub struct Rendered {
     /// (`site/render/thin.ts` rendered the rest): a kind's first page in each worker, and every
     /// page of a kind the thin path leaves to Vike, the page that showed it must included.
     pub via_vike: usize,
+    /// How many parts of the frame (a header, a footer) the thin path put into pages as it had
+    /// rendered them once for pages that show them alike (`site/lib/once.server.tsx`).
+    pub parts_once: usize,
     /// For how many pages the workers hashed what they render (the rest came from the cache).
     pub hashed: usize,
     /// How many render workers hashed or rendered pages: none when the cache knew the whole site.
@@ -219,6 +222,7 @@ pub fn render(
             pages,
             rendered: 0,
             via_vike: 0,
+            parts_once: 0,
             hashed: 0,
             workers: 0,
         });
@@ -300,6 +304,7 @@ pub fn render(
         pages,
         rendered: todo.len(),
         via_vike: fresh.via_vike,
+        parts_once: fresh.parts_once,
         hashed,
         workers,
     })
@@ -634,6 +639,7 @@ impl Pool {
             if let Ok(mut results) = results.lock() {
                 results.done.insert(i, value);
                 results.via_vike += usize::from(reply.via_vike);
+                results.parts_once += reply.parts_once;
                 results.warnings.extend(reply.warning);
             }
             Ok(())
@@ -730,6 +736,9 @@ struct Reply {
     /// Whether the page went through Vike's `renderPage`.
     #[serde(default)]
     via_vike: bool,
+    /// How many parts of the frame were put into the page as rendered once for many pages.
+    #[serde(default)]
+    parts_once: usize,
     /// Why a kind of page is left to Vike from now on.
     warning: Option<String>,
     /// What each hashed page read of the content ([`reads`]).
@@ -746,10 +755,12 @@ struct Reply {
 }
 
 /// What [`Pool::render_each`] rendered: what its `done` returned for each job, by job number;
-/// how many pages went through Vike's `renderPage`; the workers' warnings, each once.
+/// how many pages went through Vike's `renderPage`, how many parts of the frame were rendered
+/// once for many pages; the workers' warnings, each once.
 struct Renders<T> {
     done: HashMap<usize, T>,
     via_vike: usize,
+    parts_once: usize,
     warnings: std::collections::BTreeSet<String>,
 }
 
@@ -758,6 +769,7 @@ impl<T> Default for Renders<T> {
         Self {
             done: HashMap::new(),
             via_vike: 0,
+            parts_once: 0,
             warnings: std::collections::BTreeSet::new(),
         }
     }

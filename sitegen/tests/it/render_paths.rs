@@ -44,6 +44,34 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
+/// A copy of the site in one language, without its photos, whose `file` (under `site/`) has each
+/// `(from, to)` replaced and imports `usePageContext`.
+fn with_page_context(file: &str, edits: &[(&str, &str)]) -> anyhow::Result<common::Copy> {
+    let copy = common::Copy::new()?;
+    common::without_photos(&copy.content)?;
+    common::one_language(&copy.content)?;
+    let path = copy.site.join(file);
+    for (from, to) in edits {
+        common::replace(&path, from, to)?;
+    }
+    let text = std::fs::read_to_string(&path)?;
+    std::fs::write(
+        &path,
+        format!("import {{ usePageContext }} from 'vike-react/usePageContext'\n{text}"),
+    )?;
+    Ok(copy)
+}
+
+/// The files of two outputs whose bytes differ, or that only one has.
+fn differing(a: &Path, b: &Path) -> anyhow::Result<Vec<String>> {
+    let (a, b) = (common::tree(a)?, common::tree(b)?);
+    Ok(a.keys()
+        .chain(b.keys())
+        .filter(|file| a.get(*file) != b.get(*file))
+        .cloned()
+        .collect())
+}
+
 #[test]
 fn every_page_is_what_vike_renders() -> anyhow::Result<()> {
     let copy = common::Copy::new()?;
@@ -95,6 +123,12 @@ fn every_page_is_what_vike_renders() -> anyhow::Result<()> {
         .filter(|file| file.ends_with("404.html"))
         .count();
     assert_eq!(built.rendered, pages);
+    // The footer, alike on the pages of a language, was rendered once for most of them.
+    assert!(
+        built.frame_parts_once > pages / 2,
+        "{} parts of the frame rendered once for {pages} pages",
+        built.frame_parts_once
+    );
     assert!(
         built.rendered_via_vike <= 2 * kinds + not_found,
         "{} of {} pages through Vike, {kinds} kinds",
@@ -106,25 +140,19 @@ fn every_page_is_what_vike_renders() -> anyhow::Result<()> {
 
 #[test]
 fn a_kind_the_thin_path_renders_differently_is_left_to_vike_with_a_warning() -> anyhow::Result<()> {
-    let copy = common::Copy::new()?;
-    common::without_photos(&copy.content)?;
-    common::one_language(&copy.content)?;
     // Vike's page context has the parsed URL; the thin path's has only what the pages read.
-    let page = copy.site.join("pages/insights/@slug/+Page.tsx");
-    common::replace(
-        &page,
-        "  const { words } = article",
-        "  const { words } = article\n  const parsed = usePageContext().urlParsed?.pathname",
-    )?;
-    common::replace(
-        &page,
-        "      <article aria-labelledby=\"article-title\">",
-        "      <article aria-labelledby=\"article-title\" data-parsed={parsed}>",
-    )?;
-    let text = std::fs::read_to_string(&page)?;
-    std::fs::write(
-        &page,
-        format!("import {{ usePageContext }} from 'vike-react/usePageContext'\n{text}"),
+    let copy = with_page_context(
+        "pages/insights/@slug/+Page.tsx",
+        &[
+            (
+                "  const { words } = article",
+                "  const { words } = article\n  const parsed = usePageContext().urlParsed?.pathname",
+            ),
+            (
+                "      <article aria-labelledby=\"article-title\">",
+                "      <article aria-labelledby=\"article-title\" data-parsed={parsed}>",
+            ),
+        ],
     )?;
     let out = copy.dir.path().join("dist");
     let output = run(&copy, &out, false)?;
@@ -157,5 +185,43 @@ fn a_kind_the_thin_path_renders_differently_is_left_to_vike_with_a_warning() -> 
             "an article without its parsed URL"
         );
     }
+    Ok(())
+}
+
+#[test]
+fn a_part_of_the_frame_that_reads_the_page_behind_its_props_is_rendered_for_every_page()
+-> anyhow::Result<()> {
+    // The footer learns the page's path from the page context, not from its props: what it
+    // rendered for one page is not what it renders for the next.
+    let copy = with_page_context(
+        "components/layout/SiteFooter.tsx",
+        &[
+            (
+                "  const { brand, nav, footer, ui } = settings\n",
+                "  const { brand, nav, footer, ui } = settings\n  const { urlPathname } = usePageContext()\n",
+            ),
+            (
+                "<footer className=",
+                "<footer data-page={urlPathname} className=",
+            ),
+        ],
+    )?;
+    let [thin, vike] = ["thin", "vike"].map(|name| copy.dir.path().join(name));
+    let output = run(&copy, &thin, false)?;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("warning: the frame's part") && message.contains("SiteFooter"),
+        "{message}"
+    );
+    let output = run(&copy, &vike, true)?;
+    assert!(output.status.success(), "{}", stderr(&output));
+    let differ = differing(&thin, &vike)?;
+    assert!(differ.is_empty(), "differ: {differ:?}");
+    let about = std::fs::read_to_string(thin.join("about/index.html"))?;
+    assert!(
+        about.contains("data-page=\"/about\""),
+        "the footer of /about is its own"
+    );
     Ok(())
 }
