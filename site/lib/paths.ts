@@ -12,8 +12,11 @@ export function isCurrentPage(href: string, pathname: string): boolean {
 
 /** Whether `pathname` is `href` or below it, e.g. `/services/cloud-services` is within `/services`. */
 export function isWithin(href: string, pathname: string): boolean {
-  const base = normalizePath(href)
-  const current = normalizePath(pathname)
+  return within(normalizePath(href), normalizePath(pathname))
+}
+
+/** {@link isWithin} of two normalised paths. */
+function within(base: string, current: string): boolean {
   return base === '/' ? current === '/' : current === base || current.startsWith(`${base}/`)
 }
 
@@ -24,11 +27,12 @@ export function isWithin(href: string, pathname: string): boolean {
  * same answer: lib/once.tsx renders it once for all of them. `noting` notes the questions asked.
  */
 export class Here {
-  readonly #pathname: string
+  /** The page's path, normalised. */
+  readonly #current: string
   readonly #asked: Map<string, boolean> | undefined
 
   constructor(pathname: string, asked?: Map<string, boolean>) {
-    this.#pathname = pathname
+    this.#current = normalizePath(pathname)
     this.#asked = asked
   }
 
@@ -44,7 +48,7 @@ export class Here {
 
   /** This page, noting into `asked` every question asked of it and the answer. */
   noting(asked: Map<string, boolean>): Here {
-    return new Here(this.#pathname, asked)
+    return new Here(this.#current, asked)
   }
 
   /** Whether each question of `asked` gets the answer noted there. */
@@ -60,9 +64,21 @@ export class Here {
   }
 
   #ask(question: string): boolean {
-    const href = question.slice(1)
-    return question.startsWith('=') ? isCurrentPage(href, this.#pathname) : isWithin(href, this.#pathname)
+    const base = normalizedHref(question.slice(1))
+    return question.startsWith('=') ? base === this.#current : within(base, this.#current)
   }
+}
+
+/** The navigation's links, normalised: the same few on every page. */
+const normalized = new Map<string, string>()
+
+function normalizedHref(href: string): string {
+  let path = normalized.get(href)
+  if (path === undefined) {
+    path = normalizePath(href)
+    if (normalized.size < 10_000) normalized.set(href, path)
+  }
+  return path
 }
 
 /** Canonical URL of a page: the base URL plus the path with a trailing slash (directory style). */

@@ -197,12 +197,12 @@ fn a_part_of_the_frame_that_reads_the_page_behind_its_props_is_rendered_for_ever
         "components/layout/SiteFooter.tsx",
         &[
             (
-                "  const { brand, nav, footer, ui } = settings\n",
-                "  const { brand, nav, footer, ui } = settings\n  const { urlPathname } = usePageContext()\n",
+                "  const { brand, nav, footer, ui } = settings",
+                "  const { brand, nav, footer, ui } = settings\n  const { urlPathname } = usePageContext()",
             ),
             (
-                "<footer className=",
-                "<footer data-page={urlPathname} className=",
+                "    <footer className=",
+                "    <footer data-page={urlPathname} className=\"relative overflow-hidden bg-ink-950 text-ink-300\">",
             ),
         ],
     )?;
