@@ -96,8 +96,14 @@ fn brotli_bytes(bytes: &[u8]) -> Vec<u8> {
     // The format's bound for qualities from 2: the encoder's output always fits in it.
     let bound = brotlic::compress_bound(bytes.len(), quality).expect("quality 5 has a bound");
     let mut out = vec![0; bound];
-    let len = brotlic::compress(bytes, &mut out, quality, window, brotlic::CompressionMode::Text)
-        .expect("the output fits in the format's bound");
+    let len = brotlic::compress(
+        bytes,
+        &mut out,
+        quality,
+        window,
+        brotlic::CompressionMode::Text,
+    )
+    .expect("the output fits in the format's bound");
     out.truncate(len);
     out
 }
