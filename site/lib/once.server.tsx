@@ -60,6 +60,7 @@ const refused = new Set<string>()
 const partIds = new WeakMap<object, number>()
 let parts = 0
 const json = new WeakMap<object, string>()
+const texts = new Map<string, string>()
 let pass: Pass | undefined
 /** Set when a page was rendered without `withPartsIn` being called: then every part is rendered. */
 let off = false
@@ -116,14 +117,24 @@ function keyOf(part: ComponentType<never>, props: object): string | undefined {
   return key
 }
 
+/**
+ * `value` as JSON, an object as the number of its JSON among those seen: serialised once for the
+ * same object (the settings), and keys stay short whatever the props hold.
+ */
 function jsonOf(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'undefined'
-  let text = json.get(value)
-  if (text === undefined) {
-    text = JSON.stringify(value)
-    json.set(value, text)
+  let id = json.get(value)
+  if (id === undefined) {
+    const text = JSON.stringify(value)
+    id = texts.get(text)
+    if (id === undefined) {
+      if (texts.size >= MOST_KNOWN) return text
+      id = `#${texts.size}`
+      texts.set(text, id)
+    }
+    json.set(value, id)
   }
-  return text
+  return id
 }
 
 /**
@@ -247,15 +258,19 @@ function between(withPart: string, withPlaceholder: string, index: number): stri
   return withPart.slice(before.length, withPart.length - after.length)
 }
 
-/** `html` with each learned part in the place of its slot's placeholder. */
+/** `html` with each learned part in the place of its slot's placeholder, in one pass. */
 function filled(html: string, slots: Slot[]): string {
-  let out = html
+  const pieces: string[] = []
+  let from = 0
   for (const [index, slot] of slots.entries()) {
     if (slot.as === 'placeholder' || !('learned' in slot.as)) continue
     const mark = placeholder(index)
-    const at = out.indexOf(mark)
+    const at = html.indexOf(mark, from)
     if (at < 0) throw new Error(`the placeholder of the frame's slot ${index} is missing from the page`)
-    out = out.slice(0, at) + slot.as.learned.html + out.slice(at + mark.length)
+    pieces.push(html.slice(from, at), slot.as.learned.html)
+    from = at + mark.length
   }
-  return out
+  if (pieces.length === 0) return html
+  pieces.push(html.slice(from))
+  return pieces.join('')
 }
