@@ -245,7 +245,7 @@ pub struct Built {
     /// them alike (`site/lib/once.server.tsx`), rather than rendered for the page.
     pub frame_parts_once: usize,
     /// For how many pages the workers hashed what they render: those for which something they
-    /// read of the content changed (the rest came from the cache).
+    /// read of the content changed (the rest came from the cache; none with `--no-cache`).
     pub hashed: usize,
     /// How many render workers hashed or rendered pages: none when the cache knew the whole site.
     pub render_workers: usize,

@@ -110,7 +110,8 @@ pub struct Rendered {
     /// How many parts of the frame (a header, a footer) the thin path put into pages as it had
     /// rendered them once for pages that show them alike (`site/lib/once.server.tsx`).
     pub parts_once: usize,
-    /// For how many pages the workers hashed what they render (the rest came from the cache).
+    /// For how many pages the workers hashed what they render (the rest came from the cache;
+    /// none with a throwaway cache, which no later build reads).
     pub hashed: usize,
     /// How many render workers hashed or rendered pages: none when the cache knew the whole site.
     pub workers: usize,
@@ -236,7 +237,14 @@ pub fn render(
         options.page_timeout,
         head_start,
     );
-    let (inputs, hashed) = page_inputs(jobs, content, bundle, cache, &mut pool, most)?;
+    // What each page renders names it in the cache for a later build. A throwaway cache
+    // (`--no-cache`) has no later build and knows no page: the workers are not asked.
+    let remembered = !store.throwaway();
+    let (inputs, hashed) = if remembered {
+        page_inputs(jobs, content, bundle, cache, &mut pool, most)?
+    } else {
+        (Vec::new(), 0)
+    };
     let keys: Vec<String> = inputs
         .iter()
         .map(|inputs| {
@@ -247,15 +255,18 @@ pub fn render(
             ])
         })
         .collect();
-    let known: Vec<Option<String>> = keys
-        .par_iter()
-        .map(|key| {
-            cache
-                .recall(key)
-                .and_then(|hash| String::from_utf8(hash).ok())
-                .filter(|hash| store.contains(hash) && store.has_side(hash, SCAN_SUFFIX))
-        })
-        .collect();
+    let known: Vec<Option<String>> = if remembered {
+        keys.par_iter()
+            .map(|key| {
+                cache
+                    .recall(key)
+                    .and_then(|hash| String::from_utf8(hash).ok())
+                    .filter(|hash| store.contains(hash) && store.has_side(hash, SCAN_SUFFIX))
+            })
+            .collect()
+    } else {
+        vec![None; jobs.len()]
+    };
     let todo: Vec<usize> = (0..jobs.len()).filter(|&i| known[i].is_none()).collect();
     let fresh = if todo.is_empty() {
         Renders::default()
@@ -265,7 +276,9 @@ pub fn render(
         // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
         pool.render_each(jobs, &todo, |i, html| {
             let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
-            cache.remember(&keys[i], page.stored.hash.as_bytes())?;
+            if let Some(key) = keys.get(i) {
+                cache.remember(key, page.stored.hash.as_bytes())?;
+            }
             Ok(page.stored)
         })?
     };
@@ -288,18 +301,20 @@ pub fn render(
             },
         })
         .collect();
-    let hashes: Vec<(String, String)> = pages
-        .iter()
-        .map(|page| (page.file.clone(), page.stored.hash.clone()))
-        .collect();
-    let mut memos = keys;
-    memos.push(Records::key(&bundle.hash));
-    let listing = SiteMemo {
-        pages: hashes,
-        memos,
-    };
-    let listing = serde_json::to_vec(&listing).context("listing the pages")?;
-    cache.remember(&site_key, &listing)?;
+    if remembered {
+        let hashes: Vec<(String, String)> = pages
+            .iter()
+            .map(|page| (page.file.clone(), page.stored.hash.clone()))
+            .collect();
+        let mut memos = keys;
+        memos.push(Records::key(&bundle.hash));
+        let listing = SiteMemo {
+            pages: hashes,
+            memos,
+        };
+        let listing = serde_json::to_vec(&listing).context("listing the pages")?;
+        cache.remember(&site_key, &listing)?;
+    }
     Ok(Rendered {
         pages,
         rendered: todo.len(),
