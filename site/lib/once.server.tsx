@@ -61,6 +61,7 @@ const partIds = new WeakMap<object, number>()
 let parts = 0
 const json = new WeakMap<object, string>()
 const texts = new Map<string, string>()
+/** The page being rendered: a worker renders one page at a time (render/worker.mjs awaits each). */
 let pass: Pass | undefined
 /** Set when a page was rendered without `withPartsIn` being called: then every part is rendered. */
 let off = false
