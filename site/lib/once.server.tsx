@@ -16,7 +16,7 @@
 // that page is rendered with the part too, and what the part rendered must be what was learned;
 // otherwise `Once` renders that part on every page from then on.
 import { randomBytes } from 'node:crypto'
-import type { ComponentType } from 'react'
+import { type ComponentType, createElement } from 'react'
 import { Here } from './paths'
 
 /** One rendering of a part's HTML for some props: the questions it asked, and its HTML. */
@@ -98,8 +98,7 @@ export function Once<P extends object>({ part: Part, props }: { part: ComponentT
 
 function PlaceholderOf({ slot }: { slot: number }) {
   // A custom element: React writes it as it is, and never merges it with the text beside it.
-  const Tag = PLACEHOLDER as unknown as ComponentType<{ 'data-slot': string }>
-  return <Tag data-slot={`${NONCE}-${slot}`} />
+  return createElement(PLACEHOLDER, { 'data-slot': `${NONCE}-${slot}` })
 }
 
 /** The key of `part` with `props`, or undefined when a prop cannot be compared as JSON (a function, an element). */

@@ -5,17 +5,7 @@ export function normalizePath(path: string): string {
   return trimmed === '' ? '/' : trimmed
 }
 
-/** Whether `href` is the page at `pathname` (exact match, trailing slash ignored). */
-export function isCurrentPage(href: string, pathname: string): boolean {
-  return normalizePath(href) === normalizePath(pathname)
-}
-
-/** Whether `pathname` is `href` or below it, e.g. `/services/cloud-services` is within `/services`. */
-export function isWithin(href: string, pathname: string): boolean {
-  return within(normalizePath(href), normalizePath(pathname))
-}
-
-/** {@link isWithin} of two normalised paths. */
+/** Whether the normalised path `current` is `base` or below it. */
 function within(base: string, current: string): boolean {
   return base === '/' ? current === '/' : current === base || current.startsWith(`${base}/`)
 }
@@ -24,7 +14,7 @@ function within(base: string, current: string): boolean {
  * The page being rendered, as the navigation asks about it: whether a link is this page, or the
  * page lies within it. The frame knows the page's path only through these questions, so what it
  * renders for one page is what it renders for any other where every question it asked gets the
- * same answer: lib/once.tsx renders it once for all of them. `noting` notes the questions asked.
+ * same answer: lib/once.server.tsx renders it once for all of them. `noting` notes the questions asked.
  */
 export class Here {
   /** The page's path, normalised. */
@@ -36,12 +26,12 @@ export class Here {
     this.#asked = asked
   }
 
-  /** Whether `href` is this page (see {@link isCurrentPage}). */
+  /** Whether `href` is this page (exact match, trailing slash ignored). */
   isCurrentPage(href: string): boolean {
     return this.#answer(`=${href}`)
   }
 
-  /** Whether this page is `href` or below it (see {@link isWithin}). */
+  /** Whether this page is `href` or below it, e.g. `/services/cloud-services` is within `/services`. */
   isWithin(href: string): boolean {
     return this.#answer(`<${href}`)
   }

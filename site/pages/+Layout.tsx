@@ -1,6 +1,7 @@
 import './app.css'
 import type { ReactNode } from 'react'
 import { usePageContext } from 'vike-react/usePageContext'
+import { shownLanguages } from '../components/layout/LanguageSwitcher'
 import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
 import { SkipLink } from '../components/layout/SkipLink'
@@ -21,9 +22,7 @@ export default function Layout({ children }: { children: ReactNode }) {
   const { urlPathname, is404 } = usePageContext()
   const settings = siteSettings()
   const versions = is404 ? undefined : routeByPath(urlPathname)?.versions
-  // The switcher shows the current language without a link: its path, this page's, is left out,
-  // so that the pages of one language share one header.
-  const languages = versions?.languages.map(({ path, ...version }) => (version.current ? version : { ...version, path }))
+  const languages = versions && shownLanguages(versions.languages)
   const home = pathOf('home', {})
   return (
     <div className="flex min-h-dvh flex-col">

@@ -12,6 +12,15 @@ export type LanguageSwitcherProps = {
 }
 
 /**
+ * What the switcher shows of the page's versions: the current one without its path (this page's,
+ * which it does not link), so that the pages of one language give the header the same languages
+ * and share one rendering of it (lib/once.server.tsx).
+ */
+export function shownLanguages(versions: Version[]): Version[] {
+  return versions.map(({ path, ...version }) => (version.current ? version : { ...version, path }))
+}
+
+/**
  * Links to this page in each other language, each named in its own language, so a reader
  * lands on the same page rather than on a home page. A language the page is not published
  * in is shown, not linked, with the reason.

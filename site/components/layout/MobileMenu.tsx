@@ -1,5 +1,5 @@
-import type { Here } from '../../lib/paths'
 import type { ReactNode } from 'react'
+import type { Here } from '../../lib/paths'
 import type { Link } from '../../schema/Link'
 import { NavLink } from './NavLink'
 

@@ -1,6 +1,6 @@
-import type { Here } from '../../lib/paths'
 import Menu from 'lucide-react/icons/menu'
 import X from 'lucide-react/icons/x'
+import type { Here } from '../../lib/paths'
 import type { Settings } from '../../schema/Settings'
 import type { Version } from '../../schema/Version'
 import { enhance } from '../../enhance/modules'

@@ -276,8 +276,8 @@ pub fn render(
         // Pages rendered now are stored (and compressed) as they arrive, while the workers go on.
         pool.render_each(jobs, &todo, |i, html| {
             let page = store_page(&store, &jobs[i].file, html.as_bytes())?;
-            if let Some(key) = keys.get(i) {
-                cache.remember(key, page.stored.hash.as_bytes())?;
+            if remembered {
+                cache.remember(&keys[i], page.stored.hash.as_bytes())?;
             }
             Ok(page.stored)
         })?
