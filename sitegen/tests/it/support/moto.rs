@@ -3,10 +3,11 @@
 //! secret is refused as AWS refuses it. Killed when dropped.
 
 use std::collections::BTreeMap;
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use rusty_s3::{Bucket, S3Action, UrlStyle};
 use sitegen::deploy::credentials::Credentials;
@@ -47,42 +48,64 @@ fn moto_server() -> PathBuf {
     path
 }
 
-/// moto's log, kept under target/ for a failing test to be read.
-fn log_file(port: u16) -> Stdio {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/moto-logs");
-    let _ = std::fs::create_dir_all(&dir);
-    std::fs::File::create(dir.join(format!("moto-{port}.log")))
-        .map_or_else(|_| Stdio::null(), Stdio::from)
+/// Where moto's log goes, under target/ for a failing test to be read.
+fn log_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/moto-logs")
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+/// What moto prints once its socket listens, before the port it was given.
+const LISTENING: &str = "Running on http://127.0.0.1:";
+
+/// Copies moto's stderr into `target/moto-logs/moto-PID.log` and sends the port it printed.
+///
+/// moto is asked for port 0 and takes a free one itself: a port picked here and handed over
+/// could be taken by another test's moto in between, and this test would then talk to a server
+/// whose unsigned calls are used up (`403 InvalidClientTokenId` on the first call).
+fn port_from(stderr: ChildStderr, pid: u32) -> mpsc::Receiver<u16> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = std::fs::create_dir_all(log_dir());
+        let mut log = std::fs::File::create(log_dir().join(format!("moto-{pid}.log"))).ok();
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(log) = log.as_mut() {
+                let _ = writeln!(log, "{line}");
+            }
+            if let Some(port) = line
+                .split_once(LISTENING)
+                .and_then(|(_, rest)| rest.trim_end().parse().ok())
+            {
+                let _ = tx.send(port);
+            }
+        }
+    });
+    rx
 }
 
 impl Moto {
     /// Starts moto and creates a user with an access key; IAM checks every request after.
     pub fn start() -> Self {
-        let port = free_port();
-        let child = Command::new(moto_server())
-            .args(["-H", "127.0.0.1", "-p", &port.to_string()])
+        let mut child = Command::new(moto_server())
+            .args(["-H", "127.0.0.1", "-p", "0"])
             // The three IAM calls below are let through unsigned; then IAM is enforced.
             .env("INITIAL_NO_AUTH_ACTION_COUNT", "3")
             .stdout(Stdio::null())
-            .stderr(log_file(port))
+            .stderr(Stdio::piped())
             .spawn()
             .expect("moto_server starts");
+        let stderr = child.stderr.take().expect("moto's stderr is piped");
+        let port = match port_from(stderr, child.id()).recv_timeout(Duration::from_secs(30)) {
+            Ok(port) => port,
+            Err(_) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!(
+                    "moto_server did not say where it listens within 30 s (log in {})",
+                    log_dir().display()
+                );
+            }
+        };
         let endpoint = format!("http://127.0.0.1:{port}");
-        let started = Instant::now();
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "moto_server did not listen on port {port} within 30 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
