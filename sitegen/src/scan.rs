@@ -171,7 +171,7 @@ impl<E: Emitter> ForwardingEmitter for Tags<E> {
 }
 
 /// `bytes` as text, read as UTF-8 with any invalid sequence replaced.
-fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+pub fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.into(),
         Err(_) => String::from_utf8_lossy(bytes),

@@ -108,9 +108,21 @@ impl Runs {
     /// it: pieces compressed apart join into one stream (what zlib's full flush makes).
     pub(crate) fn deflate(mut self, out: &mut Vec<u8>) {
         self.end_zeros();
+        // Counted in four tables, one symbol in each by turns: a run of the same symbol would
+        // otherwise wait on each count's store before the next count.
+        let mut counts = [[0u32; LITERALS]; 4];
+        let mut fours = self.symbols.chunks_exact(4);
+        for four in fours.by_ref() {
+            for (table, &symbol) in counts.iter_mut().zip(four) {
+                table[usize::from(Symbol::code(symbol))] += 1;
+            }
+        }
+        for &symbol in fours.remainder() {
+            counts[0][usize::from(Symbol::code(symbol))] += 1;
+        }
         let mut freqs = [0u32; LITERALS];
-        for &symbol in &self.symbols {
-            freqs[usize::from(Symbol::code(symbol))] += 1;
+        for (symbol, freq) in freqs.iter_mut().enumerate() {
+            *freq = counts.iter().map(|table| table[symbol]).sum();
         }
         freqs[END_OF_BLOCK] = 1;
         let literal_lens = code_lengths(&freqs, 15);

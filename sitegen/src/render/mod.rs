@@ -378,7 +378,7 @@ const SCAN_SUFFIX: &str = ".scan";
 fn store_page(store: &Store, file: &str, html: &[u8]) -> Result<PageOut> {
     let stored = store.put(file, html)?;
     if !store.has_side(&stored.hash, SCAN_SUFFIX) {
-        let scan = scan::Page::parse(&String::from_utf8_lossy(html));
+        let scan = scan::Page::parse(&scan::text(html));
         let scan = serde_json::to_vec(&scan).context("saving a scan")?;
         store.put_side(&stored.hash, SCAN_SUFFIX, scan)?;
     }
