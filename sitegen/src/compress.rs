@@ -86,7 +86,8 @@ const GZIP_LEVEL: i32 = 5;
 thread_local! {
     /// A compressor per thread: libdeflate allocates its match finder's tables with it.
     static GZIP: RefCell<libdeflater::Compressor> = RefCell::new(libdeflater::Compressor::new(
-        libdeflater::CompressionLvl::new(GZIP_LEVEL).expect("5 is a libdeflate level"),
+        libdeflater::CompressionLvl::new(GZIP_LEVEL)
+            .expect("GZIP_LEVEL is one of libdeflate's levels"),
     ));
 }
 
@@ -103,11 +104,13 @@ pub fn gzip_bytes(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn brotli_bytes(bytes: &[u8]) -> Vec<u8> {
-    let quality = brotlic::Quality::new(BROTLI_QUALITY).expect("quality 5 is brotli's");
-    let window =
-        brotlic::WindowSize::new(brotli_window(bytes.len())).expect("16 to 22 bits are brotli's");
+    let quality =
+        brotlic::Quality::new(BROTLI_QUALITY).expect("BROTLI_QUALITY is one of brotli's qualities");
+    let window = brotlic::WindowSize::new(brotli_window(bytes.len()))
+        .expect("brotli_window is within brotli's windows");
     // The format's bound for qualities from 2: the encoder's output always fits in it.
-    let bound = brotlic::compress_bound(bytes.len(), quality).expect("quality 5 has a bound");
+    let bound =
+        brotlic::compress_bound(bytes.len(), quality).expect("BROTLI_QUALITY, from 2, has a bound");
     let mut out = vec![0; bound];
     let len = brotlic::compress(
         bytes,
