@@ -294,36 +294,58 @@ pub fn rgb_of_rgba(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>> {
 }
 
 /// Blends `rgb` at `alpha` (out of 255) over `pixels` (RGB) as much as `coverage` says, pixel
-/// by pixel (a glyph's coverage over a card). Eight pixels at a time where none is covered or
-/// all are fully: most of a glyph's box is either.
+/// by pixel (a glyph's coverage over a card). Eight pixels at a time: skipped where none is
+/// covered, inked where all are fully, and otherwise blended all 24 bytes alike, without a
+/// branch, which the compiler turns into vector instructions.
 pub fn blend(pixels: &mut [u8], coverage: &[u8], rgb: [u8; 3], alpha: u8) {
-    let alpha = u32::from(alpha);
+    let ink: [u16; 24] = std::array::from_fn(|i| u16::from(rgb[i % 3]));
+    let mut eights = coverage.chunks_exact(8);
     let mut at = 0;
-    while at < coverage.len() {
-        if let Some(eight) = coverage.get(at..at + 8) {
-            match u64::from_le_bytes(eight.try_into().expect("eight bytes")) {
-                0 => {
-                    at += 8;
-                    continue;
+    for eight in eights.by_ref() {
+        let eight: &[u8; 8] = eight.try_into().expect("eight bytes");
+        let bytes: &mut [u8; 24] = (&mut pixels[at * 3..(at + 8) * 3])
+            .try_into()
+            .expect("eight pixels");
+        match u64::from_le_bytes(*eight) {
+            0 => {}
+            u64::MAX if alpha == 255 => {
+                for pixel in bytes.chunks_exact_mut(3) {
+                    pixel.copy_from_slice(&rgb);
                 }
-                u64::MAX if alpha == 255 => {
-                    for pixel in pixels[at * 3..(at + 8) * 3].chunks_exact_mut(3) {
-                        pixel.copy_from_slice(&rgb);
-                    }
-                    at += 8;
-                    continue;
-                }
-                _ => {}
             }
+            _ => blend_eight(bytes, eight, &ink, alpha),
         }
-        let covered = u32::from(coverage[at]);
+        at += 8;
+    }
+    for &covered in eights.remainder() {
+        let covered = u32::from(covered);
         let covered = if alpha == 255 {
             covered
         } else {
-            (covered * alpha + 127) / 255
+            (covered * u32::from(alpha) + 127) / 255
         };
         over(&mut pixels[at * 3..at * 3 + 3], rgb, covered);
         at += 1;
+    }
+}
+
+/// [`over`] of eight pixels, each at its coverage times `alpha`, in 16-bit lanes: a product of
+/// two bytes and the sum `over` makes of two fit in 16 bits, and `(v + 127) / 255` is
+/// `(t + (t >> 8)) >> 8` with `t = v + 128` for every such `v` (checked in the tests).
+#[inline(always)]
+fn blend_eight(pixels: &mut [u8; 24], coverage: &[u8; 8], ink: &[u16; 24], alpha: u8) {
+    let div255 = |v: u16| {
+        let t = v + 128;
+        (t + (t >> 8)) >> 8
+    };
+    let mut weight: [u16; 24] = std::array::from_fn(|i| u16::from(coverage[i / 3]));
+    if alpha != 255 {
+        for weight in &mut weight {
+            *weight = div255(*weight * u16::from(alpha));
+        }
+    }
+    for ((pixel, &weight), &ink) in pixels.iter_mut().zip(&weight).zip(ink) {
+        *pixel = div255(u16::from(*pixel) * (255 - weight) + ink * weight) as u8;
     }
 }
 
@@ -849,6 +871,14 @@ mod tests {
                 .expect("decodes")
                 .to_rgb8();
             assert!(decoded.as_raw() == &picture);
+        }
+    }
+
+    #[test]
+    fn dividing_by_255_with_shifts_is_dividing() {
+        for v in 0..=255u32 * 255 {
+            let t = v + 128;
+            assert_eq!((t + (t >> 8)) >> 8, (v + 127) / 255, "{v}");
         }
     }
 
