@@ -5,8 +5,9 @@
 //
 //   a top-level field read whole      `settings`, `pages`, `images`, ...
 //   a list as such                    `articles`: the order, and the fields it is indexed by
-//   one entry of a list               `articles/<slug>`, `routes/<path>`: any other field, or what
-//                                     stands for it in the order of the list (an article's body)
+//   one entry of a list               `articles/<slug>`, `routes/<path>`: any other field
+//   what stands for an entry          `article_bodies/<slug>`: item i of an array in the order of
+//     elsewhere                       a list (an article's body), by the id of the list's entry i
 //   one entry of a map                `cards/<path>`; the map listed: `cards`
 //   the whole content                 `*`: its top-level fields listed
 
@@ -72,12 +73,13 @@ function trackedMap(map: Entry, name: string): Entry {
   })
 }
 
-/** An array in the order of a list: item i is a read of the list's entry i. */
-function trackedByPlace(array: unknown[], list: string, keys: string[]): unknown[] {
+/** An array `field` in the order of a list: item i is read as `<field>/<id of entry i>`; the
+ * array as such (its length) is a read of the list. */
+function trackedByPlace(array: unknown[], field: string, list: string, ids: string[]): unknown[] {
   return new Proxy(array, {
     get(target, index, receiver) {
-      const key = typeof index === 'string' && /^\d+$/.test(index) ? keys[Number(index)] : undefined
-      note(key ?? list)
+      const id = typeof index === 'string' && /^\d+$/.test(index) ? ids[Number(index)] : undefined
+      note(id === undefined ? list : `${field}/${id}`)
       return Reflect.get(target, index, receiver)
     },
   })
@@ -89,14 +91,14 @@ export function tracked<C extends object>(content: C, scheme: ReadScheme): C {
   const view: Entry = { ...source }
   // Fields noted by their parts, not whole.
   const byParts = new Set<string>()
-  const entryKeys = new Map<string, string[]>()
+  const entryIds = new Map<string, string[]>()
   for (const { field, id, shape } of scheme.lists) {
     const entries = source[field]
     if (!Array.isArray(entries)) continue
     const indexedBy = new Set<PropertyKey>(shape)
-    const keys = entries.map((entry: Entry) => `${field}/${String(entry[id])}`)
-    entryKeys.set(field, keys)
-    view[field] = entries.map((entry: Entry, i) => trackedEntry(entry, keys[i] as string, indexedBy))
+    const ids = entries.map((entry: Entry) => String(entry[id]))
+    entryIds.set(field, ids)
+    view[field] = entries.map((entry: Entry, i) => trackedEntry(entry, `${field}/${ids[i]}`, indexedBy))
   }
   for (const name of scheme.maps) {
     const map = source[name]
@@ -108,7 +110,7 @@ export function tracked<C extends object>(content: C, scheme: ReadScheme): C {
     const parts = source[field] as Entry | undefined
     const items = parts?.[array]
     if (!parts || !Array.isArray(items)) continue
-    view[field] = { ...parts, [array]: trackedByPlace(items, list, entryKeys.get(list) ?? []) }
+    view[field] = { ...parts, [array]: trackedByPlace(items, field, list, entryIds.get(list) ?? []) }
   }
   return new Proxy(view, {
     get(target, field, receiver) {

@@ -10,8 +10,11 @@
 //! - for a list of entries (`articles`, `routes`), the list's name for the list as such: its
 //!   order, and each entry's fields the site indexes the list by (an article's `slug` and
 //!   `category`, a route's `path`, `kind` and `params`); and `<list>/<id>` for the rest of one
-//!   entry (`articles/<slug>`, `routes/<path>`), with what stands for it elsewhere in the order
-//!   of the list (an article's body, by its digest);
+//!   entry (`articles/<slug>`, `routes/<path>`);
+//! - for what stands for an entry elsewhere, in the order of its list (an article's body, by
+//!   its digest in `article_bodies`), `<field>/<id>` with the entry's id
+//!   (`article_bodies/<slug>`): a page that lists an article reads its entry, not its body, and
+//!   stays known when only the body changes;
 //! - for a map (`cards`), `<map>/<key>` for one entry, and the map's name when a page lists it;
 //! - `*`: the whole content.
 //!
@@ -32,7 +35,7 @@ use serde_json::value::RawValue;
 use crate::cache::{self, Cache};
 
 /// Changes whenever what a key names, or how a record is kept, changes.
-const FORMAT: &str = "sitegen-reads-2";
+const FORMAT: &str = "sitegen-reads-3";
 
 /// The key of a read of the whole content.
 const WHOLE: &str = "*";
@@ -58,8 +61,9 @@ struct List {
     shape: &'static [&'static str],
 }
 
-/// `field.array[i]`, part of entry `i` of `list`. The rest of `field` is where the build put
-/// things, not content: it is read without a note.
+/// `field.array[i]`, what stands for entry `i` of `list` elsewhere, read as `<field>/<id>` with
+/// that entry's id. The rest of `field` is where the build put things, not content: it is read
+/// without a note.
 #[derive(Debug, Serialize)]
 struct ByPlace {
     field: &'static str,
@@ -133,21 +137,9 @@ impl Digests {
                 continue;
             };
             let entries: Vec<&RawValue> = serde_json::from_str(raw.get())?;
-            // What stands for each entry elsewhere, in the order of the list.
-            let mut placed: Vec<Vec<&RawValue>> = Vec::new();
-            for by in SCHEME.by_place.iter().filter(|by| by.list == list.field) {
-                let Some(raw) = fields.get(by.field).filter(|raw| raw.get() != "null") else {
-                    continue;
-                };
-                let parts: HashMap<&str, &RawValue> = serde_json::from_str(raw.get())?;
-                if let Some(array) = parts.get(by.array) {
-                    placed.push(serde_json::from_str(array.get())?);
-                }
-            }
             let each: Vec<(String, Vec<&str>, String)> = entries
                 .par_iter()
-                .enumerate()
-                .map(|(i, raw)| {
+                .map(|raw| {
                     let entry: HashMap<&str, &RawValue> = serde_json::from_str(raw.get())?;
                     let id: String = match entry.get(list.id) {
                         Some(id) => serde_json::from_str(id.get())?,
@@ -158,15 +150,26 @@ impl Digests {
                         .iter()
                         .map(|field| entry.get(field).map_or("-", |raw| raw.get()))
                         .collect();
-                    let mut parts = vec![raw.get().as_bytes()];
-                    parts.extend(
-                        placed
-                            .iter()
-                            .map(|p| p.get(i).map_or(&b"-"[..], |r| r.get().as_bytes())),
-                    );
-                    Ok((id, shape, cache::hash_hex(&parts)))
+                    Ok((id, shape, digest(raw)))
                 })
                 .collect::<Result<_>>()?;
+            // What stands for each entry elsewhere, in the order of the list, under the
+            // entry's id.
+            for by in SCHEME.by_place.iter().filter(|by| by.list == list.field) {
+                let Some(raw) = fields.get(by.field).filter(|raw| raw.get() != "null") else {
+                    continue;
+                };
+                let parts: HashMap<&str, &RawValue> = serde_json::from_str(raw.get())?;
+                let Some(array) = parts.get(by.array) else {
+                    continue;
+                };
+                let items: Vec<&RawValue> = serde_json::from_str(array.get())?;
+                by_key.extend(
+                    each.iter()
+                        .zip(items)
+                        .map(|((id, _, _), item)| (format!("{}/{id}", by.field), digest(item))),
+                );
+            }
             let shape: Vec<&[u8]> = each
                 .iter()
                 .flat_map(|(_, shape, _)| shape.iter().map(|field| field.as_bytes()))
@@ -374,7 +377,8 @@ mod tests {
     }
 
     /// What the page of the article `a` reads of `CONTENT`.
-    const ARTICLE_PAGE_READS: [&str; 5] = [
+    const ARTICLE_PAGE_READS: [&str; 6] = [
+        "article_bodies/a",
         "articles",
         "articles/a",
         "cards//insights/a",
@@ -404,6 +408,11 @@ mod tests {
             &reads,
             &CONTENT.replace(r#""title": "Home""#, r#""title": "Start""#)
         ));
+        // A page that lists the article (its entry) and not its body: the body changed.
+        assert!(holds(
+            &["articles", "articles/a"],
+            &CONTENT.replace(r#""da""#, r#""dA""#)
+        ));
         // A field it did not read.
         assert!(holds(&["articles/a"], &CONTENT.replace("Acme", "Acme Ltd")));
     }
@@ -418,6 +427,10 @@ mod tests {
         ));
         // Its body.
         assert!(!holds(&reads, &CONTENT.replace(r#""da""#, r#""dA""#)));
+        assert!(!holds(
+            &["article_bodies/a"],
+            &CONTENT.replace(r#""da""#, r#""dA""#)
+        ));
         // The list: an article's category, or their order.
         assert!(!holds(
             &["articles"],
