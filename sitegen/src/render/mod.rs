@@ -237,6 +237,8 @@ pub fn render(
         options.page_timeout,
         head_start,
     );
+    // The head start parses the content while sitegen works out which pages it needs.
+    pool.hand_content_ahead()?;
     // What each page renders names it in the cache for a later build. A throwaway cache
     // (`--no-cache`) has no later build and knows no page: the workers are not asked.
     let remembered = !store.throwaway();
@@ -442,6 +444,8 @@ fn recall_site(cache: &Cache, store: &Store, key: &str, jobs: &[PageJob]) -> Opt
 /// and stops the head start unused.
 struct PoolSlot<'a> {
     pool: Option<Pool>,
+    /// Whether a page needed the pool: one only handed the content ahead was not used.
+    used: bool,
     head_start: HeadStart,
     site_dir: &'a Path,
     bundle: &'a Bundle,
@@ -459,6 +463,7 @@ impl<'a> PoolSlot<'a> {
     ) -> Self {
         Self {
             pool: None,
+            used: false,
             head_start,
             site_dir,
             bundle,
@@ -467,7 +472,26 @@ impl<'a> PoolSlot<'a> {
         }
     }
 
+    /// Starts the pool with the head start, when there is one, and sends it the content
+    /// without waiting for its answer, which the pool reads when a page first needs it.
+    fn hand_content_ahead(&mut self) -> Result<(), RenderError> {
+        if self.pool.is_some() || self.head_start.0.is_none() {
+            return Ok(());
+        }
+        let mut pool = Pool::start(
+            self.site_dir,
+            self.bundle,
+            self.content,
+            self.timeout,
+            self.head_start.0.take(),
+        )?;
+        pool.send_content();
+        self.pool = Some(pool);
+        Ok(())
+    }
+
     fn get(&mut self) -> Result<&mut Pool, RenderError> {
+        self.used = true;
         let pool = match self.pool.take() {
             Some(pool) => pool,
             None => Pool::start(
@@ -481,9 +505,12 @@ impl<'a> PoolSlot<'a> {
         Ok(self.pool.insert(pool))
     }
 
-    /// How many workers were started.
+    /// How many workers were started and used.
     fn started(&self) -> usize {
-        self.pool.as_ref().map_or(0, |pool| pool.workers.len())
+        match (&self.pool, self.used) {
+            (Some(pool), true) => pool.workers.len(),
+            _ => 0,
+        }
     }
 }
 
@@ -492,6 +519,9 @@ struct Pool {
     workers: Vec<Worker>,
     /// How many of the workers, from the first, were handed the content.
     loaded: usize,
+    /// How many of the workers, from the first, were sent the content (at least `loaded`):
+    /// those past `loaded` have yet to answer.
+    sent: usize,
     /// The worker script, the bundle it loads and the content it renders, for the workers
     /// started as the pool grows.
     script: PathBuf,
@@ -515,6 +545,7 @@ impl Pool {
         Ok(Self {
             workers: head_start.into_iter().collect(),
             loaded: 0,
+            sent: 0,
             script,
             bundle_dir: bundle.dir.clone(),
             content: bundle::absolute(content)?,
@@ -533,20 +564,41 @@ impl Pool {
         Ok(())
     }
 
-    /// Hands the workers from number `from` on the content.
+    /// Sends the content to the workers that were not sent it, without waiting for answers.
+    /// A worker that cannot be sent it has died, which its answer will say.
+    fn send_content(&mut self) {
+        let request = Request::Content {
+            file: &self.content,
+            scheme: &reads::SCHEME,
+        };
+        for worker in &mut self.workers[self.sent..] {
+            let _ = worker.send(&request);
+        }
+        self.sent = self.workers.len();
+    }
+
+    /// Hands the workers from number `from` on the content: sends it to those not sent it,
+    /// and waits for every one's answer.
     fn load_content(&mut self, from: usize) -> Result<(), RenderError> {
         let file = &self.content;
         let timeout = self.timeout;
+        let sent = self.sent.max(from);
+        self.sent = self.workers.len();
         std::thread::scope(|scope| {
             let handles: Vec<_> = self.workers[from..]
                 .iter_mut()
-                .map(|worker| {
-                    scope.spawn(|| {
+                .enumerate()
+                .map(|(i, worker)| {
+                    let unsent = from + i >= sent;
+                    scope.spawn(move || {
                         let request = Request::Content {
                             file,
                             scheme: &reads::SCHEME,
                         };
-                        worker.call(&request, timeout)
+                        if unsent {
+                            worker.send(&request)?;
+                        }
+                        worker.receive(timeout)
                     })
                 })
                 .collect();
@@ -860,6 +912,12 @@ impl Worker {
 
     /// Sends `request` and waits at most `timeout` for the answer.
     fn call(&mut self, request: &Request<'_>, timeout: Duration) -> Result<Reply, Fault> {
+        self.send(request)?;
+        self.receive(timeout)
+    }
+
+    /// Sends `request`; its answer is the next one [`Worker::receive`] reads.
+    fn send(&mut self, request: &Request<'_>) -> Result<(), Fault> {
         let sent = serde_json::to_writer(&mut self.stdin, request)
             .map_err(std::io::Error::other)
             .and_then(|()| self.stdin.write_all(b"\n"))
@@ -867,6 +925,11 @@ impl Worker {
         if sent.is_err() {
             return Err(self.died());
         }
+        Ok(())
+    }
+
+    /// Waits at most `timeout` for the answer to the oldest request not yet answered.
+    fn receive(&mut self, timeout: Duration) -> Result<Reply, Fault> {
         match self.replies.recv_timeout(timeout) {
             Ok(Ok(reply)) => reply.map_err(Fault::Protocol),
             Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(self.died()),
