@@ -333,18 +333,29 @@ pub fn publish_plan(
     }
 
     let staging = staging_dir(target)?;
+    // Each folder once (a page's folder holds its HTML and variants), before any file.
+    let folders: std::collections::BTreeSet<&Path> = plan
+        .iter()
+        .filter_map(|planned| Path::new(&planned.file).parent())
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .collect();
+    folders.par_iter().try_for_each(|folder| {
+        let folder = staging.path().join(folder);
+        fs::create_dir_all(&folder).with_context(|| format!("creating {}", folder.display()))
+    })?;
     let damaged = std::sync::Mutex::new(Vec::new());
     let files: Vec<Recorded> = plan
         .par_iter()
         .zip(&kept)
         .map(|(planned, kept)| {
             let to = staging.path().join(&planned.file);
-            if let Some(parent) = to.parent() {
-                fs::create_dir_all(parent)
-                    .with_context(|| format!("creating {}", parent.display()))?;
+            // A link is the file as it was found: same inode, size, time and mode.
+            if let Some(kept) = kept
+                && fs::hard_link(target.join(&planned.file), &to).is_ok()
+            {
+                return Ok(Some(kept.clone()));
             }
-            let linked = kept.is_some() && fs::hard_link(target.join(&planned.file), &to).is_ok();
-            if !linked && !copy_checked(planned, &to)? {
+            if !copy_checked(planned, &to)? {
                 damaged
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
