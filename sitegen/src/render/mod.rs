@@ -475,23 +475,20 @@ impl<'a> PoolSlot<'a> {
     /// Starts the pool with the head start, when there is one, and sends it the content
     /// without waiting for its answer, which the pool reads when a page first needs it.
     fn hand_content_ahead(&mut self) -> Result<(), RenderError> {
-        if self.pool.is_some() || self.head_start.0.is_none() {
-            return Ok(());
+        if self.head_start.0.is_some() {
+            self.pool()?.send_content();
         }
-        let mut pool = Pool::start(
-            self.site_dir,
-            self.bundle,
-            self.content,
-            self.timeout,
-            self.head_start.0.take(),
-        )?;
-        pool.send_content();
-        self.pool = Some(pool);
         Ok(())
     }
 
+    /// The pool, for a page that needs it.
     fn get(&mut self) -> Result<&mut Pool, RenderError> {
         self.used = true;
+        self.pool()
+    }
+
+    /// The pool, started on first use.
+    fn pool(&mut self) -> Result<&mut Pool, RenderError> {
         let pool = match self.pool.take() {
             Some(pool) => pool,
             None => Pool::start(
@@ -580,27 +577,13 @@ impl Pool {
     /// Hands the workers from number `from` on the content: sends it to those not sent it,
     /// and waits for every one's answer.
     fn load_content(&mut self, from: usize) -> Result<(), RenderError> {
+        self.send_content();
         let file = &self.content;
         let timeout = self.timeout;
-        let sent = self.sent.max(from);
-        self.sent = self.workers.len();
         std::thread::scope(|scope| {
             let handles: Vec<_> = self.workers[from..]
                 .iter_mut()
-                .enumerate()
-                .map(|(i, worker)| {
-                    let unsent = from + i >= sent;
-                    scope.spawn(move || {
-                        let request = Request::Content {
-                            file,
-                            scheme: &reads::SCHEME,
-                        };
-                        if unsent {
-                            worker.send(&request)?;
-                        }
-                        worker.receive(timeout)
-                    })
-                })
+                .map(|worker| scope.spawn(move || worker.receive(timeout)))
                 .collect();
             for handle in handles {
                 let reply = handle

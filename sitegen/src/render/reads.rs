@@ -128,7 +128,7 @@ impl Digests {
             by_key.extend(
                 entries
                     .into_iter()
-                    .map(|(key, raw)| (format!("{map}/{key}"), digest(raw))),
+                    .map(|(key, raw)| (part_key(map, &key), digest(raw))),
             );
         }
 
@@ -167,7 +167,7 @@ impl Digests {
                 by_key.extend(
                     each.iter()
                         .zip(items)
-                        .map(|((id, _, _), item)| (format!("{}/{id}", by.field), digest(item))),
+                        .map(|((id, _, _), item)| (part_key(by.field, id), digest(item))),
                 );
             }
             let shape: Vec<&[u8]> = each
@@ -177,7 +177,7 @@ impl Digests {
             by_key.insert(list.field.into(), cache::hash_hex(&shape));
             by_key.extend(
                 each.iter()
-                    .map(|(id, _, digest)| (format!("{}/{id}", list.field), digest.clone())),
+                    .map(|(id, _, digest)| (part_key(list.field, id), digest.clone())),
             );
         }
         Ok(Self { by_key })
@@ -195,6 +195,12 @@ impl Digests {
             .collect();
         cache::hash_hex(&parts)
     }
+}
+
+/// The key of one part of `field` (an entry of a list or a map, or what stands for an entry
+/// elsewhere): `<field>/<id>`, as `site/render/reads.ts` notes it.
+fn part_key(field: &str, id: &str) -> String {
+    format!("{field}/{id}")
 }
 
 fn digest(raw: &RawValue) -> String {
