@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 
 use crate::cache::{self, Cache};
 use crate::compress;
+use crate::relay::Relay;
 
 /// What a build renders with.
 #[derive(Debug, Clone)]
@@ -199,11 +200,18 @@ pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, Bun
         }
         output.status
     } else {
-        // Progress goes to stderr, so stdout carries only the summary.
-        command
-            .stdout(std::io::stderr())
-            .status()
-            .map_err(spawn_error(&site))?
+        // Progress goes to stderr, so stdout carries only the summary; through a relay, for
+        // Node would make sitegen's own stderr non-blocking (see [`crate::relay`]).
+        let (relay, output) = Relay::start()?;
+        let progress = output
+            .try_clone()
+            .context("opening a pipe for vite's output")?;
+        command.stdout(progress).stderr(output);
+        let status = command.status().map_err(spawn_error(&site));
+        // The command holds the pipe's other end: dropped, the relay sees the end.
+        drop(command);
+        relay.finish();
+        status?
     };
     if !status.success() {
         return Err(BundleError::Vite {

@@ -23,6 +23,7 @@ pub mod output_dir;
 pub mod outputs;
 pub mod publish;
 pub mod redirects;
+pub mod relay;
 pub mod render;
 pub mod report;
 pub mod scan;

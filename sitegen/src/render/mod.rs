@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::bundle::{self, Bundle};
 use crate::cache::{self, Cache, Store, Stored};
 use crate::interrupt;
+use crate::relay::Relay;
 use crate::scan;
 use reads::{Digests, PageInputs, Records};
 
@@ -841,10 +842,13 @@ struct Worker {
     child: Child,
     stdin: BufWriter<ChildStdin>,
     replies: Receiver<std::io::Result<Result<Reply, String>>>,
+    /// The worker's stderr on its way to sitegen's (see [`crate::relay`]); taken once it ended.
+    stderr: Option<Relay>,
 }
 
 impl Worker {
-    /// The command that starts a worker of `script` on the bundle in `bundle_dir`.
+    /// The command that starts a worker of `script` on the bundle in `bundle_dir`; its stderr
+    /// is for the caller to give.
     fn command(script: &Path, bundle_dir: &Path) -> Command {
         let mut command = Command::new("node");
         command
@@ -861,13 +865,14 @@ impl Worker {
             // renders from the content it is handed and opens no connection, so it needs none.
             .env_remove("NODE_EXTRA_CA_CERTS")
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stdout(Stdio::piped());
         command
     }
 
     fn spawn(script: &Path, bundle_dir: &Path) -> Result<Self> {
+        let (stderr, child_stderr) = Relay::start()?;
         let mut child = Self::command(script, bundle_dir)
+            .stderr(child_stderr)
             .spawn()
             .with_context(|| format!("starting the render worker {}", script.display()))?;
         interrupt::track_child(child.id());
@@ -890,6 +895,7 @@ impl Worker {
             child,
             stdin: BufWriter::new(stdin),
             replies,
+            stderr: Some(stderr),
         })
     }
 
@@ -929,6 +935,10 @@ impl Worker {
             .wait()
             .map_or_else(|e| e.to_string(), |s| s.to_string());
         interrupt::forget_child(self.child.id());
+        // What the worker said as it died comes before what sitegen says of it.
+        if let Some(stderr) = self.stderr.take() {
+            stderr.finish();
+        }
         Fault::Died(status)
     }
 
