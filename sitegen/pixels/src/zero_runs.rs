@@ -8,7 +8,11 @@
 /// Data told as bytes and runs of zeros, becoming a piece of a deflate stream: the caller
 /// that knows where its data is zero says so, and those bytes are never looked at.
 pub(crate) struct Runs {
+    /// The symbols so far, `symbols[..written]`, and room after them written by index: a
+    /// word's bytes are stored eight at a time whatever their count, and the count moves on
+    /// by as many as were meant.
     symbols: Vec<u16>,
+    written: usize,
     /// Zeros told and not yet written as symbols.
     zeros: usize,
     /// The Adler-32 and length of the data so far.
@@ -19,7 +23,7 @@ pub(crate) struct Runs {
 impl std::fmt::Debug for Runs {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Runs")
-            .field("symbols", &self.symbols.len())
+            .field("symbols", &self.written)
             .field("zeros", &self.zeros)
             .field("len", &self.len)
             .finish_non_exhaustive()
@@ -30,6 +34,7 @@ impl Runs {
     pub(crate) fn new() -> Self {
         Self {
             symbols: Vec::new(),
+            written: 0,
             zeros: 0,
             adler: simd_adler32::Adler32::new(),
             len: 0,
@@ -52,6 +57,8 @@ impl Runs {
     pub(crate) fn bytes(&mut self, data: &[u8]) {
         self.adler.write(data);
         self.len += data.len();
+        // A symbol a byte at most, and the eight a word's store writes past its own.
+        self.room(data.len() + 8);
         // Eight bytes at a time: a word of zeros adds to the run; any other ends the run with
         // its first zeros and starts the next with its last, and what is between them is
         // written as literals, zeros among them (a run of a few costs about as much).
@@ -65,11 +72,17 @@ impl Runs {
             let (first, last) = (bits.trailing_zeros() / 8, bits.leading_zeros() / 8);
             self.zeros += first as usize;
             self.end_zeros();
-            self.symbols.extend(
-                word[first as usize..8 - last as usize]
-                    .iter()
-                    .map(|&b| u16::from(b)),
-            );
+            // The word from its first byte that is not zero, all eight stored as symbols; the
+            // count takes those up to its last.
+            let from_first = bits >> (first * 8);
+            let at = self.written;
+            let slots: &mut [u16; 8] = (&mut self.symbols[at..at + 8])
+                .try_into()
+                .expect("room for a word");
+            for (i, slot) in slots.iter_mut().enumerate() {
+                *slot = (from_first >> (8 * i) & 0xff) as u16;
+            }
+            self.written += (8 - first - last) as usize;
             self.zeros = last as usize;
         }
         for &byte in words.remainder() {
@@ -77,8 +90,17 @@ impl Runs {
                 self.zeros += 1;
             } else {
                 self.end_zeros();
-                self.symbols.push(u16::from(byte));
+                self.symbols[self.written] = u16::from(byte);
+                self.written += 1;
             }
+        }
+    }
+
+    /// Makes room for `count` symbols after those written, besides what a run of zeros takes.
+    fn room(&mut self, count: usize) {
+        let needed = self.written + count + self.zeros / MAX_MATCH + MIN_MATCH + 1;
+        if self.symbols.len() < needed {
+            self.symbols.resize(needed.max(self.symbols.len() * 2), 0);
         }
     }
 
@@ -87,14 +109,21 @@ impl Runs {
         if self.zeros == 0 {
             return;
         }
-        self.symbols.push(0);
+        let mut at = self.written;
+        self.symbols[at] = 0;
+        at += 1;
         let mut rest = self.zeros - 1;
         while rest >= MIN_MATCH {
             let len = rest.min(MAX_MATCH);
-            self.symbols.push(MATCH + len as u16);
+            self.symbols[at] = MATCH + len as u16;
+            at += 1;
             rest -= len;
         }
-        self.symbols.extend(std::iter::repeat_n(0, rest));
+        for _ in 0..rest {
+            self.symbols[at] = 0;
+            at += 1;
+        }
+        self.written = at;
         self.zeros = 0;
     }
 
@@ -107,18 +136,20 @@ impl Runs {
     /// by an empty stored block, so that the piece ends on a byte and refers to nothing before
     /// it: pieces compressed apart join into one stream (what zlib's full flush makes).
     pub(crate) fn deflate(mut self, out: &mut Vec<u8>) {
+        self.room(0);
         self.end_zeros();
+        let symbols = &self.symbols[..self.written];
         // Counted in four tables, one symbol in each by turns: a run of the same symbol would
         // otherwise wait on each count's store before the next count.
         let mut counts = [[0u32; LITERALS]; 4];
-        let mut fours = self.symbols.chunks_exact(4);
+        let mut fours = symbols.chunks_exact(4);
         for four in fours.by_ref() {
             for (table, &symbol) in counts.iter_mut().zip(four) {
-                table[usize::from(Symbol::code(symbol))] += 1;
+                table[usize::from(CODES[usize::from(symbol)])] += 1;
             }
         }
         for &symbol in fours.remainder() {
-            counts[0][usize::from(Symbol::code(symbol))] += 1;
+            counts[0][usize::from(CODES[usize::from(symbol)])] += 1;
         }
         let mut freqs = [0u32; LITERALS];
         for (symbol, freq) in freqs.iter_mut().enumerate() {
@@ -130,24 +161,22 @@ impl Runs {
 
         // Each symbol's bits at once: its code, and for a match the length's extra bits and
         // the distance's one-bit code (the first of two, for distance 1, the only one used).
-        let mut writes = [(0u32, 0u8); MATCH as usize + MAX_MATCH + 1];
+        let mut writes = [(0u64, 0u32); SYMBOLS];
         for (symbol, write) in writes.iter_mut().enumerate() {
-            let symbol = symbol as u16;
-            if symbol >= MATCH && usize::from(symbol - MATCH) < MIN_MATCH {
+            if symbol >= usize::from(MATCH) && symbol - usize::from(MATCH) < MIN_MATCH {
                 continue;
             }
-            let code = usize::from(Symbol::code(symbol));
-            let (len, mut bits) = (literal_lens[code], literal_codes[code]);
-            let mut count = len;
-            if symbol >= MATCH {
-                let (extra_bits, extra) = LENGTHS[usize::from(symbol - MATCH)];
-                bits |= u32::from(extra) << count;
-                count += extra_bits + 1; // the distance's code is a zero bit
+            let code = usize::from(CODES[symbol]);
+            let (len, mut bits) = (literal_lens[code], u64::from(literal_codes[code]));
+            let mut count = u32::from(len);
+            if symbol >= usize::from(MATCH) {
+                let (extra_bits, extra) = LENGTHS[symbol - usize::from(MATCH)];
+                bits |= u64::from(extra) << count;
+                count += u32::from(extra_bits) + 1; // the distance's code is a zero bit
             }
             *write = (bits, count);
         }
 
-        out.reserve(self.symbols.len() * 2 + 256);
         let mut bits = Bits {
             out,
             acc: 0,
@@ -156,18 +185,25 @@ impl Runs {
         bits.put(0, 1); // not the last block
         bits.put(2, 2); // codes of its own
         write_code_lengths(&mut bits, &literal_lens);
-        // The symbols with the writer's state in locals, which the compiler keeps in registers.
+        bits.flush_whole_bytes();
+        // The symbols into bytes made ready ahead (a symbol takes at most 15 + 5 + 1 bits, three
+        // bytes), eight bytes stored after each symbol and the position moved on by the whole
+        // bytes among them: no branch, and the writer's state in registers.
         let (mut acc, mut count) = (bits.acc, bits.count);
-        for &symbol in &self.symbols {
+        let start = bits.out.len();
+        bits.out.resize(start + symbols.len() * 3 + 8, 0);
+        let mut at = start;
+        for &symbol in symbols {
             let (value, len) = writes[usize::from(symbol)];
-            acc |= u64::from(value) << count;
-            count += u32::from(len);
-            if count >= 32 {
-                bits.out.extend_from_slice(&(acc as u32).to_le_bytes());
-                acc >>= 32;
-                count -= 32;
-            }
+            acc |= value << count;
+            count += len;
+            bits.out[at..at + 8].copy_from_slice(&acc.to_le_bytes());
+            let whole = count / 8;
+            at += whole as usize;
+            acc >>= whole * 8;
+            count -= whole * 8;
         }
+        bits.out.truncate(at);
         (bits.acc, bits.count) = (acc, count);
         bits.put(literal_codes[END_OF_BLOCK], literal_lens[END_OF_BLOCK]);
         // An empty stored block, not the last: its header, then up to the next byte, then its
@@ -190,23 +226,27 @@ const MATCH: u16 = 256;
 const MIN_MATCH: usize = 3;
 const MAX_MATCH: usize = 258;
 
-/// A literal byte (below [`MATCH`]) or a match of `symbol - MATCH` bytes at distance 1.
-struct Symbol;
+/// How many symbols there are: the literal bytes, then matches of up to [`MAX_MATCH`].
+const SYMBOLS: usize = MATCH as usize + MAX_MATCH + 1;
 
-impl Symbol {
-    /// The literal or length code of a symbol.
-    #[inline]
-    fn code(symbol: u16) -> u16 {
-        if symbol < MATCH {
-            symbol
+/// The literal or length code of each symbol: a literal byte (below [`MATCH`]) is its own
+/// code, a match of `symbol - MATCH` bytes at distance 1 its length's.
+static CODES: [u16; SYMBOLS] = {
+    let lengths = length_table().0;
+    let mut codes = [0u16; SYMBOLS];
+    let mut symbol = 0;
+    while symbol < SYMBOLS {
+        codes[symbol] = if symbol < MATCH as usize {
+            symbol as u16
         } else {
-            LENGTH_CODES[usize::from(symbol - MATCH)]
-        }
+            lengths[symbol - MATCH as usize]
+        };
+        symbol += 1;
     }
-}
+    codes
+};
 
-/// The length code of each match length (by length), and its extra bits and their value.
-static LENGTH_CODES: [u16; MAX_MATCH + 1] = length_table().0;
+/// The extra bits of each match length (by length), and their value.
 static LENGTHS: [(u8, u16); MAX_MATCH + 1] = length_table().1;
 
 const fn length_table() -> ([u16; MAX_MATCH + 1], [(u8, u16); MAX_MATCH + 1]) {
@@ -435,6 +475,15 @@ impl Bits<'_> {
         }
     }
 
+    /// Writes the whole bytes held, keeping the bits of a byte not yet full.
+    fn flush_whole_bytes(&mut self) {
+        while self.count >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.count -= 8;
+        }
+    }
+
     /// Writes what is left, up to the next byte.
     fn flush(&mut self) {
         while self.count > 0 {
@@ -452,13 +501,18 @@ mod tests {
 
     /// `pieces` compressed apart and joined into one raw deflate stream, inflated.
     fn inflate(pieces: &[&[u8]]) -> Vec<u8> {
+        let total = pieces.iter().map(|piece| piece.len()).sum::<usize>();
+        inflate_runs(pieces.iter().map(|piece| piece_of(piece)), total)
+    }
+
+    /// `runs` of `total` bytes in all, deflated one after the other into one raw stream, inflated.
+    fn inflate_runs(runs: impl IntoIterator<Item = Runs>, total: usize) -> Vec<u8> {
         let mut stream = Vec::new();
-        for piece in pieces {
-            piece_of(piece).deflate(&mut stream);
+        for runs in runs {
+            runs.deflate(&mut stream);
         }
         // An empty final block of fixed codes ends the stream.
         stream.extend_from_slice(&[0x03, 0x00]);
-        let total = pieces.iter().map(|piece| piece.len()).sum::<usize>();
         let mut inflated = Vec::with_capacity(total + 1);
         let mut inflate = flate2::Decompress::new(false);
         inflate
@@ -525,6 +579,39 @@ mod tests {
         let joined: Vec<u8> = cases.concat();
         let pieces: Vec<&[u8]> = cases.iter().map(Vec::as_slice).collect();
         assert!(inflate(&pieces) == joined, "pieces joined differ");
+    }
+
+    /// The symbols are stored by index into room made ahead: any mix of parts told as bytes
+    /// and as zeros, of any lengths, with zeros at any place in the words, fits and inflates
+    /// to the data.
+    #[test]
+    fn any_mix_of_bytes_and_zeros_inflates_to_the_data() {
+        for seed in 0..300u32 {
+            let choices = noise(64, seed);
+            let mut runs = Runs::new();
+            let mut data = Vec::new();
+            for (i, &choice) in choices.iter().enumerate() {
+                let len = usize::from(choice) * (1 + usize::from(choice % 5) * 40) % 3_000;
+                if choice % 3 == 0 {
+                    runs.zeros(len);
+                    data.resize(data.len() + len, 0);
+                } else {
+                    // Bytes with zeros among them: none, a few, or runs of them.
+                    let part: Vec<u8> = noise(len, seed * 64 + i as u32)
+                        .into_iter()
+                        .map(|byte| if byte % 4 < choice % 4 { 0 } else { byte })
+                        .collect();
+                    runs.bytes(&part);
+                    data.extend_from_slice(&part);
+                }
+            }
+            assert_eq!(
+                runs.checksum(),
+                (simd_adler32::adler32(&data.as_slice()), data.len())
+            );
+            let inflated = inflate_runs([runs], data.len());
+            assert!(inflated == data, "seed {seed}: {} bytes differ", data.len());
+        }
     }
 
     #[test]
