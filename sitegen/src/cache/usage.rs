@@ -3,10 +3,13 @@
 //! Every build writes a record of the entries it used into `builds/`: the stored files of its
 //! output, the memos it read or wrote (and those a memo that stands for them spared it from
 //! reading), its bundle. Pruning keeps what the newest records name and removes everything
-//! else, with whatever crashed builds left in `tmp/`. After each build the cache is pruned to
-//! the entries of the last [`DEFAULT_KEEP_BUILDS`] builds: enough for the outputs a
-//! contributor keeps side by side (`dist/`, the tests' build, a branch or two) to stay warm,
-//! while a content or design change stops costing disk once a few builds have passed it.
+//! else, with whatever crashed builds left in `tmp/`. A build prunes the cache to the entries
+//! of the last [`DEFAULT_KEEP_BUILDS`] builds: enough for the outputs a contributor keeps side
+//! by side (`dist/`, the tests' build, a branch or two) to stay warm, while a content or design
+//! change stops costing disk once a few builds have passed it. Pruning walks the whole cache
+//! (52,000 files, a tenth of a second, at 5,000 articles: as long as the rest of a one-article
+//! rebuild's bookkeeping), so a build prunes only once the records reach [`PRUNE_AT`]: every
+//! [`DEFAULT_KEEP_BUILDS`]th build, and the cache holds at most [`PRUNE_AT`] builds' entries.
 //!
 //! A build that used exactly what the previous one did (a rebuild with nothing changed) only
 //! renames that record to its own time, so repeating a build neither grows the cache nor
@@ -26,6 +29,10 @@ use super::{Cache, hash_hex, write_atomic};
 
 /// How many builds' entries a build leaves in the cache when it prunes it.
 pub const DEFAULT_KEEP_BUILDS: usize = 5;
+
+/// How many records of builds there are when a build prunes the cache: twice
+/// [`DEFAULT_KEEP_BUILDS`], so that a prune comes every [`DEFAULT_KEEP_BUILDS`] builds.
+const PRUNE_AT: usize = 2 * DEFAULT_KEEP_BUILDS;
 
 /// The name of the lock file in the cache folder.
 const LOCK_FILE: &str = "lock";
@@ -197,8 +204,8 @@ impl Default for Keep {
 
 impl Cache {
     /// Records what this build, published into `out`, used of the cache; then, when it used
-    /// something the last build did not and no other sitegen is using the cache, prunes it to
-    /// the last [`DEFAULT_KEEP_BUILDS`] builds' entries.
+    /// something the last build did not, the records number [`PRUNE_AT`] and no other sitegen
+    /// is using the cache, prunes it to the last [`DEFAULT_KEEP_BUILDS`] builds' entries.
     pub fn finish_build(&self, out: &Path) -> Result<Option<Pruned>> {
         if self._scratch.is_some() {
             return Ok(None);
@@ -242,7 +249,8 @@ impl Cache {
         }
         let bytes = serde_json::to_vec(&record).context("recording the build")?;
         write_atomic(&dir.join(&name), &bytes)?;
-        let Some(lock) = &self.lock else {
+        // This build's record is one more than were listed.
+        let Some(lock) = self.lock.as_ref().filter(|_| names.len() + 1 >= PRUNE_AT) else {
             return Ok(None);
         };
         // Pruning needs the cache alone; another sitegen using it will prune after its build.
@@ -529,4 +537,40 @@ pub fn info(root: &Path) -> Result<Info> {
         builds,
         unused,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build that uses a memo of its own, the `n`th into `root`: what it pruned.
+    fn build(root: &Path, n: usize) -> Result<Option<Pruned>> {
+        let cache = Cache::open(Some(root))?;
+        cache.remember(&hash_hex(&[&n.to_le_bytes()]), b"a memo")?;
+        cache.finish_build(&root.join("out"))
+    }
+
+    #[test]
+    fn a_build_prunes_the_cache_once_the_records_reach_twice_the_builds_kept() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let root = dir.path().join("cache");
+        for n in 1..PRUNE_AT {
+            assert_eq!(build(&root, n)?, None, "build {n} pruned");
+        }
+        assert_eq!(record_names(&root)?.len(), PRUNE_AT - 1);
+        let pruned = build(&root, PRUNE_AT)?.expect("a prune at the record that makes PRUNE_AT");
+        assert_eq!(pruned.kept_builds, DEFAULT_KEEP_BUILDS);
+        // The memos of the builds before the last five.
+        assert_eq!(
+            pruned.removed_files,
+            (PRUNE_AT - DEFAULT_KEEP_BUILDS) as u64
+        );
+        assert_eq!(record_names(&root)?.len(), DEFAULT_KEEP_BUILDS);
+        assert_eq!(
+            build(&root, PRUNE_AT + 1)?,
+            None,
+            "the next build prunes nothing"
+        );
+        Ok(())
+    }
 }
