@@ -114,9 +114,9 @@ enum Cmd {
     Deploy(DeployArgs),
     /// Show the build cache: where it is, its size, and what the last builds used of it.
     ///
-    /// Every build records what it used and then trims the cache to the entries of the last
-    /// builds, as many as `cache prune` keeps by default (unless another sitegen is using
-    /// the cache at that moment).
+    /// Every build records what it used, and every fifth build trims the cache to the entries
+    /// of the last builds, as many as `cache prune` keeps by default (unless another sitegen
+    /// is using the cache at that moment).
     Cache {
         #[command(subcommand)]
         action: Option<CacheAction>,
