@@ -34,15 +34,17 @@ for (const level of ['log', 'info', 'debug', 'warn']) console[level] = console.e
 process.stdout.write = process.stderr.write.bind(process.stderr)
 
 // Vike's server entry registers the build; the sitegen entry shares its modules.
-await import(pathToFileURL(path.join(bundle, 'server', 'entry.mjs')).href)
-const { renderPage, learn, renderThin, setContent, inputsHash, showLanguageOf } = await import(pathToFileURL(path.join(bundle, 'server', 'sitegen.mjs')).href)
+const server = path.join(bundle, 'server')
+await import(pathToFileURL(path.join(server, 'entry.mjs')).href)
+const { renderPage, learn, renderThin, setContent, inputsHash, showLanguageOf } = await import(pathToFileURL(path.join(server, 'sitegen.mjs')).href)
 
 // Every page's modules, loaded now: sitegen starts a first worker while it still reads pictures,
 // cards and the search index, and a page kind's first render would otherwise wait for its modules
 // to be read and compiled (80 ms of a one-article rebuild at 5,000 articles). A module that fails
 // here fails again when its page renders, which names the page.
-for (const entry of readdirSync(path.join(bundle, 'server', 'entries'))) {
-  await import(pathToFileURL(path.join(bundle, 'server', 'entries', entry)).href).catch(() => {})
+const entries = path.join(server, 'entries')
+for (const entry of readdirSync(entries)) {
+  await import(pathToFileURL(path.join(entries, entry)).href).catch(() => {})
 }
 
 // Rendering page after page, V8 lets the heap grow far past what is live: measured at 5,000

@@ -804,9 +804,9 @@ fn count_words(text: &str) -> usize {
     if !text.is_ascii() {
         return text.split_whitespace().count();
     }
-    // `char::is_whitespace` of ASCII: tab, line feed, vertical tab, form feed, carriage return
-    // and space (`u8::is_ascii_whitespace` leaves out the vertical tab).
-    let space = |byte: u8| matches!(byte, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ');
+    // White space as `split_whitespace` takes it (`u8::is_ascii_whitespace` leaves out the
+    // vertical tab).
+    let space = |byte: u8| char::from(byte).is_whitespace();
     let bytes = text.as_bytes();
     let starts_with_word = bytes.first().is_some_and(|&byte| !space(byte));
     usize::from(starts_with_word)
