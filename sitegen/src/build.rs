@@ -70,6 +70,10 @@ pub struct BuildOptions {
     pub jobs: usize,
     /// How long one page may take to render.
     pub page_timeout: Duration,
+    /// Leave deleting the previous output to a process that goes on after the build returns
+    /// ([`publish::PreviousOutput::remove_in_background`]), rather than waiting for it: for a
+    /// command that ends with the build.
+    pub remove_previous_in_background: bool,
 }
 
 impl BuildOptions {
@@ -85,6 +89,7 @@ impl BuildOptions {
             no_cache: false,
             jobs: RenderOptions::default_jobs(),
             page_timeout: Duration::from_secs(60),
+            remove_previous_in_background: false,
         }
     }
 }
@@ -418,8 +423,15 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         redirects::Rules::of(&content.redirects)
             .uncovered_pages(published.removed_files.iter().map(String::as_str))
     });
-    // The previous output goes while the report is made.
-    let removal = std::thread::spawn(move || previous.remove());
+    // The previous output goes while the report is made, or after the build.
+    let in_background = options.remove_previous_in_background;
+    let removal = std::thread::spawn(move || {
+        if in_background {
+            previous.remove_in_background()
+        } else {
+            previous.remove()
+        }
+    });
     let elapsed = steps.started.elapsed();
     let report = steps.run(Stage::Report, || {
         measure(cache, &options.out_dir, &plan, checked, &routes, elapsed)

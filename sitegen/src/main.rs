@@ -292,6 +292,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 options.jobs = jobs.into();
             }
             options.page_timeout = std::time::Duration::from_secs(page_timeout);
+            options.remove_previous_in_background = true;
             let built = sitegen::build::build(&options)?;
             for path in &built.dropped_pages {
                 eprintln!(

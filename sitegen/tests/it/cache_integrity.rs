@@ -135,21 +135,32 @@ fn assert_same(what: &str, found: &Tree, expected: &Tree) {
     );
 }
 
-/// Hidden folders a publish left beside `out`.
+/// Hidden folders a publish left beside `out`, once what `sitegen build` leaves to a process
+/// of its own, deleting the previous output, had ten seconds to end.
 fn leftovers(out: &Path) -> Vec<String> {
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    std::fs::read_dir(out.parent().unwrap_or(Path::new(".")))
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with(&format!(".{name}.")))
-                .collect()
-        })
-        .unwrap_or_default()
+    let hidden = || -> Vec<String> {
+        std::fs::read_dir(out.parent().unwrap_or(Path::new(".")))
+            .map(|entries| {
+                entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with(&format!(".{name}.")))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = hidden();
+        if found.is_empty() || Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
