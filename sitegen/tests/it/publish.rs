@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use sitegen::publish::{publish, publish_keeping_old, staging_dir};
+use sitegen::publish::{PreviousOutput, publish, publish_keeping_old, staging_dir};
 
 /// Every file under `dir` with its bytes.
 fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -43,6 +43,18 @@ fn previous_build(target: &Path) {
     fs::write(target.join("about/index.html"), "<h1>old about</h1>").expect("write");
 }
 
+/// A previous build in `dist` under a new folder, and a new home page published over it with
+/// the previous output kept aside: the folder, the target and the previous output.
+fn new_home_published_keeping_old() -> (tempfile::TempDir, std::path::PathBuf, PreviousOutput) {
+    let root = tempfile::tempdir().expect("temp dir");
+    let target = root.path().join("dist");
+    previous_build(&target);
+    let staging = staging_dir(&target).expect("staging");
+    fs::write(staging.path().join("index.html"), "<h1>new home</h1>").expect("write");
+    let previous = publish_keeping_old(staging, &target).expect("publish");
+    (root, target, previous)
+}
+
 #[test]
 fn staging_is_a_hidden_sibling_of_the_target() {
     let root = tempfile::tempdir().expect("temp dir");
@@ -72,13 +84,7 @@ fn publish_swaps_in_the_new_output_and_leaves_nothing_behind() {
 
 #[test]
 fn the_new_output_is_in_place_before_the_old_one_is_removed() {
-    let root = tempfile::tempdir().expect("temp dir");
-    let target = root.path().join("dist");
-    previous_build(&target);
-
-    let staging = staging_dir(&target).expect("staging");
-    fs::write(staging.path().join("index.html"), "<h1>new home</h1>").expect("write");
-    let previous = publish_keeping_old(staging, &target).expect("publish");
+    let (root, target, previous) = new_home_published_keeping_old();
 
     assert_eq!(snapshot(&target).keys().collect::<Vec<_>>(), ["index.html"]);
     let hidden: Vec<_> = names_in(root.path())
@@ -207,13 +213,7 @@ fn names_in_soon(dir: &Path, names: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_previous_output_left_to_a_background_removal_goes_and_the_new_one_stays() {
-    let root = tempfile::tempdir().expect("temp dir");
-    let target = root.path().join("dist");
-    previous_build(&target);
-
-    let staging = staging_dir(&target).expect("staging");
-    fs::write(staging.path().join("index.html"), "<h1>new home</h1>").expect("write");
-    let previous = publish_keeping_old(staging, &target).expect("publish");
+    let (root, target, previous) = new_home_published_keeping_old();
     previous.remove_in_background().expect("handed over");
 
     assert_eq!(names_in_soon(root.path(), &["dist"]), ["dist"]);
