@@ -99,8 +99,9 @@ impl BuildOptions {
 pub enum Stage {
     /// Load and validate the content.
     Load,
-    /// Build the site's bundle, or take it from the cache. It comes before the pictures, so
-    /// that a site whose Node packages are missing fails at once, not after minutes of encoding.
+    /// Build the site's bundle, or take it from the cache. Node.js and the site's packages are
+    /// looked for before the pictures, so that a site without them fails at once; `vite build`
+    /// itself runs beside the images and the cards, and its time is this stage's.
     Bundle,
     /// Encode the raster pictures, or take them from the cache.
     Images,
@@ -336,25 +337,50 @@ impl From<BuildError> for Attempt {
 fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     let mut steps = Steps::new(options.quiet);
     let mut content = steps.run(Stage::Load, || load(options))?;
-    let bundle = steps.run(Stage::Bundle, || {
-        Ok(bundle::ensure(&options.site_dir, cache, options.quiet)?)
+    // Node.js and the site's packages are looked for first, so that a site without them fails at
+    // once; `vite build` then runs beside the pictures and the cards, which do not read the
+    // bundle, on the cores it leaves idle (a quarter of two).
+    let prepared = steps.run(Stage::Bundle, || {
+        Ok(bundle::prepare(&options.site_dir, cache)?)
     })?;
-    let head_start = render::HeadStart::spawn(&options.site_dir, &bundle);
-    let pictures = steps.run(Stage::Images, || {
-        images::process(cache, &mut content, &images::Settings::default())
-            .map_err(BuildError::of_pictures(Stage::Images))
-    })?;
-    let social = steps.run(Stage::Cards, || {
-        let mut social =
-            cards::process(cache, &mut content).map_err(BuildError::of_pictures(Stage::Cards))?;
-        for translation in &mut content.translations {
-            let more = cards::process(cache, translation)
-                .map_err(BuildError::of_pictures(Stage::Cards))?;
-            social.files.extend(more.files);
-            social.drawn += more.drawn;
-        }
-        Ok(social)
-    })?;
+    let (bundled, pictures_and_cards) = std::thread::scope(|scope| {
+        let bundled = scope.spawn(move || {
+            let started = Instant::now();
+            let bundle = match prepared {
+                bundle::Prepared::Cached(bundle) => bundle,
+                bundle::Prepared::ToBuild(build) => build.run(cache, options.quiet)?,
+            };
+            // The first render worker loads the bundle while the pictures and cards are made.
+            let head_start = render::HeadStart::spawn(&options.site_dir, &bundle);
+            Ok::<_, BuildError>((bundle, head_start, started.elapsed()))
+        });
+        let pictures_and_cards = (|| {
+            let pictures = steps.run(Stage::Images, || {
+                images::process(cache, &mut content, &images::Settings::default())
+                    .map_err(BuildError::of_pictures(Stage::Images))
+            })?;
+            let social = steps.run(Stage::Cards, || {
+                let mut social = cards::process(cache, &mut content)
+                    .map_err(BuildError::of_pictures(Stage::Cards))?;
+                for translation in &mut content.translations {
+                    let more = cards::process(cache, translation)
+                        .map_err(BuildError::of_pictures(Stage::Cards))?;
+                    social.files.extend(more.files);
+                    social.drawn += more.drawn;
+                }
+                Ok(social)
+            })?;
+            Ok::<_, BuildError>((pictures, social))
+        })();
+        let bundled = bundled
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (bundled, pictures_and_cards)
+    });
+    // A bundle that failed is the build's error, as when it was built before the pictures.
+    let (bundle, head_start, bundling) = bundled?;
+    steps.add(Stage::Bundle, bundling);
+    let (pictures, social) = pictures_and_cards?;
     let search = steps.run(Stage::Search, || {
         // One index per language, of its own articles.
         let mut files =
@@ -974,6 +1000,13 @@ impl Steps {
             elapsed: start.elapsed(),
         });
         result
+    }
+
+    /// Adds `elapsed` to the time of `stage`, for the part of it that ran beside other stages.
+    fn add(&mut self, stage: Stage, elapsed: Duration) {
+        if let Some(time) = self.times.iter_mut().find(|t| t.stage == stage.name()) {
+            time.elapsed += elapsed;
+        }
     }
 }
 

@@ -12,7 +12,6 @@ use anyhow::{Context, Result};
 
 use crate::cache::{self, Cache};
 use crate::compress;
-use crate::relay::Relay;
 
 /// What a build renders with.
 #[derive(Debug, Clone)]
@@ -154,91 +153,116 @@ pub fn inputs_hash(site_dir: &Path, node_version: &str) -> Result<String> {
     Ok(cache::hash_hex(&parts))
 }
 
-/// The bundle of `site_dir`: from the cache, or built now with `vite build` (its output streamed
-/// to stderr, or shown only on failure when `quiet`).
-pub fn ensure(site_dir: &Path, cache: &Cache, quiet: bool) -> Result<Bundle, BundleError> {
+/// What [`prepare`] found: the bundle in the cache, or one to build.
+#[derive(Debug)]
+pub enum Prepared {
+    Cached(Bundle),
+    ToBuild(ToBuild),
+}
+
+/// A bundle the cache does not have, with its toolchain found: [`ToBuild::run`] builds it.
+#[derive(Debug)]
+pub struct ToBuild {
+    site_dir: PathBuf,
+    vite: PathBuf,
+    hash: String,
+    dir: PathBuf,
+}
+
+/// The bundle of `site_dir` if the cache has it, or what building it takes ([`ToBuild::run`]).
+/// The quick part: it finds Node.js and the site's packages (a [`BundleError::Toolchain`] if they
+/// are missing) and hashes the inputs, so that a build can fail at once on those and run the
+/// slow `vite build` beside other work.
+pub fn prepare(site_dir: &Path, cache: &Cache) -> Result<Prepared, BundleError> {
     let node_version = node_version()?;
     let vite = vite_entry(site_dir)?;
     let hash = inputs_hash(site_dir, &node_version)?;
     let dir = cache.bundle_dir(&hash);
     if dir.join(SUMS_FILE).is_file() {
-        return Ok(Bundle {
+        return Ok(Prepared::Cached(Bundle {
             hash,
             dir,
             built: false,
-        });
+        }));
     }
-    let work = cache.scratch("bundle-")?;
-    let _interrupted = crate::interrupt::track_dir(work.path().to_owned());
-    let out = work.path().join("bundle");
-    let site = absolute(site_dir)?;
-    // Vite and Vike write temporary files beside the sources they load: they build a copy, so
-    // nothing is written into the site (which may be read-only, or being edited meanwhile).
-    let copy = work.path().join("site");
-    for (rel, path) in site_files(&site)? {
-        let to = copy.join(rel);
-        if let Some(parent) = to.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("creating {}", parent.display()))?;
+    Ok(Prepared::ToBuild(ToBuild {
+        site_dir: site_dir.to_owned(),
+        vite,
+        hash,
+        dir,
+    }))
+}
+
+impl ToBuild {
+    /// Runs `vite build` and keeps the bundle in `cache`. Vite's output is shown as one block
+    /// once it ends (it may run beside other steps that report their progress), or only on
+    /// failure when `quiet`.
+    pub fn run(self, cache: &Cache, quiet: bool) -> Result<Bundle, BundleError> {
+        let Self {
+            site_dir,
+            vite,
+            hash,
+            dir,
+        } = self;
+        let work = cache.scratch("bundle-")?;
+        let _interrupted = crate::interrupt::track_dir(work.path().to_owned());
+        let out = work.path().join("bundle");
+        let site = absolute(&site_dir)?;
+        // Vite and Vike write temporary files beside the sources they load: they build a copy,
+        // so nothing is written into the site (which may be read-only, or being edited meanwhile).
+        let copy = work.path().join("site");
+        for (rel, path) in site_files(&site)? {
+            let to = copy.join(rel);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("creating {}", parent.display()))?;
+            }
+            std::fs::copy(&path, &to).with_context(|| format!("copying {}", path.display()))?;
         }
-        std::fs::copy(&path, &to).with_context(|| format!("copying {}", path.display()))?;
-    }
-    link_packages(&site.join("node_modules"), &copy.join("node_modules"))?;
-    let mut command = Command::new("node");
-    command
-        .arg(absolute(&vite)?)
-        .arg("build")
-        .current_dir(&copy)
-        // Vike resolves the output folder against the site, so it is given relative to it.
-        .env(OUT_DIR_ENV, relative_to(&out, &copy))
-        .stdin(Stdio::null());
-    let status = if quiet {
-        let output = command.output().map_err(spawn_error(&site))?;
-        if !output.status.success() {
+        link_packages(&site.join("node_modules"), &copy.join("node_modules"))?;
+        // Its output is read through pipes of its own: given sitegen's stderr, Node would make it
+        // non-blocking for sitegen too (see [`crate::relay`]).
+        let output = Command::new("node")
+            .arg(absolute(&vite)?)
+            .arg("build")
+            .current_dir(&copy)
+            // Vike resolves the output folder against the site, so it is given relative to it.
+            .env(OUT_DIR_ENV, relative_to(&out, &copy))
+            .stdin(Stdio::null())
+            .output()
+            .map_err(spawn_error(&site))?;
+        if !quiet || !output.status.success() {
             eprint!("{}", String::from_utf8_lossy(&output.stdout));
             eprint!("{}", String::from_utf8_lossy(&output.stderr));
         }
-        output.status
-    } else {
-        // Progress goes to stderr, so stdout carries only the summary; through a relay, for
-        // Node would make sitegen's own stderr non-blocking (see [`crate::relay`]).
-        let (relay, output) = Relay::start()?;
-        let progress = output
-            .try_clone()
-            .context("opening a pipe for vite's output")?;
-        command.stdout(progress).stderr(output);
-        let status = command.status().map_err(spawn_error(&site));
-        // The command holds the pipe's other end: dropped, the relay sees the end.
-        drop(command);
-        relay.finish();
-        status?
-    };
-    if !status.success() {
-        return Err(BundleError::Vite {
-            site: site_dir.display().to_string(),
-            status,
-        });
-    }
-    // The browser's files are compressed once per bundle, not once per build.
-    compress::compress_dir(&out.join("client"))?;
-    write_sums(&out.join("client"), &out.join(SUMS_FILE))?;
-    // The server bundle imports the site's packages by name: Node finds them through this link.
-    link_packages(&site.join("node_modules"), &out.join("node_modules"))?;
-    std::fs::create_dir_all(dir.parent().unwrap_or(cache.root()))
-        .with_context(|| format!("creating {}", dir.display()))?;
-    if let Err(err) = std::fs::rename(&out, &dir) {
-        // Another build of the same site finished first: its bundle is the same.
-        if !dir.join(SUMS_FILE).is_file() {
-            return Err(BundleError::Files(
-                anyhow::Error::new(err).context(format!("moving the bundle to {}", dir.display())),
-            ));
+        if !output.status.success() {
+            return Err(BundleError::Vite {
+                site: site_dir.display().to_string(),
+                status: output.status,
+            });
         }
+        // The browser's files are compressed once per bundle, not once per build.
+        compress::compress_dir(&out.join("client"))?;
+        write_sums(&out.join("client"), &out.join(SUMS_FILE))?;
+        // The server bundle imports the site's packages by name: Node finds them through this link.
+        link_packages(&site.join("node_modules"), &out.join("node_modules"))?;
+        std::fs::create_dir_all(dir.parent().unwrap_or(cache.root()))
+            .with_context(|| format!("creating {}", dir.display()))?;
+        if let Err(err) = std::fs::rename(&out, &dir) {
+            // Another build of the same site finished first: its bundle is the same.
+            if !dir.join(SUMS_FILE).is_file() {
+                return Err(BundleError::Files(
+                    anyhow::Error::new(err)
+                        .context(format!("moving the bundle to {}", dir.display())),
+                ));
+            }
+        }
+        Ok(Bundle {
+            hash,
+            dir,
+            built: true,
+        })
     }
-    Ok(Bundle {
-        hash,
-        dir,
-        built: true,
-    })
 }
 
 fn link_packages(packages: &Path, link: &Path) -> Result<()> {

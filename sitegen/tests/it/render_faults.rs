@@ -65,6 +65,38 @@ impl Faulty {
     fn build(&self, fault: &str) -> anyhow::Result<Output> {
         Ok(self.command(fault, 3).output()?)
     }
+
+    /// A new title for the About page, so that it is rendered and its card drawn again.
+    fn retitle_about(&self) -> anyhow::Result<()> {
+        let about = self.copy.content.join("pages/about.yaml");
+        let text = std::fs::read_to_string(&about)?;
+        Ok(std::fs::write(
+            &about,
+            text.replacen("title: ", "title: New ", 1),
+        )?)
+    }
+
+    /// That `output` is a failed build saying each of `said`, which left the output as
+    /// `before` and no worker running.
+    fn assert_failed(
+        &self,
+        output: &Output,
+        said: &[&str],
+        before: &std::collections::BTreeMap<String, Vec<u8>>,
+    ) -> anyhow::Result<()> {
+        assert!(!output.status.success());
+        let message = stderr(output);
+        for words in said {
+            assert!(message.contains(words), "{words:?} in {message}");
+        }
+        assert_eq!(
+            &common::tree(&self.out)?,
+            before,
+            "the previous output changed"
+        );
+        assert_eq!(common::workers_of(&self.copy.site), Vec::<u32>::new());
+        Ok(())
+    }
 }
 
 fn stderr(output: &Output) -> String {
@@ -86,25 +118,36 @@ fn good_build(faulty: &Faulty) -> anyhow::Result<std::collections::BTreeMap<Stri
 fn a_page_that_throws_names_its_route_and_content_file() -> anyhow::Result<()> {
     let faulty = Faulty::new()?;
     let before = good_build(&faulty)?;
-    // Changed content, so the About page is rendered again.
-    let about = faulty.copy.content.join("pages/about.yaml");
-    let text = std::fs::read_to_string(&about)?;
-    std::fs::write(&about, text.replacen("title: ", "title: New ", 1))?;
+    faulty.retitle_about()?;
     let output = faulty.build("throw")?;
-    assert!(!output.status.success());
-    let message = stderr(&output);
-    assert!(
-        message.contains("rendering /about (content: pages/about.yaml) failed"),
-        "{message}"
-    );
-    assert!(message.contains("the about page broke"), "{message}");
-    assert_eq!(
-        common::tree(&faulty.out)?,
-        before,
-        "the previous output changed"
-    );
-    assert_eq!(common::workers_of(&faulty.copy.site), Vec::<u32>::new());
-    Ok(())
+    faulty.assert_failed(
+        &output,
+        &[
+            "rendering /about (content: pages/about.yaml) failed",
+            "the about page broke",
+        ],
+        &before,
+    )
+}
+
+/// `vite build` runs beside the pictures and the cards: when it fails, the build fails with its
+/// words once they are done, and publishes nothing.
+#[test]
+fn a_bundle_that_does_not_build_fails_the_build_with_vites_words() -> anyhow::Result<()> {
+    let faulty = Faulty::new()?;
+    let before = good_build(&faulty)?;
+    let page = faulty.copy.site.join("pages/about/+Page.tsx");
+    let text = std::fs::read_to_string(&page)?;
+    std::fs::write(&page, format!("{text}\nexport const broken = (;\n"))?;
+    // Changed content too, so a card is drawn beside the bundle.
+    faulty.retitle_about()?;
+    let output = faulty.build("")?;
+    // Vite's own words name the file.
+    faulty.assert_failed(
+        &output,
+        &["the site's bundle (vite build in", "+Page.tsx"],
+        &before,
+    )
 }
 
 #[test]
