@@ -144,7 +144,9 @@ impl Stage {
             Stage::Images => "encoding the pictures (unless cached)",
             Stage::Cards => "drawing the social cards (unless cached)",
             Stage::Search => "building the search index",
-            Stage::Bundle => "bundling the site (vite build, unless cached)",
+            Stage::Bundle => {
+                "bundling the site (vite build unless cached, beside the next two steps)"
+            }
             Stage::Render => "rendering the pages whose data changed",
             Stage::SiteFiles => {
                 "writing sitemap.xml, robots.txt, _headers, the feed and the search index"
