@@ -451,24 +451,25 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         redirects::Rules::of(&content.redirects)
             .uncovered_pages(published.removed_files.iter().map(String::as_str))
     });
-    // The previous output goes while the report is made, or after the build.
-    let in_background = options.remove_previous_in_background;
-    let removal = std::thread::spawn(move || {
-        if in_background {
-            previous.remove_in_background()
-        } else {
-            previous.remove()
+    // The previous output goes while the report is made; a command that ends with the build
+    // leaves it to a process of its own and does not wait.
+    let removal = if options.remove_previous_in_background {
+        if let Err(err) = previous.remove_in_background() {
+            eprintln!("warning: {err:#}");
         }
-    });
+        None
+    } else {
+        Some(std::thread::spawn(move || previous.remove()))
+    };
     let elapsed = steps.started.elapsed();
     let report = steps.run(Stage::Report, || {
         measure(cache, &options.out_dir, &plan, checked, &routes, elapsed)
             .map_err(BuildError::during(Stage::Report))
     });
-    match removal.join() {
-        Ok(Err(err)) => eprintln!("warning: {err:#}"),
-        Err(_) => eprintln!("warning: removing the previous output failed"),
-        Ok(Ok(())) => {}
+    match removal.map(std::thread::JoinHandle::join) {
+        Some(Ok(Err(err))) => eprintln!("warning: {err:#}"),
+        Some(Err(_)) => eprintln!("warning: removing the previous output failed"),
+        Some(Ok(Ok(()))) | None => {}
     }
     let mut report = report?;
     report.stages = steps.times;

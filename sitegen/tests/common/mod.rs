@@ -138,3 +138,16 @@ pub fn replace(file: &Path, from: &str, to: &str) -> anyhow::Result<()> {
     std::fs::write(file, format!("{}{to}{}", &text[..start], &text[line_end..]))?;
     Ok(())
 }
+
+/// What `look` finds, once `done` accepts it or ten seconds have passed: for what `sitegen build`
+/// leaves to a process that outlives it (deleting the previous output).
+pub fn soon<T>(mut look: impl FnMut() -> T, done: impl Fn(&T) -> bool) -> T {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let found = look();
+        if done(&found) || std::time::Instant::now() > deadline {
+            return found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

@@ -135,8 +135,8 @@ fn assert_same(what: &str, found: &Tree, expected: &Tree) {
     );
 }
 
-/// Hidden folders a publish left beside `out`, once what `sitegen build` leaves to a process
-/// of its own, deleting the previous output, had ten seconds to end.
+/// Hidden folders a publish left beside `out`, once the removal of the previous output that
+/// `sitegen build` leaves to a process of its own had time to end ([`common::soon`]).
 fn leftovers(out: &Path) -> Vec<String> {
     let name = out
         .file_name()
@@ -153,14 +153,7 @@ fn leftovers(out: &Path) -> Vec<String> {
             })
             .unwrap_or_default()
     };
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let found = hidden();
-        if found.is_empty() || Instant::now() > deadline {
-            return found;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::soon(hidden, Vec::is_empty)
 }
 
 #[test]

@@ -199,24 +199,15 @@ fn publish_refuses_to_replace_a_file() {
     );
 }
 
-/// Waits up to ten seconds for `dir` to hold exactly `names`; what it holds then.
-fn names_in_soon(dir: &Path, names: &[&str]) -> Vec<String> {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        let found = names_in(dir);
-        if found == names || std::time::Instant::now() > deadline {
-            return found;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn the_previous_output_left_to_a_background_removal_goes_and_the_new_one_stays() {
     let (root, target, previous) = new_home_published_keeping_old();
     previous.remove_in_background().expect("handed over");
 
-    assert_eq!(names_in_soon(root.path(), &["dist"]), ["dist"]);
+    assert_eq!(
+        crate::common::soon(|| names_in(root.path()), |names| names == &["dist"]),
+        ["dist"]
+    );
     let files = snapshot(&target);
     assert_eq!(files.keys().collect::<Vec<_>>(), ["index.html"]);
     assert_eq!(files["index.html"], b"<h1>new home</h1>");
