@@ -14,7 +14,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-times test-times-reset test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
+.PHONY: help run dev build test test-times test-times-reset test-setup test-compile test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -104,25 +104,41 @@ dev: deps nasm ## Work on the site: live reload on content saves, both forms wor
 # SITEGEN_BUILD_LOG) and Playwright's JSON reports; nextest writes its JUnit XML to
 # target/nextest/default/junit.xml (sitegen/tests/nextest.toml).
 TIMES_DIR := target/test-times
+comma := ,
 export SITEGEN_BUILD_LOG := $(CURDIR)/$(TIMES_DIR)/builds.jsonl
 # $(call timed,NAME,COMMAND): runs COMMAND and appends NAME and its wall time in ms to phases.tsv.
 timed = start=$$(date +%s%N); ( $(2) ); \
 	printf '%s\t%s\n' '$(1)' $$(( ($$(date +%s%N) - start) / 1000000 )) >> $(CURDIR)/$(TIMES_DIR)/phases.tsv
 
-test: test-times-reset deps nasm chromium postgres moto test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
+test: test-times-reset nasm ## Run every test (Rust, TypeScript types, then the browser against the real build)
+	$(MAKE) --no-print-directory -j2 --output-sync=line test-setup test-compile
+	$(MAKE) --no-print-directory test-rust typecheck test-browser
 
-# Each `make test` starts its figures anew; the set-up above is timed as one phase.
+# Each `make test` starts its figures anew.
 test-times-reset:
-	@rm -rf $(TIMES_DIR) && mkdir -p $(TIMES_DIR) && date +%s%N > $(TIMES_DIR)/started
+	@rm -rf $(TIMES_DIR) && mkdir -p $(TIMES_DIR)
 
 test-times: ## make test, then the wall time of each phase, the slowest twenty tests and the builds they ran
 	$(MAKE) --no-print-directory test
 	@node sitegen/tests/times.mjs
 
+# What the tests need besides the compiled code, installed while the code compiles (`make test`
+# runs the two side by side): the compile keeps both cores busy, the installs wait on the network
+# and the disk. Only this target runs apt (nasm is installed before both start): dpkg takes one
+# install at a time.
+test-setup:
+	@mkdir -p $(TIMES_DIR)
+	$(call timed,set-up beside the compile: packages$(comma) Chromium$(comma) PostgreSQL$(comma) moto,$(MAKE) --no-print-directory -j1 deps chromium postgres moto)
+
+CARGO_TEST_BUILD = if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  $(CARGO) nextest run --workspace --no-run --config-file sitegen/tests/nextest.toml; \
+	else $(CARGO) test --workspace --no-run; fi
+test-compile: nasm
+	@mkdir -p $(TIMES_DIR)
+	$(call timed,compile the tests and binaries,$(CARGO_TEST_BUILD) && $(CARGO) build --workspace --bins --examples)
+
 test-rust: nasm ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
 	@mkdir -p $(TIMES_DIR)
-	@[ ! -f $(TIMES_DIR)/started ] || printf 'set-up (packages, Chromium, PostgreSQL, moto)\t%s\n' \
-	  $$(( ($$(date +%s%N) - $$(cat $(TIMES_DIR)/started)) / 1000000 )) >> $(TIMES_DIR)/phases.tsv
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \
 	  $(call timed,compile the Rust tests,$(CARGO) nextest run --workspace --no-run --config-file sitegen/tests/nextest.toml); \
 	  $(call timed,run the Rust tests,$(CARGO) nextest run --workspace --no-fail-fast --config-file sitegen/tests/nextest.toml); \

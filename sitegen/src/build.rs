@@ -307,7 +307,8 @@ pub const BUILD_LOG_ENV: &str = "SITEGEN_BUILD_LOG";
 
 /// Appends a line of JSON about a finished build to the file `SITEGEN_BUILD_LOG` names, when it
 /// is set: what ran it (the process's command line: a test binary's names the test), how many
-/// pages and articles it published, how many it rendered and how long it took. `make
+/// pages and articles it published, how many it rendered, whether it ran Vite, how many
+/// pictures it encoded and how long it took. `make
 /// test-times` sets it to count the builds a test run makes, and of what size. A log that
 /// cannot be written is a warning: it never fails a build.
 fn log_build(built: &Built, options: &BuildOptions) {
@@ -319,6 +320,8 @@ fn log_build(built: &Built, options: &BuildOptions) {
         "pages": built.report.pages.len(),
         "articles": built.content.articles.len(),
         "rendered": built.rendered,
+        "bundled": built.bundled,
+        "pictures_encoded": built.report.images.as_ref().map_or(0, |images| images.encoded),
         "no_cache": options.no_cache,
         "ms": built.report.elapsed.as_millis(),
     });

@@ -91,7 +91,12 @@ for (const build of builds) {
   bySize.set(key, [count + 1, rendered + build.rendered, ms + build.ms])
 }
 if (builds.length > 0) {
-  console.log(`\nFull builds: ${builds.length} (sitegen build, through the binary or the library)`)
+  const vite = builds.filter((b) => b.bundled).length
+  const pictures = builds.reduce((sum, b) => sum + (b.pictures_encoded ?? 0), 0)
+  console.log(
+    `\nFull builds: ${builds.length} (sitegen build, through the binary or the library); ` +
+      `${vite} ran Vite, ${pictures} pictures encoded in all`,
+  )
   for (const [size, [count, rendered, ms]] of [...bySize].sort((a, b) => b[1][2] - a[1][2])) {
     console.log(`  ${String(count).padStart(4)} x ${size.padEnd(28)} ${String(rendered).padStart(6)} pages rendered ${seconds(ms)} s`)
   }
