@@ -62,6 +62,7 @@ const ROLE_SELECTORS = {
   paragraph: 'p',
   form: 'form[aria-label], form[aria-labelledby]',
   contentinfo: 'body > footer, footer[role="contentinfo"]',
+  term: 'dt',
   definition: 'dd',
 } as const
 
