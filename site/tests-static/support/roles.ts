@@ -99,3 +99,14 @@ export function only($: CheerioAPI, role: Role, query: RoleQuery, scope?: Scope)
 export function sectionHeadings($: CheerioAPI): string[] {
   return byRole($, 'heading', { level: 2 }, $('main')).map((h) => nameOf($, h))
 }
+
+/**
+ * Whether an element in `scope` reads exactly `text` (after squashing), as getByText with
+ * `exact: true` finds it.
+ */
+export function hasExactText($: CheerioAPI, scope: Scope, text: string): boolean {
+  return scope
+    .find('*')
+    .toArray()
+    .some((el) => textOf($, $(el)) === squash(text))
+}
