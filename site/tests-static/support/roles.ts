@@ -25,7 +25,13 @@ function visibleText($: CheerioAPI, el: AnyNode): string {
   return tag.children.map((child) => visibleText($, child)).join('')
 }
 
-/** The accessible name of `el`: aria-labelledby, then aria-label, then its content (or alt). */
+/** The elements a `<label>` names. */
+const LABELLABLE = new Set(['input', 'select', 'textarea'])
+
+/**
+ * The accessible name of `el`: aria-labelledby, then aria-label, then (a form control) its
+ * labels or (a button input) its value, else its content (or alt).
+ */
 export function nameOf($: CheerioAPI, el: Element): string {
   const labelledBy = el.attribs['aria-labelledby']
   if (labelledBy) {
@@ -40,6 +46,18 @@ export function nameOf($: CheerioAPI, el: Element): string {
     )
   }
   if (el.attribs['aria-label']) return squash(el.attribs['aria-label'])
+  if (el.name === 'input' && ['button', 'submit', 'reset'].includes(el.attribs.type ?? '')) {
+    // Named by its value; without one the browser's default label, which this does not know.
+    const value = el.attribs.value
+    if (value === undefined) throw new Error(`an input[type=${el.attribs.type}] without a value has a name only a browser knows`)
+    return squash(value)
+  }
+  if (LABELLABLE.has(el.name)) {
+    // A form control is named by its <label for> (or the label around it); no label, no name.
+    const id = el.attribs.id
+    const labels = [...(id ? $(`label[for="${id}"]`).toArray() : []), ...$(el).closest('label').toArray()]
+    return squash(labels.map((label) => visibleText($, label)).join(' '))
+  }
   if (el.name === 'img') return squash(el.attribs.alt ?? '')
   return squash(visibleText($, el))
 }
@@ -63,6 +81,10 @@ const ROLE_SELECTORS = {
   form: 'form[aria-label], form[aria-labelledby]',
   contentinfo: 'body > footer, footer[role="contentinfo"]',
   term: 'dt',
+  search: '[role="search"], search',
+  searchbox: 'input[type="search"]',
+  textbox: 'input:not([type]), input[type="text"], input[type="email"], input[type="tel"], input[type="url"], textarea',
+  button: 'button, [role="button"], input[type="button"], input[type="submit"], input[type="reset"]',
   definition: 'dd',
 } as const
 
