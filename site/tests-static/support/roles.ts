@@ -81,6 +81,8 @@ const ROLE_SELECTORS = {
   form: 'form[aria-label], form[aria-labelledby]',
   contentinfo: 'body > footer, footer[role="contentinfo"]',
   term: 'dt',
+  figure: 'figure',
+  blockquote: 'blockquote',
   search: '[role="search"], search',
   searchbox: 'input[type="search"]',
   textbox: 'input:not([type]), input[type="text"], input[type="email"], input[type="tel"], input[type="url"], textarea',
