@@ -79,7 +79,7 @@ const ROLE_SELECTORS = {
   img: 'img[alt]:not([alt=""]), svg[role="img"], [role="img"]',
   paragraph: 'p',
   form: 'form[aria-label], form[aria-labelledby]',
-  contentinfo: 'body > footer, footer[role="contentinfo"]',
+  contentinfo: 'footer, [role="contentinfo"]',
   term: 'dt',
   figure: 'figure',
   blockquote: 'blockquote',
@@ -92,6 +92,9 @@ const ROLE_SELECTORS = {
 
 export type Role = keyof typeof ROLE_SELECTORS
 
+/** Sectioning elements inside which a <footer> is no longer the page's contentinfo. */
+const SECTIONING = 'article, aside, main, nav, section'
+
 /** Options of [`byRole`]: the accessible name (exact after squashing, or a pattern), a level. */
 export interface RoleQuery {
   name?: string | RegExp | undefined
@@ -103,6 +106,7 @@ export function byRole($: CheerioAPI, role: Role, query: RoleQuery = {}, scope?:
   const found = (scope ? scope.find(ROLE_SELECTORS[role]) : $(ROLE_SELECTORS[role])).toArray() as Element[]
   return found.filter((el) => {
     if (el.attribs['aria-hidden'] === 'true' || $(el).closest('[aria-hidden="true"], [hidden]').length > 0) return false
+    if (role === 'contentinfo' && el.name === 'footer' && $(el).parents(SECTIONING).length > 0) return false
     if (query.level !== undefined && el.name !== `h${query.level}`) return false
     if (query.name === undefined) return true
     const name = nameOf($, el)
