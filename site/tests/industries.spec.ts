@@ -13,8 +13,10 @@ test.describe('Industries page', () => {
     await visit(page, '/industries')
     const main = page.getByRole('main')
     await expect(main.getByRole('definition')).toHaveCount(4)
-    const tops = await main.getByRole('definition').evaluateAll((dds) => dds.map((d) => Math.round(d.getBoundingClientRect().top)))
-    expect(new Set(tops).size).toBe(1)
+    // One row once any reveal has settled.
+    const rows = () =>
+      main.getByRole('definition').evaluateAll((dds) => new Set(dds.map((d) => Math.round(d.getBoundingClientRect().top))).size)
+    await expect.poll(rows).toBe(1)
   })
 
   // The blocks' headings, texts, solutions, links and alt texts are checked in

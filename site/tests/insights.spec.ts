@@ -35,8 +35,10 @@ test.describe('Insights page', () => {
     for (const [i, item] of latest.entries()) {
       await expect(articles.nth(i).getByRole('img', { name: item.image_alt })).toBeVisible()
     }
-    // Three columns on desktop: the first three cards share a row.
-    const tops = await articles.evaluateAll((cards) => cards.slice(0, 3).map((c) => Math.round(c.getBoundingClientRect().top)))
-    expect(new Set(tops).size).toBe(1)
+    // Three columns on desktop: the first three cards share a row (once their staggered
+    // reveal has settled).
+    const rows = () =>
+      articles.evaluateAll((cards) => new Set(cards.slice(0, 3).map((c) => Math.round(c.getBoundingClientRect().top))).size)
+    await expect.poll(rows).toBe(1)
   })
 })
