@@ -80,6 +80,7 @@ const ROLE_SELECTORS = {
   paragraph: 'p',
   form: 'form[aria-label], form[aria-labelledby]',
   contentinfo: 'footer, [role="contentinfo"]',
+  banner: 'header, [role="banner"]',
   term: 'dt',
   figure: 'figure',
   blockquote: 'blockquote',
@@ -92,21 +93,26 @@ const ROLE_SELECTORS = {
 
 export type Role = keyof typeof ROLE_SELECTORS
 
-/** Sectioning elements inside which a <footer> is no longer the page's contentinfo. */
+/** Sectioning elements inside which a <header> or <footer> is no longer the page's banner or contentinfo. */
 const SECTIONING = 'article, aside, main, nav, section'
 
-/** Options of [`byRole`]: the accessible name (exact after squashing, or a pattern), a level. */
+/**
+ * Options of [`byRole`]: the accessible name (exact after squashing, or a pattern), a level, and
+ * (as getByRole's `includeHidden`) whether elements under `hidden` or aria-hidden count too, for
+ * what a script shows (a closed menu's links are in the markup, hidden).
+ */
 export interface RoleQuery {
   name?: string | RegExp | undefined
   level?: number
+  includeHidden?: boolean
 }
 
 /** The elements of `role` inside `scope` (or the page), in document order. */
 export function byRole($: CheerioAPI, role: Role, query: RoleQuery = {}, scope?: Scope): Element[] {
   const found = (scope ? scope.find(ROLE_SELECTORS[role]) : $(ROLE_SELECTORS[role])).toArray() as Element[]
   return found.filter((el) => {
-    if (el.attribs['aria-hidden'] === 'true' || $(el).closest('[aria-hidden="true"], [hidden]').length > 0) return false
-    if (role === 'contentinfo' && el.name === 'footer' && $(el).parents(SECTIONING).length > 0) return false
+    if (!query.includeHidden && $(el).closest('[aria-hidden="true"], [hidden]').length > 0) return false
+    if ((role === 'contentinfo' || role === 'banner') && !el.attribs.role && $(el).parents(SECTIONING).length > 0) return false
     if (query.level !== undefined && el.name !== `h${query.level}`) return false
     if (query.name === undefined) return true
     const name = nameOf($, el)
