@@ -21,12 +21,20 @@ const parsed = new Map<string, CheerioAPI>()
 
 /** The built page of `route`, parsed once per test worker and shared by the tests that read it. */
 export function html(route: string): CheerioAPI {
-  let page = parsed.get(route)
+  return htmlFile(path.relative(distDir, fileOf(route)))
+}
+
+/**
+ * A built HTML file by its path from the output's root (`404.html`, the not-found page no
+ * route names), parsed once per test worker.
+ */
+export function htmlFile(file: string): CheerioAPI {
+  let page = parsed.get(file)
   if (page === undefined) {
-    const file = fileOf(route)
-    if (!existsSync(file)) throw new Error(`no page is built for ${route} (looked for ${file})`)
-    page = load(readFileSync(file, 'utf8'))
-    parsed.set(route, page)
+    const full = path.join(distDir, file)
+    if (!existsSync(full)) throw new Error(`no page is built at ${file} (looked for ${full})`)
+    page = load(readFileSync(full, 'utf8'))
+    parsed.set(file, page)
   }
   return page
 }

@@ -25,7 +25,13 @@ function visibleText($: CheerioAPI, el: AnyNode): string {
   return tag.children.map((child) => visibleText($, child)).join('')
 }
 
-/** The accessible name of `el`: aria-labelledby, then aria-label, then its content (or alt). */
+/** The elements a `<label>` names. */
+const LABELLABLE = new Set(['input', 'select', 'textarea'])
+
+/**
+ * The accessible name of `el`: aria-labelledby, then aria-label, then (a form control) its
+ * labels or (a button input) its value, else its content (or alt).
+ */
 export function nameOf($: CheerioAPI, el: Element): string {
   const labelledBy = el.attribs['aria-labelledby']
   if (labelledBy) {
@@ -40,6 +46,18 @@ export function nameOf($: CheerioAPI, el: Element): string {
     )
   }
   if (el.attribs['aria-label']) return squash(el.attribs['aria-label'])
+  if (el.name === 'input' && ['button', 'submit', 'reset'].includes(el.attribs.type ?? '')) {
+    // Named by its value; without one the browser's default label, which this does not know.
+    const value = el.attribs.value
+    if (value === undefined) throw new Error(`an input[type=${el.attribs.type}] without a value has a name only a browser knows`)
+    return squash(value)
+  }
+  if (LABELLABLE.has(el.name)) {
+    // A form control is named by its <label for> (or the label around it); no label, no name.
+    const id = el.attribs.id
+    const labels = [...(id ? $(`label[for="${id}"]`).toArray() : []), ...$(el).closest('label').toArray()]
+    return squash(labels.map((label) => visibleText($, label)).join(' '))
+  }
   if (el.name === 'img') return squash(el.attribs.alt ?? '')
   return squash(visibleText($, el))
 }
@@ -61,23 +79,40 @@ const ROLE_SELECTORS = {
   img: 'img[alt]:not([alt=""]), svg[role="img"], [role="img"]',
   paragraph: 'p',
   form: 'form[aria-label], form[aria-labelledby]',
-  contentinfo: 'body > footer, footer[role="contentinfo"]',
+  contentinfo: 'footer, [role="contentinfo"]',
+  banner: 'header, [role="banner"]',
+  term: 'dt',
+  figure: 'figure',
+  blockquote: 'blockquote',
+  search: '[role="search"], search',
+  searchbox: 'input[type="search"]',
+  textbox: 'input:not([type]), input[type="text"], input[type="email"], input[type="tel"], input[type="url"], textarea',
+  button: 'button, [role="button"], input[type="button"], input[type="submit"], input[type="reset"]',
   definition: 'dd',
 } as const
 
 export type Role = keyof typeof ROLE_SELECTORS
 
-/** Options of [`byRole`]: the accessible name (exact after squashing, or a pattern), a level. */
+/** Sectioning elements inside which a <header> or <footer> is no longer the page's banner or contentinfo. */
+const SECTIONING = 'article, aside, main, nav, section'
+
+/**
+ * Options of [`byRole`]: the accessible name (exact after squashing, or a pattern), a level, and
+ * (as getByRole's `includeHidden`) whether elements under `hidden` or aria-hidden count too, for
+ * what a script shows (a closed menu's links are in the markup, hidden).
+ */
 export interface RoleQuery {
   name?: string | RegExp | undefined
   level?: number
+  includeHidden?: boolean
 }
 
 /** The elements of `role` inside `scope` (or the page), in document order. */
 export function byRole($: CheerioAPI, role: Role, query: RoleQuery = {}, scope?: Scope): Element[] {
   const found = (scope ? scope.find(ROLE_SELECTORS[role]) : $(ROLE_SELECTORS[role])).toArray() as Element[]
   return found.filter((el) => {
-    if (el.attribs['aria-hidden'] === 'true' || $(el).closest('[aria-hidden="true"], [hidden]').length > 0) return false
+    if (!query.includeHidden && $(el).closest('[aria-hidden="true"], [hidden]').length > 0) return false
+    if ((role === 'contentinfo' || role === 'banner') && !el.attribs.role && $(el).parents(SECTIONING).length > 0) return false
     if (query.level !== undefined && el.name !== `h${query.level}`) return false
     if (query.name === undefined) return true
     const name = nameOf($, el)
@@ -97,4 +132,15 @@ export function only($: CheerioAPI, role: Role, query: RoleQuery, scope?: Scope)
 /** The texts of the section headings (h2 in main), in document order. */
 export function sectionHeadings($: CheerioAPI): string[] {
   return byRole($, 'heading', { level: 2 }, $('main')).map((h) => nameOf($, h))
+}
+
+/**
+ * Whether an element in `scope` reads exactly `text` (after squashing), as getByText with
+ * `exact: true` finds it.
+ */
+export function hasExactText($: CheerioAPI, scope: Scope, text: string): boolean {
+  return scope
+    .find('*')
+    .toArray()
+    .some((el) => textOf($, $(el)) === squash(text))
 }
