@@ -8,6 +8,7 @@
 mod altcha;
 pub mod attachment;
 mod auto_reply;
+mod budget;
 pub mod config;
 mod delivery;
 mod durable;
