@@ -16,7 +16,9 @@
 //! and at its peak, then single uploads one after another against a message without a file,
 //! against `dd` writing the same 10 MB (fsynced) into the same data folder (its own figure,
 //! without starting the process), and against sending the body to a sink that discards it.
-//! `--only submissions` or `--only attachments` runs one of the two parts alone.
+//! Then the burst with delivery running ([`burst`]): the same uploads under every default
+//! limit, delivered as they arrive, each file checked, and the peak RSS of the whole process.
+//! `--only submissions`, `--only attachments` or `--only burst` runs one part alone.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! The delivery memory budget (`--delivery-memory`): the bytes that the messages being
 //! delivered may hold at once. A delivery weighs its message first
-//! ([`crate::delivery::weight`]) and waits until that much of the budget is free; a message
+//! (`delivery::weight`) and waits until that much of the budget is free; a message
 //! heavier than the whole budget waits for all of it, and so is delivered alone. Waiters are
 //! served in turn (tokio's semaphore is fair), so a heavy message is not passed over for ever
 //! by light ones.

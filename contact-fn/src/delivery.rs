@@ -553,10 +553,10 @@ impl Chunks<'_> {
         if let (Some(reading), Some(chunk)) = (&mut self.reading, &chunk) {
             reading.update(chunk).map_err(differs)?;
         }
-        if self.next.is_none() {
-            if let Some(reading) = self.reading.take() {
-                reading.finish().map_err(differs)?;
-            }
+        if self.next.is_none()
+            && let Some(reading) = self.reading.take()
+        {
+            reading.finish().map_err(differs)?;
         }
         Ok(chunk.filter(|c| !c.is_empty()))
     }
