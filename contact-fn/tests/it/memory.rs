@@ -127,6 +127,48 @@ async fn twenty_ten_megabyte_uploads_in_a_128_mb_container_are_delivered_intact_
     .await;
 }
 
+#[tokio::test]
+async fn messages_heavier_than_the_whole_delivery_budget_are_still_delivered_intact() {
+    // 1 KiB: every message with a file outweighs it, and so waits for all of it.
+    let env = support::Delivering::start(Mode::Accept, &["--delivery-memory", "1024"]).await;
+    let files: Vec<Vec<u8>> = (0..3_u8)
+        .map(|n| {
+            padded(
+                &[b'%', b'P', b'D', b'F', b'-', b'1', b'.', b'0' + n],
+                700_000,
+            )
+        })
+        .collect();
+    for file in &files {
+        let answer = env
+            .client
+            .post(env.service.url("/send-contact-email"))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={BOUNDARY}"),
+            )
+            .body(multipart(file))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.status(), 200);
+    }
+    let mail = env.smtp.wait_for(files.len()).await;
+    let mut arrived: Vec<Vec<u8>> = mail
+        .iter()
+        .flat_map(|m| {
+            m.parsed()
+                .attachments()
+                .map(|a| a.contents().to_vec())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    arrived.sort();
+    let mut sent = files.clone();
+    sent.sort();
+    assert!(arrived == sent, "each file arrives once, intact");
+}
+
 /// The contact form's valid fields and `file`, as `multipart/form-data`.
 fn multipart(file: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(file.len() + 4096);
