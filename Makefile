@@ -291,8 +291,11 @@ bench-dev: deps nasm chromium ## Time content saves until the open page shows th
 # Each scenario against the file store, then the valid submissions again against PostgreSQL
 # (a throwaway cluster the example starts and removes); each twice in a row, with metrics
 # (--metrics-bind) and signed webhooks (to a receiver in the example) off, then on, and the
-# difference in answers/s and p99 beside them.
-bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on in turn, medians of 5 rounds)
+# difference in answers/s and p99 beside them. Then the attachments (uploads alone), and the
+# burst with delivery running: 20 concurrent 10 MB uploads under every default limit, delivered
+# to .eml files and to an SMTP server on both stores, with each file checked and the peak RSS
+# of the whole process (contact-fn/README.md, "Memory").
+bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on in turn, medians of 5 rounds), the 20 x 10 MB burst with delivery
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
 
