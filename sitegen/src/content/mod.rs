@@ -224,6 +224,9 @@ impl Content {
                 "name at least one language, the default first: `languages: [{ tag: en, name: English }]`".into(),
             ),
         }
+        for (field, message) in content.settings.contact.problems() {
+            loader.error(SITE_FILE, Some(&format!("contact.{field}")), message);
+        }
         let before = loader.errors.len();
         i18n::check_languages(&mut loader, &content.settings);
         // Files are named by the tags: a mistyped tag would otherwise disown each of them.

@@ -1,0 +1,1 @@
+export type Geo = { latitude: number, longitude: number, };

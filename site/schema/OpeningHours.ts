@@ -1,0 +1,2 @@
+import type { Weekday } from "./Weekday";
+export type OpeningHours = { days: Array<Weekday>, opens: string, closes: string, };
