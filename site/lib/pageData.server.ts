@@ -103,7 +103,8 @@ const pageData = {
   blog: () => ({ page: withoutMeta(loadContent().pages.blog), articles: blogArticles().map(cardOf) }),
   contact: () => {
     const { pages, forms, countries, settings } = loadContent()
-    return { page: withoutMeta(pages.contact), form: forms.contact, countries, endpoint: endpointOf(settings) }
+    const countryCode = settings.languages.find((l) => l.tag === settings.language)?.country_code
+    return { page: withoutMeta(pages.contact), form: forms.contact, countries, countryCode, endpoint: endpointOf(settings) }
   },
   privacy: () => ({ page: withoutMeta(loadContent().pages.privacy) }),
   terms: () => ({ page: withoutMeta(loadContent().pages.terms) }),

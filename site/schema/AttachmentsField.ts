@@ -26,4 +26,4 @@ remove: string,
 /**
  * The name of the progress bar shown while the files are sent.
  */
-progress: string, };
+progress: string, choose: string, none_chosen: string, };

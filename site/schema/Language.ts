@@ -21,4 +21,4 @@ direction: Direction,
  * Letters its readers often type as others, which the search matches as those: each
  * letter and the one it is typed as (Estonian `{ õ: o, ä: a, ö: o, ü: u, š: s, ž: z }`).
  */
-search_folds: { [key in string]: string }, };
+search_folds: { [key in string]: string }, country_code?: string, };

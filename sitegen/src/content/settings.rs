@@ -85,6 +85,12 @@ pub struct Language {
     /// letter and the one it is typed as (Estonian `{ õ: o, ä: a, ö: o, ü: u, š: s, ž: z }`).
     #[serde(default)]
     pub search_folds: std::collections::BTreeMap<String, String>,
+    /// The dialling code the contact form's country list starts on in this language's pages
+    /// (`+372` for Estonian): one of `countries.yaml`'s codes. Without it the list starts on
+    /// its first country.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub country_code: Option<String>,
 }
 
 impl Language {
