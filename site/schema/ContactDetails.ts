@@ -18,4 +18,14 @@ phone: string,
 /**
  * The office visitors can visit.
  */
-office: Office, geo?: Geo, opening_hours: Array<OpeningHours>, };
+office: Office, 
+/**
+ * Where the office is on a map: the `geo` of the structured data search engines read for
+ * local results (`ProfessionalService`). Leave out where it has no office to visit.
+ */
+geo?: Geo, 
+/**
+ * When the company answers, as the structured data's `openingHoursSpecification`; each
+ * entry a set of days with the same hours. Empty (the default) for none stated.
+ */
+opening_hours: Array<OpeningHours>, };

@@ -422,7 +422,13 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         return Err(BuildError::Content(ContentErrors(clashes)).into());
     }
     let checked = steps.run(Stage::Verify, || {
-        verify(cache, &plan, &rendered.pages, &routes, &content.settings.base_url)
+        verify(
+            cache,
+            &plan,
+            &rendered.pages,
+            &routes,
+            &content.settings.base_url,
+        )
     })?;
     let record = cache
         .output_record(&options.out_dir)

@@ -155,9 +155,10 @@ fn structured_data_problems(scan: &Scan, site_url: Option<&str>) -> Vec<PageProb
     scan.pages
         .iter()
         .flat_map(|(name, page)| {
-            let found = page.json_ld.iter().flat_map(|block| {
-                crate::structured_data::problems(block, site_url, published)
-            });
+            let found = page
+                .json_ld
+                .iter()
+                .flat_map(|block| crate::structured_data::problems(block, site_url, published));
             let many = (page.json_ld.len() > 1).then(|| {
                 format!(
                     "{} blocks of structured data: one graph holds all of a page's",
@@ -233,7 +234,10 @@ fn link_resolves(scan: &Scan, base: &url::Url, target: &str) -> bool {
 /// The routes `sitegen check` expects pages for and the URL the site is published at: those
 /// of the content in `content_dir`, or none when there is no such directory (then only the
 /// links and the structured data's references are checked).
-pub fn content_routes(content_dir: &Path, site_dir: &Path) -> Result<(Vec<String>, Option<String>)> {
+pub fn content_routes(
+    content_dir: &Path,
+    site_dir: &Path,
+) -> Result<(Vec<String>, Option<String>)> {
     if !content_dir.is_dir() {
         return Ok((Vec::new(), None));
     }

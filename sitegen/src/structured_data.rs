@@ -40,7 +40,9 @@ pub fn problems(block: &str, site_url: &str, published: impl Fn(&str) -> bool) -
     let mut nodes = Nodes::default();
     nodes.walk(&document);
     for id in nodes.references.difference(&nodes.defined) {
-        problems.push(format!("structured data refers to `{id}`, a node its graph does not hold"));
+        problems.push(format!(
+            "structured data refers to `{id}`, a node its graph does not hold"
+        ));
     }
     let site_url = site_url.trim_end_matches('/');
     for url in &nodes.strings {
@@ -53,7 +55,9 @@ pub fn problems(block: &str, site_url: &str, published: impl Fn(&str) -> bool) -
         let path = rest.split(['#', '?']).next().unwrap_or_default();
         let path = if path.is_empty() { "/" } else { path };
         if !published(path) {
-            problems.push(format!("structured data links `{url}`, which is not published"));
+            problems.push(format!(
+                "structured data links `{url}`, which is not published"
+            ));
         }
     }
     problems
@@ -98,7 +102,9 @@ mod tests {
     const SITE: &str = "https://example.com";
 
     fn check(block: &str) -> Vec<String> {
-        problems(block, SITE, |path| ["/", "/about", "/logo.svg"].contains(&path))
+        problems(block, SITE, |path| {
+            ["/", "/about", "/logo.svg"].contains(&path)
+        })
     }
 
     #[test]
@@ -132,7 +138,8 @@ mod tests {
 
     #[test]
     fn the_blocks_of_a_page_are_found_as_the_site_writes_them() {
-        let html = r#"<head><script type="application/ld+json">{"a":1}</script><script>x</script></head>"#;
+        let html =
+            r#"<head><script type="application/ld+json">{"a":1}</script><script>x</script></head>"#;
         assert_eq!(blocks(html), vec![r#"{"a":1}"#]);
     }
 }

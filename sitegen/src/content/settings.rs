@@ -240,28 +240,55 @@ impl ContactDetails {
         let mut problems = Vec::new();
         if let Some(geo) = &self.geo {
             if !(-90.0..=90.0).contains(&geo.latitude) {
-                problems.push(("geo.latitude".into(), format!("{} is not a latitude: write degrees from -90 to 90", geo.latitude)));
+                problems.push((
+                    "geo.latitude".into(),
+                    format!(
+                        "{} is not a latitude: write degrees from -90 to 90",
+                        geo.latitude
+                    ),
+                ));
             }
             if !(-180.0..=180.0).contains(&geo.longitude) {
-                problems.push(("geo.longitude".into(), format!("{} is not a longitude: write degrees from -180 to 180", geo.longitude)));
+                problems.push((
+                    "geo.longitude".into(),
+                    format!(
+                        "{} is not a longitude: write degrees from -180 to 180",
+                        geo.longitude
+                    ),
+                ));
             }
         }
         for (i, hours) in self.opening_hours.iter().enumerate() {
             let at = |field: &str| format!("opening_hours[{i}].{field}");
             if hours.days.is_empty() {
-                problems.push((at("days"), "name at least one day (`[Monday, Friday]`)".into()));
+                problems.push((
+                    at("days"),
+                    "name at least one day (`[Monday, Friday]`)".into(),
+                ));
             }
             let opens = clock_minutes(&hours.opens);
             let closes = clock_minutes(&hours.closes);
-            for (field, text, minutes) in [("opens", &hours.opens, opens), ("closes", &hours.closes, closes)] {
+            for (field, text, minutes) in [
+                ("opens", &hours.opens, opens),
+                ("closes", &hours.closes, closes),
+            ] {
                 if minutes.is_none() {
-                    problems.push((at(field), format!("`{text}` is not a time: write 24-hour `HH:MM` (`09:00`)")));
+                    problems.push((
+                        at(field),
+                        format!("`{text}` is not a time: write 24-hour `HH:MM` (`09:00`)"),
+                    ));
                 }
             }
             if let (Some(opens), Some(closes)) = (opens, closes)
                 && closes <= opens
             {
-                problems.push((at("closes"), format!("`{}` is not after `opens` (`{}`)", hours.closes, hours.opens)));
+                problems.push((
+                    at("closes"),
+                    format!(
+                        "`{}` is not after `opens` (`{}`)",
+                        hours.closes, hours.opens
+                    ),
+                ));
             }
         }
         problems

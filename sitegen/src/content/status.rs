@@ -220,7 +220,9 @@ pub fn status(content_dir: &Path) -> anyhow::Result<Status> {
                     let bytes = std::fs::read(content_dir.join(source))
                         .with_context(|| format!("reading content/{source}"))?;
                     let missing = missing_words(source, &String::from_utf8_lossy(&bytes), &text)
-                        .with_context(|| format!("comparing content/{translation} with its source"))?;
+                        .with_context(|| {
+                            format!("comparing content/{translation} with its source")
+                        })?;
                     let state = if recorded(&text).as_deref() != Some(digest(&bytes).as_str()) {
                         State::Stale
                     } else if !missing.is_empty() {
@@ -265,7 +267,19 @@ const NOT_WORDS: &[&str] = &[
     "contact_endpoint",
     "languages",
     "cache",
+    "style",
+    "id",
+    "number",
+    "year",
+    "step",
+    "download_count",
+    "technologies",
+    "logo",
 ];
+
+/// Fields that are names of people and products, the same in every language, by the end of
+/// their path with the list positions left out (`team.people[2].name` ends with `people.name`).
+const NAMES: &[&str] = &["people.name", "logos.name"];
 
 /// The fields of `source` (its text, `rel` in the content directory) with words that the
 /// translation `translated` leaves out, as paths (`contact.office.name`). An article's body is
@@ -295,11 +309,33 @@ fn missing_words(rel: &str, source: &str, translated: &str) -> anyhow::Result<Ve
         .filter_map(|key| key.as_str())
         .filter(|key| !not_words.contains(key))
         .flat_map(|key| super::translate::untranslated(&source, &translated, key, &not_words))
+        .filter(|path| !is_name(path))
         .collect())
 }
 
+/// Whether the field at `path` is one of the [`NAMES`].
+fn is_name(path: &str) -> bool {
+    let mut plain = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => in_index = true,
+            ']' => in_index = false,
+            _ if !in_index => plain.push(c),
+            _ => {}
+        }
+    }
+    NAMES
+        .iter()
+        .any(|name| plain == *name || plain.ends_with(&format!(".{name}")))
+}
+
 /// [`missing_words`] of a document that is a list: the items' fields, as `[3].name`.
-fn list_missing(source: &super::yaml::Value, translated: &super::yaml::Value, not_words: &[&str]) -> Vec<String> {
+fn list_missing(
+    source: &super::yaml::Value,
+    translated: &super::yaml::Value,
+    not_words: &[&str],
+) -> Vec<String> {
     let wrap = |value: &super::yaml::Value| {
         let mut map = serde_yaml::Mapping::new();
         map.insert("items".into(), value.clone());

@@ -373,7 +373,11 @@ fn i18n_status_reports_a_translation_missing_a_string_as_partial_with_its_path()
     let coverage = |printed: &str| -> String {
         let first = printed.lines().next().unwrap_or_default();
         let start = first.find("): ").expect("a coverage") + 3;
-        first[start..].split('%').next().unwrap_or_default().to_owned()
+        first[start..]
+            .split('%')
+            .next()
+            .unwrap_or_default()
+            .to_owned()
     };
     let before = coverage(&printed);
     // The coverage is printed rounded to a tenth: ask a hair below it.
@@ -392,7 +396,11 @@ fn i18n_status_reports_a_translation_missing_a_string_as_partial_with_its_path()
     assert_ne!(without, text, "the office's name was in the translation");
     std::fs::write(&site, without).expect("written");
     let marked = sitegen(&["i18n", "mark", site.to_str().expect("a UTF-8 path")]);
-    assert!(marked.status.success(), "{}", String::from_utf8_lossy(&marked.stderr));
+    assert!(
+        marked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&marked.stderr)
+    );
 
     let printed = String::from_utf8_lossy(&status(&[]).stdout).into_owned();
     assert!(printed.contains(", 1 partial, "), "{printed}");
@@ -404,7 +412,11 @@ fn i18n_status_reports_a_translation_missing_a_string_as_partial_with_its_path()
         listed.contains("content/site.et.yaml\n      contact.office.name\n"),
         "{printed}"
     );
-    assert_ne!(coverage(&printed), before, "a partial file is not translated");
+    assert_ne!(
+        coverage(&printed),
+        before,
+        "a partial file is not translated"
+    );
     assert!(
         !status(&["--min", &at_least_before]).status.success(),
         "--min counts a partial file as not translated"
