@@ -267,6 +267,8 @@ const NOT_WORDS: &[&str] = &[
     "contact_endpoint",
     "languages",
     "cache",
+    "brand",
+    "version",
     "style",
     "id",
     "number",
@@ -279,7 +281,7 @@ const NOT_WORDS: &[&str] = &[
 
 /// Fields that are names of people and products, the same in every language, by the end of
 /// their path with the list positions left out (`team.people[2].name` ends with `people.name`).
-const NAMES: &[&str] = &["people.name", "logos.name"];
+const NAMES: &[&str] = &["people.name", "logos.name", "social.name"];
 
 /// The fields of `source` (its text, `rel` in the content directory) with words that the
 /// translation `translated` leaves out, as paths (`contact.office.name`). An article's body is
