@@ -71,9 +71,14 @@ function ref(id: string): IdReference {
   return { '@id': id }
 }
 
-/** The absolute URL of the site path `path` (a page or an asset). */
+/** The absolute URL of the page at `path`, as its canonical link writes it (`/about/`). */
 function absolute(settings: Settings, path: string): string {
   return canonicalUrl(settings.base_url, path)
+}
+
+/** The absolute URL of the file `src` of the site (a picture: `/favicon.svg`). */
+function assetUrl(settings: Settings, src: string): string {
+  return new URL(src, `${settings.base_url}/`).href
 }
 
 /** The `@id`s of the nodes every page of a language shares. */
@@ -95,8 +100,9 @@ function organization(settings: Settings): Organization {
     '@id': ids.organization,
     name: brand.name,
     legalName: brand.legal_name,
-    url: absolute(settings, pathOf('home', {})),
-    logo: absolute(settings, '/favicon.svg'),
+    // One node for every language: the site's root, as its `@id`.
+    url: absolute(settings, '/'),
+    logo: assetUrl(settings, '/favicon.svg'),
     email: contact.email,
     telephone: contact.phone,
     location: ref(ids.office),
@@ -299,7 +305,7 @@ function articleNodes(settings: Settings, route: RouteOf<'article'>, url: string
     '@id': `${url}#article`,
     headline: article.title,
     description: article.excerpt,
-    ...(card && { image: absolute(settings, card.src) }),
+    ...(card && { image: assetUrl(settings, card.src) }),
     datePublished: article.date,
     dateModified: article.date,
     author: ref(personId),
