@@ -405,7 +405,7 @@ fn i18n_status_reports_a_translation_missing_a_string_as_partial_with_its_path()
     let printed = String::from_utf8_lossy(&status(&[]).stdout).into_owned();
     assert!(printed.contains(", 1 partial, "), "{printed}");
     let listed = printed
-        .split("  partial")
+        .split("  partial (")
         .nth(1)
         .unwrap_or_else(|| panic!("a list of partial files: {printed}"));
     assert!(
