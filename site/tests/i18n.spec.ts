@@ -55,7 +55,7 @@ test("the Estonian contact form's file picker and country list speak the page's 
   const code = estonian.settings.languages.find((l) => l.tag === 'et')?.country_code
   if (!route || !code) throw new Error('no Estonian contact page, or no dialling code for Estonian')
   await visit(page, route.path)
-  const form = page.locator('form#contact-form')
+  const form = page.getByRole('form', { name: estonian.forms.contact.title })
   const face = form.locator('[data-file-face]')
   await expect(face).toBeVisible()
   await expect(face).toContainText(words.choose)

@@ -105,10 +105,11 @@ export function AttachmentsField({ id, words, messages, error, progress }: Attac
           data-file-face
           className={controlClasses(
             cx(
-              'hidden [@media(scripting:enabled)]:flex items-center gap-3',
+              'items-center gap-3',
               'peer-focus-visible:border-brand-600 peer-focus-visible:ring-3 peer-focus-visible:ring-brand-600/25',
               'peer-aria-invalid:border-danger-700',
             ),
+            'hidden [@media(scripting:enabled)]:flex',
           )}
         >
           <span className="rounded-md bg-brand-50 px-3 py-1.5 text-sm font-medium text-brand-800">{words.choose}</span>
