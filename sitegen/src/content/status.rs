@@ -259,8 +259,6 @@ const NOT_WORDS: &[&str] = &[
     "date",
     "category",
     "type",
-    "email",
-    "phone",
     "geo",
     "opening_hours",
     "base_url",
@@ -279,9 +277,17 @@ const NOT_WORDS: &[&str] = &[
     "logo",
 ];
 
-/// Fields that are names of people and products, the same in every language, by the end of
-/// their path with the list positions left out (`team.people[2].name` ends with `people.name`).
-const NAMES: &[&str] = &["people.name", "logos.name", "social.name"];
+/// Fields the same in every language, named by the end of their path with the list positions
+/// left out (`team.people[2].name` ends with `people.name`): people's, products' and networks'
+/// names, and the company's address and number (`site.yaml`'s `contact.email`; a form's
+/// `fields.email` has words).
+const NAMES: &[&str] = &[
+    "people.name",
+    "logos.name",
+    "social.name",
+    "contact.email",
+    "contact.phone",
+];
 
 /// The fields of `source` (its text, `rel` in the content directory) with words that the
 /// translation `translated` leaves out, as paths (`contact.office.name`). An article's body is
