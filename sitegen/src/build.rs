@@ -294,11 +294,43 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         other => other,
     }
     .map_err(Attempt::into_error)?;
+    log_build(&built, options);
     // Kept out of the build's time: what this build used is recorded, and the cache pruned.
     if let Err(err) = cache.finish_build(&options.out_dir) {
         eprintln!("warning: the build cache could not be trimmed: {err:#}");
     }
     Ok(built)
+}
+
+/// The environment variable naming the file [`log_build`] appends to.
+pub const BUILD_LOG_ENV: &str = "SITEGEN_BUILD_LOG";
+
+/// Appends a line of JSON about a finished build to the file `SITEGEN_BUILD_LOG` names, when it
+/// is set: what ran it (the process's command line: a test binary's names the test), how many
+/// pages and articles it published, how many it rendered and how long it took. `make
+/// test-times` sets it to count the builds a test run makes, and of what size. A log that
+/// cannot be written is a warning: it never fails a build.
+fn log_build(built: &Built, options: &BuildOptions) {
+    let Some(log) = std::env::var_os(BUILD_LOG_ENV) else {
+        return;
+    };
+    let line = serde_json::json!({
+        "command": std::env::args().collect::<Vec<_>>().join(" "),
+        "pages": built.report.pages.len(),
+        "articles": built.content.articles.len(),
+        "rendered": built.rendered,
+        "no_cache": options.no_cache,
+        "ms": built.report.elapsed.as_millis(),
+    });
+    // One write of a whole line with O_APPEND: lines of concurrent builds do not interleave.
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, format!("{line}\n").as_bytes()));
+    if let Err(err) = written {
+        eprintln!("warning: {BUILD_LOG_ENV} {}: {err}", log.to_string_lossy());
+    }
 }
 
 /// How one run of the pipeline ended without a build.

@@ -90,7 +90,7 @@ pub const DEV_DIR: &str = ".sitegen";
 /// Entries of the site that are not inputs of its bundle: installed packages (their lockfile
 /// stands for them), what builds, dev servers and test runs write, and the browser tests and
 /// benchmarks, which no page imports.
-pub const NOT_INPUTS: [&str; 10] = [
+pub const NOT_INPUTS: [&str; 11] = [
     "node_modules",
     "dist",
     DEV_DIR,
@@ -98,6 +98,7 @@ pub const NOT_INPUTS: [&str; 10] = [
     "playwright-report",
     "tests",
     "tests-dev",
+    "tests-static",
     "bench",
     "playwright.config.ts",
     "playwright.dev.config.ts",
