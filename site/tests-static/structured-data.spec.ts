@@ -1,29 +1,21 @@
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import type { RouteInfo } from '../schema/RouteInfo'
 import type { SiteContent } from '../schema/SiteContent'
-import { content } from '../tests/support/content'
+import { content, html } from './support/built'
 import { vocabulary } from './support/schemaVocabulary'
 
 // Every published page's structured data (lib/structuredData.server.ts), as the build wrote it:
 // one JSON-LD graph, every type and property known to schema.org, every reference resolved,
 // Google's required properties present, and each language's pages described in that language.
 
-const dist = path.resolve(import.meta.dirname, '../../target/e2e/dist')
-
 type Node = Record<string, unknown>
-
-/** The file the route is published as, as sitegen writes it (output_dir.rs `route_file`). */
-function fileOf(route: string): string {
-  const trimmed = route.replace(/^\/+|\/+$/g, '')
-  return trimmed === '' ? 'index.html' : `${trimmed}/index.html`
-}
 
 /** The text of each JSON-LD block of the page at `route`. */
 function blocksOf(route: string): string[] {
-  const html = readFileSync(path.join(dist, fileOf(route)), 'utf8')
-  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '')
+  const page = html(route)
+  return page('script[type="application/ld+json"]')
+    .toArray()
+    .map((script) => page(script).text())
 }
 
 /** The one graph of the page at `route`. */
