@@ -27,3 +27,27 @@ test('an unknown path under /et/ answers the Estonian not-found page', async ({ 
   expect(response?.status()).toBe(404)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(estonian.settings.not_found.title)
 })
+
+test("the Estonian contact form's file picker and country list speak the page's language", async ({ page }) => {
+  const route = estonian.routes.find((r) => r.kind === 'contact')
+  const words = estonian.forms.contact.fields.attachments
+  const code = estonian.settings.languages.find((l) => l.tag === 'et')?.country_code
+  if (!route || !code) throw new Error('no Estonian contact page, or no dialling code for Estonian')
+  await visit(page, route.path)
+  const form = page.getByRole('form', { name: estonian.forms.contact.title })
+  const face = form.locator('[data-file-face]')
+  await expect(face).toBeVisible()
+  await expect(face).toContainText(words.choose)
+  await expect(face).toContainText(words.none_chosen)
+  // The browser's own words (in its language) are under the face, unseen.
+  const input = form.getByLabel(words.label)
+  await expect(input).toHaveCSS('opacity', '0')
+  await input.setInputFiles({ name: 'brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n') })
+  await expect(face).toContainText('brief.pdf')
+  await expect(face).not.toContainText(words.none_chosen)
+
+  const country = form.getByRole('combobox', { name: estonian.forms.contact.fields.country_code.label })
+  await expect(country).toHaveValue(code)
+  const estonia = estonian.countries.find((c) => c.code === code)
+  await expect(country.locator('option:checked')).toHaveText(`${code} ${estonia?.name ?? ''}`)
+})

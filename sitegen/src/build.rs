@@ -457,7 +457,13 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         return Err(BuildError::Content(ContentErrors(clashes)).into());
     }
     let checked = steps.run(Stage::Verify, || {
-        verify(cache, &plan, &rendered.pages, &routes)
+        verify(
+            cache,
+            &plan,
+            &rendered.pages,
+            &routes,
+            &content.settings.base_url,
+        )
     })?;
     let record = cache
         .output_record(&options.out_dir)
@@ -966,6 +972,7 @@ fn verify(
     plan: &Plan,
     pages: &[render::PageOut],
     routes: &[String],
+    site_url: &str,
 ) -> Result<Checked, BuildError> {
     let key = plan.key(routes);
     let before = cache
@@ -980,7 +987,7 @@ fn verify(
         .into_iter()
         .collect();
     let scan = Scan { files, pages };
-    let check = check::check_scan(&scan, routes);
+    let check = check::check_scan(&scan, routes, Some(site_url));
     if check.is_ok() {
         Ok(Checked::Now { scan, key })
     } else {
