@@ -76,8 +76,11 @@ test.describe('Articles', () => {
     expect(meta('og:description')).toBe(article.excerpt)
     const scripts = $('script[type="application/ld+json"]')
     expect(scripts).toHaveLength(1)
-    const ld = JSON.parse(scripts.text() || '{}')
-    expect(ld).toMatchObject({ '@type': 'Article', headline: article.title, datePublished: article.date })
+    // One graph per page (structured-data.spec.ts checks its shape): the article is its Article.
+    const graph = (JSON.parse(scripts.text() || '{}') as { '@graph'?: Record<string, unknown>[] })['@graph'] ?? []
+    const nodes = graph.filter((node) => node['@type'] === 'Article')
+    expect(nodes).toHaveLength(1)
+    expect(nodes[0]).toMatchObject({ headline: article.title, datePublished: article.date })
     const feed = $('link[rel="alternate"][type="application/atom+xml"]')
     expect(feed).toHaveLength(1)
     expect(feed.attr('href')).toBe(content.feed_path)
