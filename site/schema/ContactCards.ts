@@ -14,7 +14,9 @@ title: string,
  */
 email: ContactCard, 
 /**
- * The card with the phone number.
+ * The card with the phone number. Its description says when to call with `{hours}`,
+ * which the page replaces with `site.yaml`'s `contact.opening_hours` written in the
+ * language's words (`dates.hours`): `{hours} (EET)`.
  */
 phone: ContactCard, 
 /**

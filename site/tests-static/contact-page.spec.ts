@@ -37,6 +37,21 @@ test.describe('Contact page', () => {
     expect(address).toContain('Tallinn')
   })
 
+  test("writes the phone card's hours from site.yaml's opening hours, in each language", () => {
+    // contact.opening_hours is stated once; dates.hours gives each language's words for it.
+    const cardText = (route: string, title: string) => {
+      const $ = html(route)
+      const heading = byRole($, 'heading', { level: 3 }).find((h) => nameOf($, h) === title)
+      return textOf($, $(heading).closest('li'))
+    }
+    expect(cardText('/contact', contact.cards.phone.title)).toContain('Monday to Friday, 9:00 to 18:00 (EET).')
+    const et = content.translations?.find((t) => t.settings.language === 'et')
+    expect(et, 'the Estonian content').toBeDefined()
+    const estonian = cardText('/et/contact', et?.pages.contact.cards.phone.title ?? '')
+    expect(estonian).toContain('Esmaspäev–reede kell 9.00–18.00 (Eesti aja järgi).')
+    expect(estonian).not.toContain('{hours}')
+  })
+
   test('answers the four questions of the spec', () => {
     const $ = html('/contact')
     const region = only($, 'region', { name: faq.intro.title })

@@ -957,3 +957,32 @@ fn a_linked_articles_folder_is_read_as_if_it_were_there() {
         "every language's articles, as before"
     );
 }
+
+#[test]
+fn opening_hours_in_a_card_s_own_words_or_a_template_without_its_placeholders_are_reported() {
+    // The hours are stated once, in site.yaml; the phone card writes them where it says `{hours}`.
+    let text = edited(
+        "pages/contact.yaml",
+        "\"{hours} (EET).\"",
+        "Monday to Friday, 9:00 to 18:00 (EET).",
+    );
+    assert_eq!(
+        errors_with("pages/contact.yaml", &text),
+        [format!(
+            "content/pages/contact.yaml:{}: `Monday to Friday, 9:00 to 18:00 (EET).` does not say when to call: write `{{hours}}` where the opening hours of site.yaml's `contact.opening_hours` go (`{{hours}} (EET)`)",
+            position(&text, "description: Monday to Friday")
+        )]
+    );
+    let text = edited(
+        "site.yaml",
+        "time: \"{hour}:{minute}\"",
+        "time: \"{hour}h\"",
+    );
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: `{{hour}}h` has no `{{minute}}`: a template of {{hour}}, {{minute}} writes each",
+            position(&text, "time: \"{hour}h\"")
+        )]
+    );
+}

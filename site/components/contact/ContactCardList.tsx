@@ -1,11 +1,15 @@
 import type { ContactCards } from '../../schema/ContactCards'
 import type { ContactDetails } from '../../schema/ContactDetails'
+import type { HoursFormat } from '../../schema/HoursFormat'
+import { openingHoursText } from '../../lib/openingHours'
 import { ContactCardItem } from './ContactCardItem'
 
 export type ContactCardListProps = {
   cards: ContactCards
   /** The email address, phone number and office from the site's settings. */
   contact: ContactDetails
+  /** How the page's language writes the opening hours (`site.yaml`'s `dates.hours`). */
+  hours: HoursFormat
   /** Id of the heading above the cards. */
   headingId: string
 }
@@ -13,7 +17,7 @@ export type ContactCardListProps = {
 const linkClass = 'rounded-sm font-semibold break-words text-brand-700 underline-offset-4 hover:text-brand-800 hover:underline'
 
 /** The cards beside the contact form: general email, phone and the office address. */
-export function ContactCardList({ cards, contact, headingId }: ContactCardListProps) {
+export function ContactCardList({ cards, contact, hours, headingId }: ContactCardListProps) {
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-5">
       <h2 id={headingId} className="text-subtitle text-ink-950">
@@ -25,7 +29,10 @@ export function ContactCardList({ cards, contact, headingId }: ContactCardListPr
             {contact.email}
           </a>
         </ContactCardItem>
-        <ContactCardItem card={cards.phone}>
+        {/* The card's description says when to call through `{hours}`: the stated opening hours. */}
+        <ContactCardItem
+          card={{ ...cards.phone, description: cards.phone.description.replace('{hours}', openingHoursText(contact.opening_hours, hours)) }}
+        >
           <a href={`tel:${contact.phone.replace(/[^\d+]/g, '')}`} className={linkClass}>
             {contact.phone}
           </a>

@@ -21,7 +21,7 @@ export default function Page() {
             <Island name="contact-form" hydrate="idle" props={{ form, countries, countryCode, endpoint }} />
           </div>
           <div className="lg:sticky lg:top-28 lg:pt-10">
-            <ContactCardList cards={cards} contact={siteSettings().contact} headingId="contact-cards-title" />
+            <ContactCardList cards={cards} contact={siteSettings().contact} hours={siteSettings().dates.hours} headingId="contact-cards-title" />
           </div>
         </Container>
       </div>

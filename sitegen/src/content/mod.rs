@@ -418,13 +418,17 @@ impl Content {
     }
 }
 
-/// Writes each article's date as the content's language does (`dates` of `site.yaml`). A date
-/// that is not an ISO date is reported with the other checks of the article (validate.rs).
+/// Writes each article's date as the content's language does (`dates` of `site.yaml`), and
+/// checks the words the contact page writes the opening hours with. A date that is not an ISO
+/// date is reported with the other checks of the article (validate.rs).
 fn write_dates(
     loader: &mut Loader,
     settings: &settings::Settings,
     articles: &mut [articles::Article],
 ) {
+    for (field, message) in settings.dates.hours.problems() {
+        loader.error(SITE_FILE, Some(&format!("dates.hours.{field}")), message);
+    }
     if settings.dates.months.len() != 12 {
         loader.error(
             SITE_FILE,

@@ -144,6 +144,59 @@ pub struct DateFormat {
     /// A date, with `{day}`, `{month}` and `{year}` in the language's order:
     /// `{month} {day}, {year}` (March 14, 2024), `{day}. {month} {year}` (14. märts 2024).
     pub format: String,
+    /// How the contact page writes `contact.opening_hours`, the hours search engines read.
+    pub hours: HoursFormat,
+}
+
+/// How a language writes opening hours (`Monday to Friday, 9:00 to 18:00`): the words around
+/// `contact.opening_hours`, so the hours are stated once and read the same everywhere.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HoursFormat {
+    /// The seven days' names, Monday first, as they stand in a run of days (`esmaspäev`).
+    pub days: Vec<String>,
+    /// Three or more days in a row, as `{first}` and `{last}`: `{first} to {last}`,
+    /// `{first}–{last}`. Fewer are listed by name.
+    pub day_range: String,
+    /// A clock time, as `{hour}` (no leading zero) and `{minute}`: `{hour}:{minute}` (9:00),
+    /// `{hour}.{minute}` (9.00).
+    pub time: String,
+    /// One entry of days with their hours, as `{days}`, `{opens}` and `{closes}`:
+    /// `{days}, {opens} to {closes}`. Several entries are joined by `; `.
+    pub format: String,
+}
+
+impl HoursFormat {
+    /// Every mistake in these words, as (field path under `dates.hours`, message).
+    pub(crate) fn problems(&self) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        if self.days.len() != 7 {
+            problems.push((
+                "days".into(),
+                format!(
+                    "name the seven days, Monday first; found {}",
+                    self.days.len()
+                ),
+            ));
+        }
+        let templates: [(&str, &String, &[&str]); 3] = [
+            ("day_range", &self.day_range, &["{first}", "{last}"]),
+            ("time", &self.time, &["{hour}", "{minute}"]),
+            ("format", &self.format, &["{days}", "{opens}", "{closes}"]),
+        ];
+        for (field, text, placeholders) in templates {
+            for placeholder in placeholders.iter().filter(|p| !text.contains(**p)) {
+                problems.push((
+                    field.into(),
+                    format!(
+                        "`{text}` has no `{placeholder}`: a template of {} writes each",
+                        placeholders.join(", ")
+                    ),
+                ));
+            }
+        }
+        problems
+    }
 }
 
 impl DateFormat {

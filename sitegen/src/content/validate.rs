@@ -46,9 +46,36 @@ pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path
         walker.walk(&value, "", None);
     }
     check_slugs(loader, content);
+    check_hours_card(loader, content);
     content.forms.check(loader);
     pictures
 }
+
+/// The contact page's phone card states the opening hours through `{hours}`, written from
+/// `site.yaml`'s `contact.opening_hours`, never in its own words: the hours are stated once.
+fn check_hours_card(loader: &mut Loader, content: &Content) {
+    let description = &content.pages.contact.cards.phone.description;
+    let stated = !content.settings.contact.opening_hours.is_empty();
+    let message = match (stated, description.contains(HOURS)) {
+        (true, false) => format!(
+            "`{description}` does not say when to call: write `{HOURS}` where the opening hours \
+             of site.yaml's `contact.opening_hours` go (`{HOURS} (EET)`)"
+        ),
+        (false, true) => format!(
+            "`{HOURS}` stands for site.yaml's `contact.opening_hours`, which names none: state \
+             them there or leave `{HOURS}` out"
+        ),
+        _ => return,
+    };
+    loader.error(
+        &FixedPage::Contact.file(),
+        Some("cards.phone.description"),
+        message,
+    );
+}
+
+/// Where the phone card's description has the opening hours written in (see [`check_hours_card`]).
+const HOURS: &str = "{hours}";
 
 /// Each content file with the JSON form of the model read from it.
 fn files(content: &Content) -> Vec<(String, Value)> {

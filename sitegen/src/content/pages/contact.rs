@@ -31,7 +31,9 @@ pub struct ContactCards {
     pub title: String,
     /// The card with the general email address.
     pub email: ContactCard,
-    /// The card with the phone number.
+    /// The card with the phone number. Its description says when to call with `{hours}`,
+    /// which the page replaces with `site.yaml`'s `contact.opening_hours` written in the
+    /// language's words (`dates.hours`): `{hours} (EET)`.
     pub phone: ContactCard,
     /// The card with the office address.
     pub office: ContactCard,
