@@ -110,9 +110,9 @@ function organization(settings: Settings): Organization {
 }
 
 /**
- * The office as a local business, for local results: its address, map point, phone and hours
- * from `site.yaml`'s `contact`. The address is the lines the contact page shows, as one text:
- * the model keeps them as lines, not as street, postcode and town.
+ * The office as a local business, for local results: its address (a `PostalAddress`, from the
+ * parts the contact page writes its address lines with), map point, phone and hours from
+ * `site.yaml`'s `contact`. Google's LocalBusiness wants the address in parts.
  */
 function office(settings: Settings): ProfessionalService {
   const ids = sharedIds(settings)
@@ -123,7 +123,13 @@ function office(settings: Settings): ProfessionalService {
     name: `${brand.name} ${contact.office.name}`,
     parentOrganization: ref(ids.organization),
     url: absolute(settings, pathOf('contact', {})),
-    address: contact.office.lines.join(', '),
+    address: {
+      '@type': 'PostalAddress',
+      streetAddress: contact.office.address.street,
+      postalCode: contact.office.address.postal_code,
+      addressLocality: contact.office.address.locality,
+      addressCountry: contact.office.address.country_code,
+    },
     telephone: contact.phone,
     email: contact.email,
     ...(contact.geo && {

@@ -85,7 +85,15 @@ for (const site of languages) {
       expect(organization?.name, route.path).toBe(site.settings.brand.name)
       expect(organization?.url, route.path).toBeTruthy()
       const [office] = ofType(graph, 'ProfessionalService')
-      expect(office?.address, route.path).toBeTruthy()
+      // Google's LocalBusiness: the address in parts, from the same fields the contact page writes.
+      const { street, postal_code, locality, country_code } = site.settings.contact.office.address
+      expect(office?.address, route.path).toEqual({
+        '@type': 'PostalAddress',
+        streetAddress: street,
+        postalCode: postal_code,
+        addressLocality: locality,
+        addressCountry: country_code,
+      })
       expect(office?.name, route.path).toContain(site.settings.contact.office.name)
 
       const page = graph.find((node) => PAGE_TYPES.includes(String(node['@type'])))

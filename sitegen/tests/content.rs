@@ -986,3 +986,15 @@ fn opening_hours_in_a_card_s_own_words_or_a_template_without_its_placeholders_ar
         )]
     );
 }
+
+#[test]
+fn an_office_address_country_code_that_is_not_iso_3166_is_reported_at_its_field() {
+    let text = edited("site.yaml", "country_code: EE", "country_code: Estonia");
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: `Estonia` is not a country code: write its two capital letters of ISO 3166-1 (`EE`)",
+            position(&text, "country_code: Estonia")
+        )]
+    );
+}

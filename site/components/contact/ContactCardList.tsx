@@ -1,6 +1,7 @@
 import type { ContactCards } from '../../schema/ContactCards'
 import type { ContactDetails } from '../../schema/ContactDetails'
 import type { HoursFormat } from '../../schema/HoursFormat'
+import type { PostalAddress } from '../../schema/PostalAddress'
 import { openingHoursText } from '../../lib/openingHours'
 import { ContactCardItem } from './ContactCardItem'
 
@@ -12,6 +13,14 @@ export type ContactCardListProps = {
   hours: HoursFormat
   /** Id of the heading above the cards. */
   headingId: string
+}
+
+/**
+ * The address as a letter to the office is addressed there (Estonia, and most of Europe): the
+ * street, the postal code before the town, the country.
+ */
+function addressLines({ street, postal_code, locality, country }: PostalAddress): string[] {
+  return [street, `${postal_code} ${locality}`, country]
 }
 
 const linkClass = 'rounded-sm font-semibold break-words text-brand-700 underline-offset-4 hover:text-brand-800 hover:underline'
@@ -40,7 +49,7 @@ export function ContactCardList({ cards, contact, hours, headingId }: ContactCar
         <ContactCardItem card={cards.office}>
           <address className="flex flex-col not-italic">
             <span className="font-semibold">{contact.office.name}</span>
-            {contact.office.lines.map((line) => (
+            {addressLines(contact.office.address).map((line) => (
               <span key={line} className="text-ink-600">
                 {line}
               </span>

@@ -288,9 +288,31 @@ pub enum Weekday {
 }
 
 impl ContactDetails {
-    /// Every mistake in `geo` and `opening_hours`, as (field path under `contact`, message).
+    /// Every mistake in the office's address, `geo` and `opening_hours`, as (field path under
+    /// `contact`, message).
     pub(crate) fn problems(&self) -> Vec<(String, String)> {
         let mut problems = Vec::new();
+        let address = &self.office.address;
+        for (field, text) in [
+            ("street", &address.street),
+            ("postal_code", &address.postal_code),
+            ("locality", &address.locality),
+            ("country", &address.country),
+        ] {
+            if text.trim().is_empty() {
+                problems.push((
+                    format!("office.address.{field}"),
+                    "is empty: the address is written from its parts; give each".into(),
+                ));
+            }
+        }
+        let code = &address.country_code;
+        if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
+            problems.push((
+                "office.address.country_code".into(),
+                format!("`{code}` is not a country code: write its two capital letters of ISO 3166-1 (`EE`)"),
+            ));
+        }
         if let Some(geo) = &self.geo {
             if !(-90.0..=90.0).contains(&geo.latitude) {
                 problems.push((
@@ -358,14 +380,33 @@ fn clock_minutes(text: &str) -> Option<u32> {
     (hours < 24 && minutes < 60).then_some(hours * 60 + minutes)
 }
 
-/// A postal address.
+/// The office visitors can visit.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Office {
     /// Heading of the address card (`Tallinn office`).
     pub name: String,
-    /// Address lines, in order.
-    pub lines: Vec<String>,
+    /// Where it is, in parts: the contact page's address lines and the structured data's
+    /// `PostalAddress` are both written from them.
+    pub address: PostalAddress,
+}
+
+/// A postal address in the parts search engines read (schema.org's `PostalAddress`). The
+/// contact page writes it as a letter to the office is addressed: the street, then the postal
+/// code and the town, then the country.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PostalAddress {
+    /// Street and number (`Narva mnt 7`): `streetAddress`.
+    pub street: String,
+    /// Postal code (`10117`): `postalCode`.
+    pub postal_code: String,
+    /// Town or city (`Tallinn`): `addressLocality`.
+    pub locality: String,
+    /// The country's ISO 3166-1 alpha-2 code (`EE`): `addressCountry`.
+    pub country_code: String,
+    /// The country's name in the page's language (`Estonia`, `Eesti`): the address's last line.
+    pub country: String,
 }
 
 /// The fixed navigation bar.

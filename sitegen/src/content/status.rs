@@ -280,13 +280,18 @@ const NOT_WORDS: &[&str] = &[
 /// Fields the same in every language, named by the end of their path with the list positions
 /// left out (`team.people[2].name` ends with `people.name`): people's, products' and networks'
 /// names, and the company's address and number (`site.yaml`'s `contact.email`; a form's
-/// `fields.email` has words).
+/// `fields.email` has words). The office's street, postal code and town are names too; its
+/// country's name is words (`Eesti`).
 const NAMES: &[&str] = &[
     "people.name",
     "logos.name",
     "social.name",
     "contact.email",
     "contact.phone",
+    "address.street",
+    "address.postal_code",
+    "address.locality",
+    "address.country_code",
 ];
 
 /// The fields of `source` (its text, `rel` in the content directory) with words that the
