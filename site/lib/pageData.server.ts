@@ -60,7 +60,10 @@ function category(slug: string) {
 const pageData = {
   home: () => {
     const { pages, forms, settings } = loadContent()
-    return { page: withoutMeta(pages.home), enquiry: forms.enquiry, endpoint: endpointOf(settings) }
+    const language = settings.languages.find((l) => l.tag === settings.language)
+    // The dialling code before the form's phone field: site.yaml's phone_prefix, else country_code.
+    const phonePrefix = language?.phone_prefix ?? language?.country_code ?? null
+    return { page: withoutMeta(pages.home), enquiry: forms.enquiry, phonePrefix, endpoint: endpointOf(settings) }
   },
   about: () => ({ page: withoutMeta(loadContent().pages.about) }),
   services: () => {

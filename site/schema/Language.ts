@@ -27,4 +27,11 @@ search_folds: { [key in string]: string },
  * (`+372` for Estonian): one of `countries.yaml`'s codes. Without it the list starts on
  * its first country.
  */
-country_code?: string, };
+country_code?: string, 
+/**
+ * The dialling code the home page's enquiry form shows before its phone field, where it is
+ * not [`Language::country_code`] (English: `+1`, while the contact form starts on `+49`).
+ * One of `countries.yaml`'s codes. Without it the field shows `country_code`, and nothing
+ * without either.
+ */
+phone_prefix?: string, };

@@ -36,3 +36,13 @@ test('an unknown path under /et/ answers the Estonian not-found page', () => {
   expect($('html').attr('lang')).toBe('et')
   expect(byRole($, 'heading', { level: 1 }).map((h) => nameOf($, h))).toEqual([estonian.settings.not_found.title])
 })
+
+// The home form's dialling code is a setting of the language (site.yaml's phone_prefix, else
+// its country_code), not a word of forms.yaml: Estonian shows +372, English the spec's +1.
+test("the home form's phone field shows the language's dialling code", () => {
+  for (const [route, code] of [['/', '+1'], ['/et', '+372']] as const) {
+    const $ = html(route)
+    expect($('#enquiry-phone-prefix').text(), route).toBe(code)
+    expect($('#enquiry-phone').attr('aria-describedby') ?? '', route).toContain('enquiry-phone-prefix')
+  }
+})

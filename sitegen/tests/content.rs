@@ -998,3 +998,28 @@ fn an_office_address_country_code_that_is_not_iso_3166_is_reported_at_its_field(
         )]
     );
 }
+
+#[test]
+fn a_phone_prefix_that_repeats_the_country_code_or_is_no_dialling_code_is_reported() {
+    // The home form's dialling code is the language's country_code unless phone_prefix differs.
+    let text = edited(
+        "site.yaml",
+        "country_code: \"+372\"\n",
+        "country_code: \"+372\"\n    phone_prefix: \"+372\"\n",
+    );
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: is the language's `country_code` already, which the phone field shows without it: remove it",
+            position(&text, "phone_prefix: \"+372\"")
+        )]
+    );
+    let text = edited("site.yaml", "phone_prefix: \"+1\"", "phone_prefix: \"+0\"");
+    assert_eq!(
+        errors_with("site.yaml", &text),
+        [format!(
+            "content/site.yaml:{}: `+0` is not a dialling code of countries.yaml: name one it lists (`+372`)",
+            position(&text, "phone_prefix: \"+0\"")
+        )]
+    );
+}

@@ -14,6 +14,8 @@ import { useFormSubmission } from './useFormSubmission'
 export type EnquiryFormProps = {
   /** Every word of the form, from `content/forms.yaml`. */
   form: EnquiryFormContent
+  /** The dialling code shown before the phone field: the language's (`site.yaml`); none without one. */
+  phonePrefix: string | null
   /** The contact service, and the page's language. */
   endpoint: Endpoint
 }
@@ -27,7 +29,7 @@ const ID = 'enquiry'
  * The home page's "Get in Touch" form. A real form posting to the contact service, so it
  * works without script; with script it sends JSON and answers with a toast.
  */
-export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
+export function EnquiryForm({ form, phonePrefix, endpoint }: EnquiryFormProps) {
   const { fields, messages } = form
   const { sending, errors, notice, onSubmit, onChange } = useFormSubmission({
     endpoint,
@@ -78,15 +80,18 @@ export function EnquiryForm({ form, endpoint }: EnquiryFormProps) {
         <FormField id={`${ID}-phone`} label={fields.phone.label} optional={messages.optional} error={errors[C.phone.name]}>
           {(control) => (
             <div className="flex">
-              <span
-                id={phoneHintId}
-                className="inline-flex items-center rounded-l-lg border border-r-0 border-ink-300 bg-ink-50 px-3 text-base text-ink-700"
-              >
-                {fields.phone.prefix}
-              </span>
+              {phonePrefix !== null && (
+                <span
+                  id={phoneHintId}
+                  className="inline-flex items-center rounded-l-lg border border-r-0 border-ink-300 bg-ink-50 px-3 text-base text-ink-700"
+                >
+                  {phonePrefix}
+                </span>
+              )}
               <input {...control} {...fieldAttributes(C.phone)} type="tel" autoComplete="tel-national"
-                aria-describedby={[phoneHintId, control['aria-describedby']].filter(Boolean).join(' ')}
-                placeholder={fields.phone.placeholder ?? undefined} className={controlClasses('rounded-l-none')} />
+                aria-describedby={[phonePrefix !== null && phoneHintId, control['aria-describedby']].filter(Boolean).join(' ')}
+                placeholder={fields.phone.placeholder ?? undefined}
+                className={controlClasses(phonePrefix !== null ? 'rounded-l-none' : undefined)} />
             </div>
           )}
         </FormField>

@@ -11,12 +11,14 @@ export type EnquirySectionProps = {
   section: EnquiryContent
   /** The form's words, from `content/forms.yaml`; its heading names the section. */
   form: EnquiryFormContent
+  /** The dialling code before the form's phone field: the language's, from `site.yaml`. */
+  phonePrefix: string | null
   /** Base URL of the contact service. */
   endpoint: Endpoint
 }
 
 /** Get in Touch: what to expect beside the enquiry form. */
-export function EnquirySection({ section, form, endpoint }: EnquirySectionProps) {
+export function EnquirySection({ section, form, phonePrefix, endpoint }: EnquirySectionProps) {
   return (
     <Section tone="muted" labelledBy="enquiry-title">
       <div className="grid gap-12 lg:grid-cols-[0.85fr_1.15fr] lg:gap-16">
@@ -38,7 +40,7 @@ export function EnquirySection({ section, form, endpoint }: EnquirySectionProps)
           </ul>
         </Reveal>
         <Reveal className="rounded-panel border border-ink-200/80 bg-white p-6 shadow-elevated sm:p-10">
-          <Island name="enquiry-form" hydrate="interaction" props={{ form, endpoint }} />
+          <Island name="enquiry-form" hydrate="interaction" props={{ form, phonePrefix, endpoint }} />
         </Reveal>
       </div>
     </Section>

@@ -12,7 +12,7 @@ import { Section } from '../../components/ui/Section'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { page, enquiry, endpoint } = useData<Data>()
+  const { page, enquiry, phonePrefix, endpoint } = useData<Data>()
   return (
     <>
       <HomeHero hero={page.hero} />
@@ -25,7 +25,7 @@ export default function Page() {
         </Reveal>
       </Section>
       <StatsSection section={page.stats} />
-      <EnquirySection section={page.enquiry} form={enquiry} endpoint={endpoint} />
+      <EnquirySection section={page.enquiry} form={enquiry} phonePrefix={phonePrefix} endpoint={endpoint} />
       <CtaBand cta={page.cta} />
     </>
   )

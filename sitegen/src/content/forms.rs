@@ -169,7 +169,8 @@ pub struct TextField {
     pub placeholder: Option<String>,
 }
 
-/// A phone input with a fixed dialling code in front of it.
+/// A phone input with a fixed dialling code in front of it: the language's (`site.yaml`'s
+/// `languages[].phone_prefix`, else its `country_code`), a setting rather than a word.
 #[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhoneField {
@@ -178,8 +179,6 @@ pub struct PhoneField {
     /// Example input shown while the field is empty.
     #[serde(default)]
     pub placeholder: Option<String>,
-    /// The dialling code shown in front of the input (`+1`).
-    pub prefix: String,
 }
 
 /// A dropdown of fixed answers, led by an empty choice. The answers and their order are the

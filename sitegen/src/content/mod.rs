@@ -225,13 +225,26 @@ impl Content {
             ),
         }
         for (i, language) in content.settings.languages.iter().enumerate() {
-            if let Some(code) = &language.country_code
-                && !content.countries.iter().any(|c| &c.code == code)
-            {
+            let codes = [
+                ("country_code", &language.country_code),
+                ("phone_prefix", &language.phone_prefix),
+            ];
+            for (field, code) in codes {
+                if let Some(code) = code
+                    && !content.countries.iter().any(|c| &c.code == code)
+                {
+                    loader.error(
+                        SITE_FILE,
+                        Some(&format!("languages[{i}].{field}")),
+                        format!("`{code}` is not a dialling code of {COUNTRIES_FILE}: name one it lists (`+372`)"),
+                    );
+                }
+            }
+            if language.phone_prefix.is_some() && language.phone_prefix == language.country_code {
                 loader.error(
                     SITE_FILE,
-                    Some(&format!("languages[{i}].country_code")),
-                    format!("`{code}` is not a dialling code of {COUNTRIES_FILE}: name one it lists (`+372`)"),
+                    Some(&format!("languages[{i}].phone_prefix")),
+                    "is the language's `country_code` already, which the phone field shows without it: remove it".into(),
                 );
             }
         }

@@ -91,6 +91,13 @@ pub struct Language {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub country_code: Option<String>,
+    /// The dialling code the home page's enquiry form shows before its phone field, where it is
+    /// not [`Language::country_code`] (English: `+1`, while the contact form starts on `+49`).
+    /// One of `countries.yaml`'s codes. Without it the field shows `country_code`, and nothing
+    /// without either.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub phone_prefix: Option<String>,
 }
 
 impl Language {
