@@ -1023,3 +1023,19 @@ fn a_phone_prefix_that_repeats_the_country_code_or_is_no_dialling_code_is_report
         )]
     );
 }
+
+#[test]
+fn a_translation_s_phone_card_that_states_the_hours_in_its_own_words_is_reported() {
+    let text = edited(
+        "pages/contact.et.yaml",
+        "\"{hours} (Eesti aja järgi).\"",
+        "Esmaspäevast reedeni kell 9.00–18.00.",
+    );
+    assert_eq!(
+        errors_with("pages/contact.et.yaml", &text),
+        [format!(
+            "content/pages/contact.et.yaml:{}: `Esmaspäevast reedeni kell 9.00–18.00.` does not say when to call: write `{{hours}}` where the opening hours of site.yaml's `contact.opening_hours` go (`{{hours}} (EET)`)",
+            position(&text, "description: Esmaspäevast")
+        )]
+    );
+}

@@ -396,6 +396,8 @@ impl Content {
             );
         }
         validate::check_translated_links(&mut loader, source, &content, &links);
+        let contact = translate::translation_file(&FixedPage::Contact.file(), tag);
+        validate::check_hours_card(&mut loader, &content, &contact);
         if !loader.errors.is_empty() {
             return Err(ContentErrors(loader.errors));
         }

@@ -46,14 +46,15 @@ pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path
         walker.walk(&value, "", None);
     }
     check_slugs(loader, content);
-    check_hours_card(loader, content);
+    check_hours_card(loader, content, &FixedPage::Contact.file());
     content.forms.check(loader);
     pictures
 }
 
 /// The contact page's phone card states the opening hours through `{hours}`, written from
 /// `site.yaml`'s `contact.opening_hours`, never in its own words: the hours are stated once.
-fn check_hours_card(loader: &mut Loader, content: &Content) {
+/// `file` is the contact page's file in the content's language (`pages/contact.et.yaml`).
+pub(crate) fn check_hours_card(loader: &mut Loader, content: &Content, file: &str) {
     let description = &content.pages.contact.cards.phone.description;
     let stated = !content.settings.contact.opening_hours.is_empty();
     let message = match (stated, description.contains(HOURS)) {
@@ -67,11 +68,7 @@ fn check_hours_card(loader: &mut Loader, content: &Content) {
         ),
         _ => return,
     };
-    loader.error(
-        &FixedPage::Contact.file(),
-        Some("cards.phone.description"),
-        message,
-    );
+    loader.error(file, Some("cards.phone.description"), message);
 }
 
 /// Where the phone card's description has the opening hours written in (see [`check_hours_card`]).
