@@ -111,7 +111,7 @@ timed = start=$$(date +%s%N); ( $(2) ); \
 	printf '%s\t%s\n' '$(1)' $$(( ($$(date +%s%N) - start) / 1000000 )) >> $(CURDIR)/$(TIMES_DIR)/phases.tsv
 
 test: test-times-reset nasm ## Run every test (Rust, TypeScript types, then the browser against the real build)
-	$(MAKE) --no-print-directory -j2 --output-sync=line test-setup test-compile
+	$(MAKE) --no-print-directory -j2 test-setup test-compile
 	$(MAKE) --no-print-directory test-rust typecheck test-browser
 
 # Each `make test` starts its figures anew.

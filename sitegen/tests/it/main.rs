@@ -7,6 +7,7 @@
 mod common;
 mod support;
 
+mod bundle;
 mod cache_integrity;
 mod check;
 mod compress;
