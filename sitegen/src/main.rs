@@ -54,6 +54,8 @@ enum Cmd {
         /// Seconds one page may take to render before its worker is stopped.
         #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
         page_timeout: u64,
+        #[command(flatten)]
+        shown: Shown,
     },
     /// Verify an output directory: every page exists and every internal link resolves.
     Check {
@@ -231,6 +233,32 @@ struct Dirs {
     site: PathBuf,
 }
 
+/// What a build shows besides the published pages. The time is `SITEGEN_NOW` (RFC 3339), else
+/// the clock.
+#[derive(Debug, clap::Args)]
+struct Shown {
+    /// Also publish drafts (`draft: true`), each with a "Draft" banner; no page is indexed.
+    #[arg(long)]
+    drafts: bool,
+    /// Also publish what is not yet due (`publish_at` to come), each with a "Scheduled for"
+    /// banner; no page is indexed.
+    #[arg(long)]
+    future: bool,
+    /// A preview of what is being written: `--drafts` and `--future`.
+    #[arg(long)]
+    preview: bool,
+}
+
+impl Shown {
+    fn publishing(&self) -> sitegen::content::Publishing {
+        sitegen::content::Publishing {
+            drafts: self.drafts || self.preview,
+            future: self.future || self.preview,
+            now: None,
+        }
+    }
+}
+
 impl Dirs {
     fn load(&self) -> Result<Content, sitegen::content::ContentErrors> {
         Content::load(&self.content, &self.site.join("public"))
@@ -282,8 +310,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             no_cache,
             jobs,
             page_timeout,
+            shown,
         } => {
             let mut options = BuildOptions::new(dirs.content, dirs.site, out);
+            options.publishing = shown.publishing();
             options.contact_endpoint = contact_endpoint;
             options.quiet = quiet;
             options.cache_dir = cache_dir;
@@ -311,7 +341,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let published = built.published;
                 println!(
                     "Published {} into {}: {} pages hashed, {} rendered, \
-                     the rest unchanged; bundle {}; {} files written, {} removed{}",
+                     the rest unchanged; bundle {}; {} files written, {} removed{}; \
+                     next_change_at: {}",
                     pages_of(&built.content),
                     options.out_dir.display(),
                     built.hashed,
@@ -328,6 +359,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     } else {
                         ""
                     },
+                    built.report.next_change_at.as_deref().unwrap_or("none"),
                 );
             }
             Ok(())

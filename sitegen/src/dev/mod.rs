@@ -91,10 +91,13 @@ pub fn prepare(
     settings: &crate::images::Settings,
     memo: &mut Memo,
 ) -> anyhow::Result<Result<Prepared, ContentErrors>> {
-    let mut content = match Content::load_with(content_dir, public_dir, Some(&mut memo.articles)) {
-        Ok(content) => content,
-        Err(errors) => return Ok(Err(errors)),
-    };
+    // Drafts and what is not yet due are shown, each with its banner, as a preview build does.
+    let shown = crate::content::Publishing::preview();
+    let mut content =
+        match Content::load_with(content_dir, public_dir, Some(&mut memo.articles), &shown) {
+            Ok(content) => content,
+            Err(errors) => return Ok(Err(errors)),
+        };
     let pictures = crate::images::process(cache, &mut content, settings).and_then(|pictures| {
         Ok((
             pictures,
