@@ -356,3 +356,41 @@ fn sitegen_now_fixes_the_time_and_must_be_rfc_3339() {
     );
     assert!(validate(LATER).status.success());
 }
+
+/// `sitegen dev` shows what a preview shows, with the same banners; what expired stays out.
+#[test]
+fn sitegen_dev_shows_drafts_and_what_is_not_yet_due_with_their_banner() {
+    let site = Site::new().expect("the small site");
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let cache = sitegen::cache::Cache::open(Some(&scratch.path().join("cache"))).expect("cache");
+    let mut memo = sitegen::dev::Memo::default();
+    let prepared = sitegen::dev::prepare(
+        &site.content,
+        &site.site.join("public"),
+        &cache,
+        &sitegen::images::Settings::default(),
+        &mut memo,
+    )
+    .expect("the cache works")
+    .expect("the content is valid");
+    let content = prepared.content;
+    let banner_of = |path: &str| {
+        content
+            .all_routes()
+            .find(|r| r.path == path)
+            .map(|r| r.banner.clone())
+    };
+    assert_eq!(
+        banner_of(&format!("/insights/{DRAFT}")),
+        Some(Some("Draft".into()))
+    );
+    assert_eq!(banner_of(DRAFT_SUB_SERVICE), Some(Some("Draft".into())));
+    // The dev server runs at the clock's time: the future piece is scheduled until its
+    // publish_at, then published.
+    let due = jiff::Timestamp::now() >= PUBLISH_AT.parse().expect("a time");
+    let scheduled = (!due).then(|| "Scheduled for December 9, 2026, 09:00".to_owned());
+    assert_eq!(banner_of(&format!("/insights/{FUTURE}")), Some(scheduled));
+    assert_eq!(banner_of(&format!("/insights/{EXPIRED}")), None);
+    assert_eq!(banner_of("/insights"), Some(None));
+    assert!(content.settings.noindex);
+}
