@@ -420,13 +420,8 @@ pub(crate) fn apply(
         .filter_map(|a| Some((a.slug.as_str(), a.local_slug.as_deref()?)))
         .collect();
     for (kind, state) in &hidden {
-        // Only what this content has (a source's piece may have no translation).
-        let Some((file, field)) = fields.get(kind).cloned().or_else(|| {
-            source.and_then(|s| {
-                let u = s.iter().find(|u| &u.kind == kind)?;
-                Some((u.file.clone(), u.field.clone()))
-            })
-        }) else {
+        // Only what this content has: a source's piece may have no translation.
+        let Some((file, field)) = fields.get(kind).cloned() else {
             continue;
         };
         let path = match kind {

@@ -495,6 +495,12 @@ impl Exported {
         self.dir.join("status.json")
     }
 
+    /// The content's redirects as a build writes them into `_redirects` (aliases,
+    /// `redirects.yaml`, expired pages): the dev server answers them as `sitegen serve` does.
+    fn redirects_file(&self) -> PathBuf {
+        self.dir.join("_redirects")
+    }
+
     /// Publishes a new state: the status first, then (when valid) the content JSON, whose change
     /// reloads the pages. Both are replaced by rename, so the plugin never reads half a file.
     /// The cards the content names still to be drawn are handed back.
@@ -533,6 +539,8 @@ impl Exported {
             .chain(pending.iter().map(|card| (format!("/{}", card.file), None)))
             .collect();
         self.write_files()?;
+        let rules = crate::redirects::Rules::of(&content.redirects);
+        replace(&self.redirects_file(), rules.to_text().as_bytes())?;
         if let Some(endpoint) = &self.contact_endpoint {
             content.settings.contact_endpoint.clone_from(endpoint);
         }
@@ -641,6 +649,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         .env("SITEGEN_CONTENT", exported.content_file())
         .env("SITEGEN_DEV_STATUS", exported.status_file())
         .env("SITEGEN_DEV_FILES", exported.files_file())
+        .env("SITEGEN_DEV_REDIRECTS", exported.redirects_file())
         .env(
             "VITE_CONFIG",
             serde_json::json!({
