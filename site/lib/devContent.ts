@@ -12,7 +12,10 @@
 // of the photos and social cards it encoded into the build cache (`$SITEGEN_DEV_FILES`:
 // `{"/img/...": "/path/in/the/cache"}`), which this plugin serves under `/img/`; a social card
 // still being drawn is `null` there until it is, and a request for it waits. Without
-// `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
+// `sitegen dev` (`make content` + `npm run dev`) the reload works alone. A page request is
+// answered as the published site answers it: the content's redirects first
+// (`$SITEGEN_DEV_REDIRECTS`, the `_redirects` a build would write), then the page at its
+// published URL, with the slash Vike would otherwise redirect away.
 import { createReadStream, existsSync, readFileSync, watch } from 'node:fs'
 import path from 'node:path'
 import type { ServerResponse } from 'node:http'
