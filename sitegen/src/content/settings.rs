@@ -28,6 +28,12 @@ pub struct Settings {
     #[serde(default, skip_serializing)]
     #[ts(skip)]
     pub time_zone: Option<String>,
+    /// The domain whose subdomains serve the previews `sitegen deploy --preview NAME` uploads
+    /// under `previews/NAME/` (`preview.example.com`: `pr-42.preview.example.com`), for the
+    /// CloudFront Function the build writes. Leave out for a site without previews.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub preview_domain: Option<String>,
     /// Whether every page asks search engines not to index it: set by a build that shows what
     /// is not published (`--drafts`, `--future`, `--preview`, `sitegen dev`), never written.
     #[serde(default)]
