@@ -76,6 +76,10 @@ enum Cmd {
         /// Port to listen on.
         #[arg(long, short, default_value_t = 8080)]
         port: u16,
+        /// Also answer `NAME.localhost` from `DIR/previews/NAME/` (with `X-Robots-Tag:
+        /// noindex`), as the CloudFront Function answers `NAME.<preview_domain>`.
+        #[arg(long)]
+        previews: bool,
     },
     /// Validate the content only, reporting every mistake.
     Validate {
@@ -401,9 +405,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Cmd::Serve { dir, host, port } => {
+        Cmd::Serve {
+            dir,
+            host,
+            port,
+            previews,
+        } => {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-            runtime.block_on(sitegen::serve::run(dir, SocketAddr::new(host, port)))
+            runtime.block_on(sitegen::serve::run(
+                dir,
+                SocketAddr::new(host, port),
+                previews,
+            ))
         }
         Cmd::Cache { action, cache_dir } => {
             let root = sitegen::cache::dir_or_default(cache_dir.as_deref())?;
