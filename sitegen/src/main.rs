@@ -224,6 +224,20 @@ struct DeployArgs {
     /// Print only the summary and errors.
     #[arg(long, short)]
     quiet: bool,
+    /// Publish the build as the preview NAME (letters, digits, `-`: a branch or `pr-42`) under
+    /// `previews/NAME/` of the target, and print its URL (`preview_domain` of site.yaml).
+    /// Build it with `sitegen build --preview`. It never touches the site.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["remove_preview", "list_previews"])]
+    preview: Option<String>,
+    /// Delete every object of the preview NAME, and nothing else (`s3://BUCKET[/PREFIX]` only).
+    #[arg(long, value_name = "NAME", conflicts_with = "list_previews")]
+    remove_preview: Option<String>,
+    /// List the previews of the target with their age and size (`s3://BUCKET[/PREFIX]` only).
+    #[arg(long)]
+    list_previews: bool,
+    /// The content directory whose site.yaml names the `preview_domain`.
+    #[arg(long, default_value = "content")]
+    content: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -516,13 +530,48 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .parse::<sitegen::deploy::target::Target>()
                 .map_err(|e| anyhow::anyhow!(e))?;
             let found = sitegen::deploy::credentials::find(&|name| std::env::var(name).ok())?;
+            let endpoint = args.endpoint_url.clone().filter(|e| !e.is_empty());
+            let retry = sitegen::deploy::s3::Retry::default();
+            if args.list_previews {
+                use sitegen::deploy::previews;
+                let listed = previews::list(&target, endpoint.as_deref(), &found, retry)?;
+                if listed.is_empty() {
+                    println!("no previews under {target}previews/");
+                }
+                for preview in listed {
+                    println!(
+                        "{}  {} objects, {}, updated {}",
+                        preview.name,
+                        preview.objects,
+                        sitegen::deploy::human_bytes(preview.bytes),
+                        preview.updated.as_deref().unwrap_or("at an unknown time"),
+                    );
+                }
+                return Ok(());
+            }
+            if let Some(name) = &args.remove_preview {
+                let removed = sitegen::deploy::previews::remove(
+                    &target,
+                    name,
+                    endpoint.as_deref(),
+                    &found,
+                    retry,
+                )?;
+                println!("removed the preview {name}: {removed} objects");
+                return Ok(());
+            }
+            let (target, allow_removals) = match &args.preview {
+                // A preview drops what its build no longer has: nothing links to it for long.
+                Some(name) => (sitegen::deploy::previews::target(&target, name)?, true),
+                None => (target, args.allow_removals),
+            };
             let options = DeployOptions {
-                endpoint: args.endpoint_url.filter(|e| !e.is_empty()),
+                endpoint,
                 concurrency: usize::from(args.concurrency),
                 max_deletes: args.max_deletes,
                 dry_run: args.dry_run,
                 force: args.force,
-                allow_removals: args.allow_removals,
+                allow_removals,
                 invalidate: args.invalidate,
                 progress: if args.quiet {
                     Progress::Quiet
@@ -535,6 +584,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let summary = sitegen::deploy::deploy(&options, &found)?;
             println!("{summary}");
+            if let Some(name) = &args.preview {
+                match sitegen::deploy::previews::url(&args.content, name)? {
+                    Some(url) => println!("preview {name}: {url}"),
+                    None => println!(
+                        "preview {name}: under {}; set `preview_domain` in site.yaml for its URL",
+                        options.target
+                    ),
+                }
+            }
             Ok(())
         }
         Cmd::Schema { out } => {
