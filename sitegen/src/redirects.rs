@@ -21,7 +21,9 @@ use minijinja::context;
 
 use crate::content::Content;
 use crate::content::redirects::{Redirect, Target};
-pub use crate::output_dir::{CLOUDFRONT_FUNCTION_FILE, REDIRECTS_FILE};
+pub use crate::output_dir::{
+    CLOUDFRONT_FUNCTION_FILE, CLOUDFRONT_PREVIEW_FUNCTION_FILE, REDIRECTS_FILE,
+};
 use crate::output_dir::{NOT_FOUND_FILE, route_file, route_url_path};
 use crate::outputs;
 
@@ -341,6 +343,32 @@ impl Rules {
     }
 }
 
+/// The CloudFront Function (viewer response) that adds `X-Robots-Tag: noindex` to every answer
+/// to a host under `preview_domain` (`pr-7.preview.example.com`), and to no other: associated
+/// with the viewer-response event beside [`Rules::cloudfront_function`], it keeps previews out of
+/// search engines even for a file the meta tag cannot mark (a feed, a PDF, a redirect).
+pub fn cloudfront_preview_response_function(preview_domain: &str) -> Result<String> {
+    let suffix = serde_json::to_string(&format!(".{preview_domain}"))
+        .context("serialising the preview domain")?;
+    Ok(format!(
+        "// Written by sitegen build: `X-Robots-Tag: noindex` on every answer to a preview host\n\
+         // (NAME.<preview domain>). Associate it with the viewer-response event of the behaviour\n\
+         // whose viewer request runs _cloudfront-redirects-function (runtime cloudfront-js-2.0).\n\
+         var PREVIEW_HOST_SUFFIX = {suffix};\n\
+         \n\
+         function handler(event) {{\n\
+         \x20 var response = event.response;\n\
+         \x20 var headers = event.request.headers || {{}};\n\
+         \x20 var host = headers.host ? headers.host.value.toLowerCase() : '';\n\
+         \x20 if (host.length > PREVIEW_HOST_SUFFIX.length &&\n\
+         \x20     host.slice(-PREVIEW_HOST_SUFFIX.length) === PREVIEW_HOST_SUFFIX) {{\n\
+         \x20   response.headers['x-robots-tag'] = {{ value: 'noindex' }};\n\
+         \x20 }}\n\
+         \x20 return response;\n\
+         }}\n"
+    ))
+}
+
 /// The largest CloudFront Function code CloudFront accepts: 10 KB.
 pub const CLOUDFRONT_FUNCTION_MAX_BYTES: usize = 10 * 1024;
 
@@ -380,6 +408,12 @@ pub fn files(content: &Content) -> Result<Vec<(String, Vec<u8>)>> {
                 .into_bytes(),
         ),
     ];
+    if let Some(domain) = &content.settings.preview_domain {
+        files.push((
+            CLOUDFRONT_PREVIEW_FUNCTION_FILE.to_owned(),
+            cloudfront_preview_response_function(domain)?.into_bytes(),
+        ));
+    }
     let env = outputs::environment()?;
     let base = outputs::parse_base_url(&content.settings.base_url)?;
     let words = &content.settings.moved;

@@ -338,3 +338,33 @@ fn a_cloudfront_function_over_10_kb_is_refused_with_what_to_do() {
         "{message}"
     );
 }
+
+#[test]
+fn the_preview_response_function_marks_only_preview_hosts_noindex() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("function.js");
+    let code = sitegen::redirects::cloudfront_preview_response_function("preview.example.com")
+        .expect("the function");
+    std::fs::write(&file, code).expect("write");
+    let script = "const fs = require('fs');\
+        const handler = new Function(fs.readFileSync(process.argv[1], 'utf8') + '; return handler;')();\
+        console.log(JSON.stringify(['pr-7.preview.example.com', 'www.example.com'].map((host) =>\
+          handler({ request: { uri: '/', headers: { host: { value: host } } },\
+                    response: { statusCode: 200, headers: {} } }).headers)));";
+    let output = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(&file)
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let headers: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        headers,
+        serde_json::json!([{ "x-robots-tag": { "value": "noindex" } }, {}])
+    );
+}
