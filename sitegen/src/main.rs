@@ -265,6 +265,11 @@ struct Shown {
     /// A preview of what is being written: `--drafts` and `--future`.
     #[arg(long)]
     preview: bool,
+    /// The address the build is published at, instead of `base_url` of site.yaml: a
+    /// preview's own (`https://pr-7.preview.example.com`), for its canonical, hreflang,
+    /// sitemap, feed and card URLs.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
 }
 
 impl Shown {
@@ -273,6 +278,7 @@ impl Shown {
             drafts: self.drafts || self.preview,
             future: self.future || self.preview,
             now: None,
+            base_url: self.base_url.clone(),
         }
     }
 }

@@ -217,6 +217,9 @@ impl Content {
             return Err(ContentErrors(loader.errors));
         }
         derive_category_links(&mut loader, &mut settings, &services);
+        if let Some(url) = &publishing.base_url {
+            settings.base_url.clone_from(url);
+        }
         let mut articles = loaded.articles;
         write_dates(&mut loader, &settings, &mut articles);
         let mut content = Self {
@@ -363,6 +366,9 @@ impl Content {
             return Err(ContentErrors(loader.errors));
         };
         settings.language = tag.to_owned();
+        if let Some(url) = &publishing.base_url {
+            settings.base_url.clone_from(url);
+        }
         let prefix = settings.language_prefix(tag);
         settings
             .contact_endpoint

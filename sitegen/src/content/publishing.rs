@@ -26,8 +26,8 @@ use super::{Content, FixedPage};
 /// tests, and to reproduce a build of another moment.
 pub const NOW_ENV: &str = "SITEGEN_NOW";
 
-/// What a build shows besides the published pieces, and at what time.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What a build shows besides the published pieces, at what time, and where.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Publishing {
     /// Show drafts (`sitegen build --drafts`).
     pub drafts: bool,
@@ -36,6 +36,10 @@ pub struct Publishing {
     /// The time the build runs at; `None`: [`NOW_ENV`], else the clock, when the content is
     /// loaded.
     pub now: Option<Timestamp>,
+    /// The address the build is published at instead of `site.yaml`'s `base_url`
+    /// (`https://pr-7.preview.example.com`): a preview's canonical, `hreflang`, sitemap, feed
+    /// and card URLs name its own host, so it never competes with the site.
+    pub base_url: Option<String>,
 }
 
 impl Publishing {
@@ -45,7 +49,7 @@ impl Publishing {
         Self {
             drafts: true,
             future: true,
-            now: None,
+            ..Self::default()
         }
     }
 

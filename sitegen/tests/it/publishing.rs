@@ -240,6 +240,7 @@ fn what_is_not_published_is_in_no_output_of_a_production_build_and_in_a_preview_
 
     let preview = Publishing {
         now: at(NOW),
+        base_url: Some("https://pr-7.preview.example.com".into()),
         ..Publishing::preview()
     };
     build(&site.options(&out, &cache, preview)).expect("preview build");
@@ -270,6 +271,12 @@ fn what_is_not_published_is_in_no_output_of_a_production_build_and_in_a_preview_
     assert!(page("/insights").contains(FUTURE));
     assert!(page("/et/insights").contains(FUTURE_ET_PATH));
     assert!(!page("/insights").contains("data-publishing-banner"));
+    // The preview names its own host, never the site's.
+    assert!(texts["sitemap.xml"].contains("https://pr-7.preview.example.com/about/"));
+    assert_eq!(
+        mentioning(&texts, "www.nordvale.example"),
+        Vec::<&str>::new()
+    );
     // What expired stays out of a preview.
     assert!(
         !texts.contains_key(&sitegen::output_dir::route_file(&format!(
