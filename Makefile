@@ -16,7 +16,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
+.PHONY: help run dev build test test-times test-times-reset test-setup test-compile test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -101,17 +101,56 @@ dev: deps nasm ## Work on the site: live reload on content saves, both forms wor
 	$(SITEGEN) dev --port $(DEV_PORT)
 
 # --- quality ------------------------------------------------------------------
-test: deps nasm chromium postgres moto test-rust typecheck test-browser ## Run every test (Rust, TypeScript types, then the browser against the real build)
+# Where `make test` keeps the figures of its last run, which `make test-times` prints: each
+# phase's wall time (phases.tsv), the full builds the suites ran (builds.jsonl, through
+# SITEGEN_BUILD_LOG) and Playwright's JSON reports; nextest writes its JUnit XML to
+# target/nextest/default/junit.xml (sitegen/tests/nextest.toml).
+TIMES_DIR := target/test-times
+comma := ,
+export SITEGEN_BUILD_LOG := $(CURDIR)/$(TIMES_DIR)/builds.jsonl
+# $(call timed,NAME,COMMAND): runs COMMAND and appends NAME and its wall time in ms to phases.tsv.
+timed = start=$$(date +%s%N); ( $(2) ); \
+	printf '%s\t%s\n' '$(1)' $$(( ($$(date +%s%N) - start) / 1000000 )) >> $(CURDIR)/$(TIMES_DIR)/phases.tsv
+
+test: test-times-reset nasm ## Run every test (Rust, TypeScript types, then the browser against the real build)
+	$(MAKE) --no-print-directory -j2 --output-sync=line test-setup test-compile
+	$(MAKE) --no-print-directory test-rust typecheck test-browser
+
+# Each `make test` starts its figures anew.
+test-times-reset:
+	@rm -rf $(TIMES_DIR) && mkdir -p $(TIMES_DIR)
+
+test-times: ## make test, then the wall time of each phase, the slowest twenty tests and the builds they ran
+	$(MAKE) --no-print-directory test
+	@node sitegen/tests/times.mjs
+
+# What the tests need besides the compiled code, installed while the code compiles (`make test`
+# runs the two side by side): the compile keeps both cores busy, the installs wait on the network
+# and the disk. Only this target runs apt (nasm is installed before both start): dpkg takes one
+# install at a time.
+test-setup:
+	@mkdir -p $(TIMES_DIR)
+	$(call timed,set-up beside the compile: packages$(comma) Chromium$(comma) PostgreSQL$(comma) moto,$(MAKE) --no-print-directory -j1 deps chromium postgres moto)
+
+CARGO_TEST_BUILD = if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  $(CARGO) nextest run --workspace --no-run --config-file sitegen/tests/nextest.toml; \
+	else $(CARGO) test --workspace --no-run; fi
+test-compile: nasm
+	@mkdir -p $(TIMES_DIR)
+	$(call timed,compile the tests and binaries,$(CARGO_TEST_BUILD) && $(CARGO) build --workspace --bins --examples)
 
 test-rust: nasm ## Rust unit and integration tests (cargo-nextest when installed, else cargo test)
+	@mkdir -p $(TIMES_DIR)
 	if $(CARGO) nextest --version >/dev/null 2>&1; then \
-	  $(CARGO) nextest run --workspace --no-fail-fast --config-file sitegen/tests/nextest.toml; \
-	else $(CARGO) test --workspace --no-fail-fast; fi
+	  $(call timed,compile the Rust tests,$(CARGO) nextest run --workspace --no-run --config-file sitegen/tests/nextest.toml); \
+	  $(call timed,run the Rust tests,$(CARGO) nextest run --workspace --no-fail-fast --config-file sitegen/tests/nextest.toml); \
+	else $(call timed,Rust tests (cargo test),$(CARGO) test --workspace --no-fail-fast); fi
 
 # The site's code against the generated schema: a field renamed in the form contract or the
 # content model fails here, before any browser starts.
 typecheck: deps ## The TypeScript checker over the site and its tests
-	cd site && npx tsc --noEmit
+	@mkdir -p $(TIMES_DIR)
+	$(call timed,typecheck (tsc),cd site && npx tsc --noEmit)
 
 # The real build, served by `sitegen serve` (started by Playwright), read by the tests
 # together with the content JSON it was built from. Its forms post to the contact-fn that
@@ -121,12 +160,13 @@ E2E_CONTACT_PORT ?= 4318
 # the whole workspace with its examples, so with the dev-dependencies' features too. Built
 # with fewer features, forty crates (the AV1 encoder among them) would be compiled again.
 test-browser: deps nasm chromium ## Browser tests (Playwright + Debian Chromium) against the real build
-	$(CARGO) build --workspace --bins --examples
-	$(SITEGEN) build --out target/e2e/dist --quiet --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT)
-	$(SITEGEN) export --out target/e2e/content.json
-	cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) \
-	  E2E_FORMS=required npx playwright test
-	cd site && npx playwright test -c playwright.dev.config.ts --project dev
+	@mkdir -p $(TIMES_DIR)
+	$(call timed,build the binaries,$(CARGO) build --workspace --bins --examples)
+	$(call timed,build the site for the browser,$(SITEGEN) build --out target/e2e/dist --quiet \
+	  --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT) && $(SITEGEN) export --out target/e2e/content.json)
+	$(call timed,Playwright (static and Chromium),cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json \
+	  E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) E2E_FORMS=required npx playwright test)
+	$(call timed,Playwright (sitegen dev),cd site && npx playwright test -c playwright.dev.config.ts --project dev)
 
 bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load, deploy
 
@@ -253,10 +293,24 @@ bench-dev: deps nasm chromium ## Time content saves until the open page shows th
 # Each scenario against the file store, then the valid submissions again against PostgreSQL
 # (a throwaway cluster the example starts and removes); each twice in a row, with metrics
 # (--metrics-bind) and signed webhooks (to a receiver in the example) off, then on, and the
-# difference in answers/s and p99 beside them.
-bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on in turn, medians of 5 rounds)
+# difference in answers/s and p99 beside them. Then the attachments (uploads alone), and the
+# burst with delivery running: 20 concurrent 10 MB uploads under every default limit, delivered
+# to .eml files and to an SMTP server on both stores, with each file checked and the peak RSS
+# of the whole process (contact-fn/README.md, "Memory").
+bench-contact: postgres ## Load-test contact-fn on loopback: msgs/s, p50/p99 latency, peak RSS (files and PostgreSQL; metrics and webhooks off and on in turn, medians of 5 rounds), the 20 x 10 MB burst with delivery
 	$(CARGO) build --release -p contact-fn --bin contact-fn --example load
 	target/release/examples/load --server target/release/contact-fn
+
+# The edit-compile-test loop: what `make test` runs first and fails on most, in a fraction of its
+# time. Unit tests only (the crates' own `#[cfg(test)]` modules, no integration binary and no
+# browser); `make test` stays the whole truth and is what CI runs.
+check: nasm deps ## The inner loop: rustfmt, clippy, the workspace's unit tests and the TypeScript checker
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	if $(CARGO) nextest --version >/dev/null 2>&1; then \
+	  $(CARGO) nextest run --workspace --lib --bins --no-fail-fast --config-file sitegen/tests/nextest.toml; \
+	else $(CARGO) test --workspace --lib --bins --no-fail-fast; fi
+	cd site && npx tsc --noEmit
 
 CONTACT_ALERTS := contact-fn/prometheus
 lint: nasm actionlint promtool ## rustfmt, clippy, the TypeScript checker, actionlint on the example CI workflow, promtool on contact-fn's alert rules

@@ -19,7 +19,8 @@ export default defineConfig({
   // than the cores keeps them busy.
   workers: 3,
   forbidOnly: Boolean(process.env.CI),
-  reporter: [['list']],
+  // The JSON report is what `make test-times` reads each test's time from.
+  reporter: [['list'], ['json', { outputFile: '../target/test-times/playwright.json' }]],
   // Generous limits: the machine running the suite may be busy. Tests never assert on time.
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -34,9 +35,12 @@ export default defineConfig({
   // The forms' tests share one contact-fn that some of them stop, so their file runs in one
   // worker, in order (tests/forms.spec.ts): it is the longest chain of the suite, queued first
   // so that it runs beside everything else rather than after it.
+  // `static` reads the built files without a browser (tests-static/support/built.ts): the checks
+  // of markup that need no layout, script or focus.
   projects: [
     { name: 'forms', testMatch: formsFile },
     { name: 'pages', testIgnore: formsFile },
+    { name: 'static', testDir: './tests-static' },
   ],
   webServer: {
     command: `../target/debug/sitegen serve ${distDir} --port ${port}`,

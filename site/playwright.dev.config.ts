@@ -6,7 +6,7 @@ import base from './playwright.config'
 // Projects: `dev` (run by `make test`) and `bench` (the save-to-visible timing of `make bench`).
 export default defineConfig({
   forbidOnly: base.forbidOnly,
-  reporter: [['list']],
+  reporter: [['list'], ['json', { outputFile: '../target/test-times/playwright-dev.json' }]],
   workers: 1,
   // Generous limits: starting Vite and its first page can be slow on a busy machine. Tests never
   // assert on time.

@@ -16,7 +16,9 @@
 //! and at its peak, then single uploads one after another against a message without a file,
 //! against `dd` writing the same 10 MB (fsynced) into the same data folder (its own figure,
 //! without starting the process), and against sending the body to a sink that discards it.
-//! `--only submissions` or `--only attachments` runs one of the two parts alone.
+//! Then the burst with delivery running ([`burst`]): the same uploads under every default
+//! limit, delivered as they arrive, each file checked, and the peak RSS of the whole process.
+//! `--only submissions`, `--only attachments` or `--only burst` runs one part alone.
 
 use std::io::{BufRead as _, BufReader};
 use std::path::PathBuf;
@@ -31,6 +33,8 @@ use serde_json::json;
 
 #[path = "../tests/it/support/pg.rs"]
 mod pg;
+#[path = "../tests/it/support/smtp.rs"]
+mod smtp;
 
 /// Load-tests a contact-fn binary on the loopback interface.
 #[derive(Debug, Parser)]
@@ -65,7 +69,8 @@ struct Args {
     /// are their medians.
     #[arg(long, default_value_t = 15)]
     upload_rounds: usize,
-    /// Run only this part: the messages without files (`submissions`) or `attachments`.
+    /// Run only this part: the messages without files (`submissions`), `attachments`, or
+    /// the `burst` of uploads with their delivery.
     #[arg(long, value_enum)]
     only: Option<Part>,
 }
@@ -77,6 +82,8 @@ enum Part {
     Submissions,
     /// The attachments scenario.
     Attachments,
+    /// The burst of uploads delivered as they arrive ([`burst`]).
+    Burst,
 }
 
 /// Whether the operations features run: metrics and webhooks.
@@ -118,7 +125,7 @@ fn ops_flags(url: &str) -> (Vec<String>, Vec<(&'static str, String)>) {
 }
 
 /// Where the server keeps its messages.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Store {
     Files,
     Postgres,
@@ -253,8 +260,8 @@ impl Server {
             .arg("--mail-dir")
             .arg(mail.path())
             .args(flags)
-            .envs(env.iter().map(|(k, v)| (k, v)))
             .env("RUST_LOG", "warn,contact_fn=info")
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -577,7 +584,7 @@ async fn main() -> anyhow::Result<()> {
         (Scenario::Invalid, Store::Files),
         (Scenario::RateLimited, Store::Files),
     ];
-    if args.only == Some(Part::Attachments) {
+    if matches!(args.only, Some(Part::Attachments | Part::Burst)) {
         scenarios.clear();
     } else if !args.no_postgres {
         scenarios.push((Scenario::Valid, Store::Postgres));
@@ -630,8 +637,11 @@ async fn main() -> anyhow::Result<()> {
             (on.1 / off.1 - 1.0) * 100.0
         );
     }
-    if args.uploads > 0 && args.only != Some(Part::Submissions) {
+    if args.uploads > 0 && args.only.is_none_or(|only| only == Part::Attachments) {
         attachments(&args, &scratch).await?;
+    }
+    if args.uploads > 0 && args.only.is_none_or(|only| only == Part::Burst) {
+        failed |= !burst(&args, &scratch, &mut cluster).await?;
     }
     if failed {
         bail!("a scenario got none of its expected answers");
@@ -660,16 +670,23 @@ fn upload_body(n: usize) -> (String, axum::body::Bytes) {
     }
     body.extend_from_slice(
         format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"attachments\"; filename=\"brief.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n"
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"attachments\"; filename=\"brief.pdf\"\r\nContent-Type: application/pdf\r\n\r\n"
         )
         .as_bytes(),
     );
-    body.extend((9..UPLOAD_BYTES).map(|i| (i % 251) as u8));
+    body.extend(upload_file());
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
     (
         format!("multipart/form-data; boundary={boundary}"),
         body.into(),
     )
+}
+
+/// The file each upload carries: a PDF's magic number, then a pattern.
+fn upload_file() -> Vec<u8> {
+    let mut file = b"%PDF-1.7\n".to_vec();
+    file.extend((file.len()..UPLOAD_BYTES).map(|i| (i % 251) as u8));
+    file
 }
 
 /// Sends `body` once; the time to the answer, and whether it was 200.
@@ -694,6 +711,185 @@ async fn upload(
         Err(_) => false,
     };
     (sent.elapsed(), ok)
+}
+
+/// Where the burst's messages are delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sink {
+    /// The embedded default: `.eml` files (on tmpfs where there is one, see [`Scratch`]).
+    Eml,
+    /// A real SMTP server on loopback, in this process.
+    Smtp,
+}
+
+/// The burst of the issue "contact-fn in a 128 MB container": `--uploads` (20) concurrent
+/// contact messages with a 10 MB file each, against a server with every default limit (only
+/// the per-client limits are lifted: one loopback client stands for 20 visitors), delivering as
+/// they arrive, to `.eml` files and to an SMTP server, on the file store and PostgreSQL; then
+/// once more with a 100 times larger `--outbox-max-bytes`, which takes every upload. Each line:
+/// the answers, the time until every accepted message was delivered, whether each arrived with
+/// its file intact, and the server's RSS idle and at its peak (`VmHWM`, the whole process).
+/// Returns whether every accepted message arrived intact.
+async fn burst(
+    args: &Args,
+    scratch: &Scratch,
+    cluster: &mut Option<pg::Cluster>,
+) -> anyhow::Result<bool> {
+    let mut runs = vec![(Store::Files, Sink::Eml, 1), (Store::Files, Sink::Smtp, 1)];
+    if !args.no_postgres {
+        runs.extend([
+            (Store::Postgres, Sink::Eml, 1),
+            (Store::Postgres, Sink::Smtp, 1),
+        ]);
+    }
+    runs.push((Store::Files, Sink::Smtp, 100));
+    println!(
+        "burst: {} concurrent uploads of {} MB delivered as they arrive, default limits",
+        args.uploads,
+        UPLOAD_BYTES / (1024 * 1024)
+    );
+    let mut all_intact = true;
+    for (store, sink, outbox_factor) in runs {
+        let mut flags: Vec<String> = [
+            "--rate-burst",
+            "1000000",
+            "--rate-refill",
+            "1ms",
+            "--max-bodies-per-client",
+            "1000",
+        ]
+        .map(String::from)
+        .to_vec();
+        if outbox_factor > 1 {
+            let default_max = 100 * 1024 * 1024_u64;
+            flags.extend([
+                "--outbox-max-bytes".to_owned(),
+                (default_max * outbox_factor).to_string(),
+            ]);
+        }
+        if store == Store::Postgres {
+            let cluster = cluster.get_or_insert_with(pg::Cluster::durable);
+            flags.extend(["--database-url".to_owned(), cluster.database().await]);
+        }
+        let smtp = (sink == Sink::Smtp).then(|| smtp::SmtpServer::start(smtp::Mode::Accept));
+        if let Some(smtp) = &smtp {
+            flags.extend(["--smtp-url".to_owned(), smtp.url()]);
+        }
+        // The answers 503 are expected: not logged.
+        let quiet = [(
+            "RUST_LOG",
+            "warn,contact_fn=info,contact_fn::error=off,tower_http=off".to_owned(),
+        )];
+        let server = Server::start(&args.server, &flags, &quiet, scratch)?;
+        let url = format!(
+            "{}{}",
+            server.base,
+            contact_fn::contract::FormKind::Contact.path()
+        );
+        let client = reqwest::Client::builder()
+            .pool_max_idle_per_host(args.uploads)
+            .build()
+            .unwrap_or_default();
+        let plain = client
+            .post(&url)
+            .json(&Scenario::Valid.body(0))
+            .send()
+            .await?;
+        anyhow::ensure!(plain.status().is_success(), "a plain message was refused");
+        let delivered = || match &smtp {
+            Some(smtp) => smtp.count(),
+            None => std::fs::read_dir(server.mail.path()).map_or(0, |dir| {
+                dir.filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+                    .count()
+            }),
+        };
+        while delivered() < 1 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let idle = server.rss_kib().unwrap_or(0);
+        let bodies: Vec<_> = (0..args.uploads).map(upload_body).collect();
+        let started = Instant::now();
+        let mut uploads = tokio::task::JoinSet::new();
+        for body in bodies {
+            let (client, url) = (client.clone(), url.clone());
+            uploads.spawn(async move { upload(&client, &url, &body).await });
+        }
+        let mut accepted = 0;
+        while let Some(Ok((_, ok))) = uploads.join_next().await {
+            accepted += usize::from(ok);
+        }
+        let answered = started.elapsed();
+        // The plain message first, then each accepted upload.
+        let expected = accepted + 1;
+        let deadline = Instant::now() + args.time_limit * 6;
+        while delivered() < expected && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let drained = started.elapsed();
+        let peak = server.peak_rss_kib().unwrap_or(0);
+        let (arrived, intact) = match &smtp {
+            Some(smtp) => {
+                let mail = smtp.received();
+                let intact = mail.iter().filter(|m| file_intact(&m.data)).count();
+                (mail.len(), intact)
+            }
+            None => {
+                let mut intact = 0;
+                let emls = std::fs::read_dir(server.mail.path())?
+                    .filter_map(Result::ok)
+                    .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+                    .map(|e| e.path())
+                    .collect::<Vec<_>>();
+                for eml in &emls {
+                    intact += usize::from(file_intact(&std::fs::read(eml)?));
+                }
+                (emls.len(), intact)
+            }
+        };
+        let ok = arrived == expected && intact == accepted;
+        all_intact &= ok;
+        println!(
+            "  {:<10} {:<5} {:>15}: {accepted} accepted, {} refused in {:.1}s; {}/{accepted} delivered with the file intact after {:.1}s; \
+             server RSS {:.1} MiB idle, peak {:.1} MiB{}",
+            match store {
+                Store::Files => "files",
+                Store::Postgres => "PostgreSQL",
+            },
+            match sink {
+                Sink::Eml => ".eml",
+                Sink::Smtp => "SMTP",
+            },
+            if outbox_factor > 1 {
+                format!("outbox x{outbox_factor}")
+            } else {
+                "defaults".to_owned()
+            },
+            args.uploads - accepted,
+            answered.as_secs_f64(),
+            intact,
+            drained.as_secs_f64(),
+            idle as f64 / 1024.0,
+            peak as f64 / 1024.0,
+            if ok {
+                ""
+            } else {
+                "  <- messages missing or damaged"
+            }
+        );
+    }
+    Ok(all_intact)
+}
+
+/// Whether the email `raw` carries the file [`upload_body`] sends, byte for byte.
+fn file_intact(raw: &[u8]) -> bool {
+    let Some(message) = mail_parser::MessageParser::default().parse(raw) else {
+        return false;
+    };
+    let expected = upload_file();
+    message
+        .attachments()
+        .any(|part| part.contents() == expected.as_slice())
 }
 
 /// The attachments scenario: memory under concurrent 10 MB uploads, and what one upload costs

@@ -42,13 +42,67 @@ impl Attachment {
     /// Whether `bytes`, read back from the store, are the file received: its size, then its
     /// CRC-32 (or, in a message stored before CRC-32 was, its SHA-256).
     pub fn check(&self, bytes: &[u8]) -> Result<(), &'static str> {
-        if bytes.len() as u64 != self.size {
+        let mut reading = self.reading();
+        reading.update(bytes)?;
+        reading.finish()
+    }
+
+    /// A check of the file read back in pieces: [`Reading::update`] with each, in order, then
+    /// [`Reading::finish`]; the same answers as [`Attachment::check`] of the whole.
+    pub fn reading(&self) -> Reading {
+        Reading {
+            expected: (self.size, self.crc32, self.sha256.clone()),
+            size: 0,
+            crc32: crc32fast::Hasher::new(),
+            sha256: (self.crc32.is_none() && self.sha256.is_some())
+                .then(|| ring::digest::Context::new(&ring::digest::SHA256)),
+        }
+    }
+}
+
+/// A file being read back from the store, checked against what was received
+/// ([`Attachment::reading`]).
+#[derive(Clone)]
+pub struct Reading {
+    /// The size, CRC-32 and SHA-256 received.
+    expected: (u64, Option<u32>, Option<String>),
+    size: u64,
+    crc32: crc32fast::Hasher,
+    /// Only for a file stored before CRC-32 was taken.
+    sha256: Option<ring::digest::Context>,
+}
+
+impl std::fmt::Debug for Reading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reading").field("size", &self.size).finish()
+    }
+}
+
+impl Reading {
+    /// Takes the next piece; a file already longer than the one received is refused at once,
+    /// so a damaged store cannot make delivery read without end.
+    pub fn update(&mut self, bytes: &[u8]) -> Result<(), &'static str> {
+        self.size += bytes.len() as u64;
+        if self.size > self.expected.0 {
             return Err("its size differs");
         }
-        let same = match (self.crc32, &self.sha256) {
-            (Some(crc32), _) => crc32fast::hash(bytes) == crc32,
-            (None, Some(sha256)) => sha256_hex(bytes) == *sha256,
-            (None, None) => true,
+        self.crc32.update(bytes);
+        if let Some(sha256) = &mut self.sha256 {
+            sha256.update(bytes);
+        }
+        Ok(())
+    }
+
+    /// Whether everything read is the file received.
+    pub fn finish(self) -> Result<(), &'static str> {
+        let (size, crc32, sha256) = self.expected;
+        if self.size != size {
+            return Err("its size differs");
+        }
+        let same = match (crc32, sha256, self.sha256) {
+            (Some(crc32), _, _) => self.crc32.finalize() == crc32,
+            (None, Some(sha256), Some(read)) => crate::hex::hex(read.finish().as_ref()) == sha256,
+            _ => true,
         };
         if same {
             Ok(())
@@ -398,6 +452,33 @@ mod tests {
             size: bytes.len() as u64,
             crc32: Some(crc32fast::hash(bytes)),
             sha256: None,
+        }
+    }
+
+    #[test]
+    fn a_file_read_in_pieces_is_checked_as_the_whole_and_a_longer_one_is_refused_at_once() {
+        let bytes = b"%PDF-1.7 the brief, read back a piece at a time";
+        for file in [
+            received(bytes),
+            Attachment {
+                crc32: None,
+                sha256: Some(sha256_hex(bytes)),
+                ..received(bytes)
+            },
+        ] {
+            let mut reading = file.reading();
+            for piece in bytes.chunks(7) {
+                reading.update(piece).expect("no longer than received");
+            }
+            assert_eq!(reading.finish(), Ok(()));
+            let mut changed = bytes.to_vec();
+            changed[20] ^= 1;
+            let mut reading = file.reading();
+            reading.update(&changed).expect("the same size");
+            assert_eq!(reading.finish(), Err("its checksum differs"));
+            let mut reading = file.reading();
+            reading.update(bytes).expect("the whole file");
+            assert_eq!(reading.update(b"x"), Err("its size differs"));
         }
     }
 

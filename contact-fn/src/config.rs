@@ -91,6 +91,14 @@ pub struct Config {
           value_parser = clap::value_parser!(u32).range(1..=64))]
     pub smtp_concurrency: u32,
 
+    /// Bytes of messages being delivered at once, at most: each message is weighed by what
+    /// delivering it holds in memory (`delivery::weight`) and waits until it fits; one heavier
+    /// than the whole budget is delivered alone. The default keeps the worst burst the other
+    /// defaults let in within a 128 MB container (contact-fn/README.md, "Memory").
+    #[arg(long, env = "CONTACT_DELIVERY_MEMORY", default_value_t = 32 * 1024 * 1024,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub delivery_memory: u64,
+
     /// Folder the embedded default delivers `.eml` files into [default: <data-dir>/mail].
     #[arg(long, env = "CONTACT_MAIL_DIR")]
     pub mail_dir: Option<PathBuf>,

@@ -4,7 +4,9 @@
 //! back-off; permanent ones (5xx replies) and messages older than the give-up age go to the
 //! dead letters. Without an SMTP server, the embedded default writes `.eml` files instead.
 //! A message's files are read from the store, checked to be the ones received, passed through
-//! the virus scanner when one is configured, and attached ([`crate::mixed`]) at each attempt.
+//! the virus scanner when one is configured, and attached ([`crate::mixed`]) at each attempt,
+//! a chunk at a time. Each delivery first holds its message's [`weight`] of the delivery memory
+//! budget ([`crate::budget`]), so that the messages in flight together stay within it.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -19,12 +21,13 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::attachment::{self, Attachment};
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::durable::{self, now_ms};
-use crate::mixed::Mixed;
+use crate::mixed::{self, Mixed};
 use crate::outbox::Outbox;
-use crate::scan::{Scanner, Verdict};
-use crate::store::{DeliveryError, Notifications, Record, Taken};
+use crate::scan::{Scanner, ToScan, Verdict};
+use crate::store::{CHUNK_BYTES, DeliveryError, Notifications, Record, Taken};
 use crate::{telemetry, webhook};
 
 /// Where messages go.
@@ -87,8 +90,18 @@ impl Mailer {
         }
     }
 
+    /// Copies of a message held while it is sent: the SMTP client dot-stuffs the whole message
+    /// into a buffer of its own before writing it (lettre's `send_raw`); the `.eml` writer
+    /// writes the message it is given.
+    pub fn copies(&self) -> u64 {
+        match self {
+            Mailer::Smtp { .. } => 2,
+            Mailer::Files(_) => 1,
+        }
+    }
+
     /// Delivers one message: `message`, the email of `record` as it is sent.
-    pub async fn send(&self, record: &Record, message: &str) -> Result<(), DeliveryError> {
+    pub async fn send(&self, record: &Record, message: String) -> Result<(), DeliveryError> {
         match self {
             Mailer::Smtp {
                 transport,
@@ -121,8 +134,7 @@ impl Mailer {
             Mailer::Files(dir) => {
                 let dir = dir.clone();
                 let name = format!("{}.eml", record.id);
-                let bytes = message.as_bytes().to_vec();
-                tokio::task::spawn_blocking(move || durable::write(&dir, &name, &bytes))
+                tokio::task::spawn_blocking(move || durable::write(&dir, &name, message.as_bytes()))
                     .await
                     .map_err(|e| DeliveryError::Transient(e.to_string()))?
                     .map_err(|e| DeliveryError::Transient(format!("writing the .eml file: {e}")))
@@ -223,9 +235,29 @@ pub struct FileCheck {
     pub scanner: Option<Scanner>,
     /// Where a file is written for the scanner.
     pub dir: PathBuf,
-    /// One email with files is put together at a time: each holds its files' base64 (and the
-    /// SMTP client a copy of it) while it is sent.
-    pub turn: Arc<tokio::sync::Semaphore>,
+    /// What the messages being delivered may hold in memory together (`--delivery-memory`).
+    pub budget: Budget,
+}
+
+/// What delivering `record` through `mailer` holds in memory at most, in bytes: the email as it
+/// is put together with its files ([`mixed::composed_len`]) times the copies the mailer makes,
+/// a chunk of a file being read, and the webhook notifications posted beside it; for a webhook,
+/// its body twice (the record's and the request's).
+pub fn weight(record: &Record, mailer: &Mailer) -> u64 {
+    let body = |text: &str| text.len() as u64 * 2;
+    if record.webhook.is_some() {
+        return body(&record.message);
+    }
+    let notifications = record.notifications.as_ref().map_or(0, |n| body(&n.body));
+    let email = match record.attachments.len() {
+        0 => record.message.len() as u64 * mailer.copies(),
+        files => {
+            mixed::composed_len(record.message.len(), files, record.attachment_bytes())
+                * mailer.copies()
+                + CHUNK_BYTES as u64
+        }
+    };
+    email + notifications
 }
 
 /// The background task that empties the outbox.
@@ -369,34 +401,25 @@ impl Email<'_> {
     /// Sends the email of `record`, with its files attached (those the scanner passed).
     async fn send(self, record: &Record) -> Result<(), DeliveryError> {
         if record.attachments.is_empty() {
-            return self.mailer.send(record, &record.message).await;
+            return self.mailer.send(record, record.message.clone()).await;
         }
-        // Held until the email is sent: the SMTP client copies it whole.
-        let _one_at_a_time = self.files.turn.acquire().await;
         let message = self.with_attachments(record).await?;
-        self.mailer.send(record, &message).await
+        self.mailer.send(record, message).await
     }
 
-    /// The bytes of the file `index` of message `id`, once checked to be `file` as it was
-    /// received: a file changed in the store will not change back, so the message becomes a
-    /// dead letter.
-    async fn read(
-        self,
-        id: &str,
-        index: usize,
-        file: &Attachment,
-    ) -> Result<Vec<u8>, DeliveryError> {
-        let name = &file.name;
-        let bytes =
-            self.outbox.attachment(id, index).await.map_err(|e| {
-                DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}"))
-            })?;
-        file.check(&bytes).map_err(|differs| {
-            DeliveryError::Permanent(format!(
-                "the stored file \"{name}\" is not the one received: {differs}"
-            ))
-        })?;
-        Ok(bytes)
+    /// A reader of the file `index` of `record`, a chunk at a time.
+    fn read<'a>(self, record: &'a Record, index: usize, file: &'a Attachment) -> Chunks<'a>
+    where
+        Self: 'a,
+    {
+        Chunks {
+            outbox: self.outbox,
+            id: &record.id,
+            index,
+            file,
+            next: Some(0),
+            reading: Some(file.reading()),
+        }
     }
 
     /// Takes the SHA-256 of each file of `record` that has none yet (a message taken for the
@@ -407,17 +430,23 @@ impl Email<'_> {
         if record.attachments.iter().all(|a| a.sha256.is_some()) {
             return Ok(());
         }
-        let _one_at_a_time = self.files.turn.acquire().await;
-        for (index, file) in record.attachments.iter_mut().enumerate() {
+        let mut hashes = Vec::with_capacity(record.attachments.len());
+        for (index, file) in record.attachments.iter().enumerate() {
             if file.sha256.is_some() {
+                hashes.push(None);
                 continue;
             }
-            let name = &file.name;
-            let bytes = self.read(&record.id, index, file).await?;
-            let sha256 = tokio::task::spawn_blocking(move || attachment::sha256_hex(&bytes))
-                .await
-                .map_err(|e| DeliveryError::Transient(format!("hashing \"{name}\": {e}")))?;
-            file.sha256 = Some(sha256);
+            let mut sha256 = ring::digest::Context::new(&ring::digest::SHA256);
+            let mut chunks = self.read(record, index, file);
+            while let Some(chunk) = chunks.next().await? {
+                sha256.update(&chunk);
+            }
+            hashes.push(Some(crate::hex::hex(sha256.finish().as_ref())));
+        }
+        for (file, hash) in record.attachments.iter_mut().zip(hashes) {
+            if hash.is_some() {
+                file.sha256 = hash;
+            }
         }
         if let Some(notifications) = &mut record.notifications {
             notifications.body = webhook::with_files(&notifications.body, &record.attachments);
@@ -427,20 +456,32 @@ impl Email<'_> {
 
     /// The email of `record` as `multipart/mixed` with its files: each read from the store,
     /// checked to be the one received, and scanned when a scanner is configured (an infected one
-    /// is left out, with a line saying so). One file's bytes are held at a time besides the
-    /// email.
+    /// is left out, with a line saying so). A chunk of a file is held at a time besides the
+    /// email; a file to scan is written for the scanner, then read again to be attached.
     async fn with_attachments(self, record: &Record) -> Result<String, DeliveryError> {
         // "=_" occurs in no base64 and no quoted-printable text, so never in a part.
         let boundary = format!("=_{}", uuid::Uuid::now_v7().simple());
         let permanent =
             |e: anyhow::Error| DeliveryError::Permanent(format!("attaching the files: {e:#}"));
-        let mut mixed = Mixed::start(&record.message, record.attachment_bytes(), &boundary)
-            .map_err(permanent)?;
+        let mut mixed = Mixed::start(
+            &record.message,
+            record.attachments.len(),
+            record.attachment_bytes(),
+            &boundary,
+        )
+        .map_err(permanent)?;
         for (index, attachment) in record.attachments.iter().enumerate() {
             let name = &attachment.name;
-            let bytes = self.read(&record.id, index, attachment).await?;
             if let Some(scanner) = &self.files.scanner {
-                match scanner.scan(&self.files.dir, &bytes).await {
+                let scanning = |e: anyhow::Error| {
+                    DeliveryError::Transient(format!("scanning the file \"{name}\": {e:#}"))
+                };
+                let mut to_scan = ToScan::create(&self.files.dir).map_err(scanning)?;
+                let mut chunks = self.read(record, index, attachment);
+                while let Some(chunk) = chunks.next().await? {
+                    to_scan.write(&chunk).await.map_err(scanning)?;
+                }
+                match scanner.scan(to_scan).await {
                     Ok(Verdict::Clean) => {}
                     Ok(Verdict::Infected(finding)) => {
                         telemetry::attachment_refused("infected");
@@ -462,9 +503,62 @@ impl Email<'_> {
                     }
                 }
             }
-            mixed.attach(attachment, &bytes).map_err(permanent)?;
+            mixed.begin_file(attachment).map_err(permanent)?;
+            let mut chunks = self.read(record, index, attachment);
+            while let Some(chunk) = chunks.next().await? {
+                mixed.push(&chunk);
+            }
+            mixed.end_file();
         }
         Ok(mixed.finish())
+    }
+}
+
+/// A file of a message read back from the store a chunk at a time, checked to be the one
+/// received as it is read: a file changed in the store will not change back, so the message
+/// becomes a dead letter. The check ends with the last chunk, so what was read is only used
+/// once [`Chunks::next`] answered `None`.
+struct Chunks<'a> {
+    outbox: &'a Outbox,
+    id: &'a str,
+    index: usize,
+    file: &'a Attachment,
+    /// The chunk to read next; `None` once the last was read.
+    next: Option<u32>,
+    /// The check of what was read; `None` once it passed.
+    reading: Option<attachment::Reading>,
+}
+
+impl Chunks<'_> {
+    /// The next chunk; `None` at the end, once the whole file was found to be the one received.
+    async fn next(&mut self) -> Result<Option<Vec<u8>>, DeliveryError> {
+        let Some(n) = self.next else {
+            return Ok(None);
+        };
+        let name = &self.file.name;
+        let chunk = self
+            .outbox
+            .attachment_chunk(self.id, self.index, n)
+            .await
+            .map_err(|e| DeliveryError::Transient(format!("reading the file \"{name}\": {e:#}")))?;
+        self.next = chunk
+            .as_ref()
+            .filter(|c| c.len() == CHUNK_BYTES)
+            .and_then(|_| n.checked_add(1));
+        let differs = |differs| {
+            DeliveryError::Permanent(format!(
+                "the stored file \"{name}\" is not the one received: {differs}"
+            ))
+        };
+        if let (Some(reading), Some(chunk)) = (&mut self.reading, &chunk) {
+            reading.update(chunk).map_err(differs)?;
+        }
+        if self.next.is_none()
+            && let Some(reading) = self.reading.take()
+        {
+            reading.finish().map_err(differs)?;
+        }
+        Ok(chunk.filter(|c| !c.is_empty()))
     }
 }
 
@@ -483,6 +577,8 @@ async fn deliver(email: Email<'_>, webhooks: &webhook::Sender, retry: RetryPolic
             return;
         }
     };
+    // Held until the message is done with: what it holds in memory is within the budget.
+    let _memory = email.files.budget.hold(weight(&record, email.mailer)).await;
     let id = record.id.clone();
     let attempt = record.attempts + 1;
     let channel = if record.webhook.is_some() {

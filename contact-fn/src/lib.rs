@@ -8,6 +8,7 @@
 mod altcha;
 pub mod attachment;
 mod auto_reply;
+mod budget;
 pub mod config;
 mod delivery;
 mod durable;
@@ -236,7 +237,7 @@ mod tests {
     /// handlers and the wiring on top.
     const LAYERS: &[&[&str]] = &[
         &["hex"],
-        &["durable", "limits", "server", "attachment"],
+        &["durable", "limits", "server", "attachment", "budget"],
         &["submission", "mixed", "spool"],
         &["store", "spam", "upload", "language"],
         &["telemetry", "webhook", "altcha", "scan"],

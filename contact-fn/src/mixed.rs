@@ -18,20 +18,42 @@ use crate::attachment::Attachment;
 /// Bytes of base64 per line: 57 bytes make the 76 characters RFC 2045 allows.
 const LINE_BYTES: usize = 57;
 
+/// Characters of one base64 line with its CRLF.
+const LINE_CHARS: u64 = 78;
+
+/// Room for what a part adds besides its content (boundary, headers, an RFC 2231 name).
+const PART_OVERHEAD: u64 = 1024;
+
+/// The size [`Mixed`] reserves for an email of `message_len` bytes with `files` files of
+/// `file_bytes` bytes in all: what it holds of the message as it is put together (the notes
+/// of files left out aside, a line each).
+pub fn composed_len(message_len: usize, files: usize, file_bytes: u64) -> u64 {
+    message_len as u64
+        + file_bytes.div_ceil(LINE_BYTES as u64) * LINE_CHARS
+        + PART_OVERHEAD * (files as u64 + 2)
+}
+
 /// An email being put together as `multipart/mixed`: its body first, then each file as it is
-/// read (so only one file's bytes need be held at a time), then the notes.
+/// read, a chunk at a time (so a file's bytes are never held whole), then the notes.
 #[derive(Debug)]
 pub struct Mixed {
     out: String,
     boundary: String,
     notes: Vec<String>,
+    /// The bytes of a file's last chunk that did not fill a base64 line.
+    pending: Vec<u8>,
 }
 
 impl Mixed {
     /// Starts with `message` (a complete RFC 5322 message as composed), its body becoming the
-    /// first part; room is reserved for `file_bytes` of files. `boundary` must not occur in
+    /// first part; room is reserved for `files` files of `file_bytes` bytes in all. `boundary` must not occur in
     /// the message (a fresh UUID does not).
-    pub fn start(message: &str, file_bytes: u64, boundary: &str) -> anyhow::Result<Self> {
+    pub fn start(
+        message: &str,
+        files: usize,
+        file_bytes: u64,
+        boundary: &str,
+    ) -> anyhow::Result<Self> {
         let (head, body) = message
             .split_once("\r\n\r\n")
             .ok_or_else(|| anyhow::anyhow!("the stored email has no body"))?;
@@ -53,8 +75,8 @@ impl Mixed {
             target.push_str(line);
             target.push_str("\r\n");
         }
-        let encoded = usize::try_from(file_bytes / 57 * 78 + 1024).unwrap_or(0);
-        let mut out = String::with_capacity(message.len() + encoded);
+        let room = usize::try_from(composed_len(message.len(), files, file_bytes)).unwrap_or(0);
+        let mut out = String::with_capacity(room);
         out.push_str(&kept);
         let _ = write!(
             out,
@@ -64,11 +86,22 @@ impl Mixed {
             out,
             boundary: boundary.to_owned(),
             notes: Vec::new(),
+            pending: Vec::with_capacity(LINE_BYTES),
         })
     }
 
     /// Adds `bytes` as the file `attachment`, in base64, named with RFC 2231.
+    #[cfg(test)]
     pub fn attach(&mut self, attachment: &Attachment, bytes: &[u8]) -> anyhow::Result<()> {
+        self.begin_file(attachment)?;
+        self.push(bytes);
+        self.end_file();
+        Ok(())
+    }
+
+    /// Starts the part of the file `attachment`, named with RFC 2231; its bytes follow with
+    /// [`Mixed::push`], then [`Mixed::end_file`].
+    pub fn begin_file(&mut self, attachment: &Attachment) -> anyhow::Result<()> {
         let out = &mut self.out;
         let _ = write!(
             out,
@@ -82,11 +115,35 @@ impl Mixed {
                 .map_err(|_| anyhow::anyhow!("encoding a file name"))?;
         }
         out.push_str("\r\n\r\n");
-        for line in bytes.chunks(LINE_BYTES) {
-            BASE64.encode_string(line, out);
-            out.push_str("\r\n");
-        }
         Ok(())
+    }
+
+    /// Adds the next `bytes` of the file begun, in base64 lines (a line's worth at most is
+    /// kept back until the next bytes or the end of the file).
+    pub fn push(&mut self, mut bytes: &[u8]) {
+        if !self.pending.is_empty() {
+            let take = (LINE_BYTES - self.pending.len()).min(bytes.len());
+            self.pending.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.pending.len() < LINE_BYTES {
+                return;
+            }
+            line(&mut self.out, &self.pending);
+            self.pending.clear();
+        }
+        let whole = bytes.len() / LINE_BYTES * LINE_BYTES;
+        for chunk in bytes[..whole].chunks(LINE_BYTES) {
+            line(&mut self.out, chunk);
+        }
+        self.pending.extend_from_slice(&bytes[whole..]);
+    }
+
+    /// Ends the file begun.
+    pub fn end_file(&mut self) {
+        if !self.pending.is_empty() {
+            line(&mut self.out, &self.pending);
+            self.pending.clear();
+        }
     }
 
     /// Adds a line to the text part after the files (such as why a file was left out).
@@ -112,6 +169,12 @@ impl Mixed {
     }
 }
 
+/// Appends `bytes` (a line's worth at most) to `out` as a base64 line.
+fn line(out: &mut String, bytes: &[u8]) {
+    BASE64.encode_string(bytes, out);
+    out.push_str("\r\n");
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,7 +189,7 @@ mod tests {
             crc32: None,
             sha256: None,
         };
-        let mut mixed = Mixed::start(message, 5, "B").expect("started");
+        let mut mixed = Mixed::start(message, 1, 5, "B").expect("started");
         mixed.attach(&file, b"%PDF-").expect("attached");
         mixed.note("one note".to_owned());
         let mixed = mixed.finish();
@@ -138,5 +201,36 @@ mod tests {
         );
         assert!(mixed.contains("JVBERi0=\r\n--B\r\n"), "{mixed}");
         assert!(mixed.ends_with("one note\r\n--B--\r\n"), "{mixed}");
+    }
+
+    #[test]
+    fn a_file_pushed_in_uneven_pieces_is_encoded_as_the_whole_and_fits_the_room_reserved() {
+        let message = "Subject: hi\r\nContent-Type: text/plain\r\n\r\nbody\r\n";
+        let bytes: Vec<u8> = (0..1000_u32).map(|i| (i * 7 % 256) as u8).collect();
+        let file = Attachment {
+            name: "data.bin".to_owned(),
+            content_type: "application/octet-stream".to_owned(),
+            size: bytes.len() as u64,
+            crc32: None,
+            sha256: None,
+        };
+        let mut whole = Mixed::start(message, 1, 1000, "B").expect("started");
+        whole.attach(&file, &bytes).expect("attached");
+        let mut pieces = Mixed::start(message, 1, 1000, "B").expect("started");
+        pieces.begin_file(&file).expect("begun");
+        for piece in [
+            &bytes[..1],
+            &bytes[1..60],
+            &bytes[60..114],
+            &bytes[114..999],
+            &bytes[999..],
+        ] {
+            pieces.push(piece);
+        }
+        pieces.end_file();
+        let (whole, pieces) = (whole.finish(), pieces.finish());
+        assert_eq!(pieces, whole);
+        assert!(pieces.len() as u64 <= composed_len(message.len(), 1, 1000));
+        assert!(pieces.lines().all(|l| l.len() <= 78), "{pieces}");
     }
 }

@@ -107,9 +107,15 @@ impl Outbox {
         self.wake.notified().await;
     }
 
-    /// The bytes of the file `index` of message `id`.
-    pub async fn attachment(&self, id: &str, index: usize) -> anyhow::Result<Vec<u8>> {
-        self.store.attachment(id, index).await
+    /// The chunk `n` of the file `index` of message `id`; `None` past its end (see
+    /// [`OutboxStore::attachment_chunk`](crate::store::OutboxStore::attachment_chunk)).
+    pub async fn attachment_chunk(
+        &self,
+        id: &str,
+        index: usize,
+        n: u32,
+    ) -> anyhow::Result<Option<Vec<u8>>> {
+        self.store.attachment_chunk(id, index, n).await
     }
 
     /// Forgets a message the mail server accepted, and its files.

@@ -20,6 +20,38 @@ pub enum Verdict {
     Infected(String),
 }
 
+/// A private file in the spool that a file to scan is written into, a piece at a time, so that
+/// delivery never holds the file whole.
+#[derive(Debug)]
+pub struct ToScan {
+    file: tokio::fs::File,
+    /// Removed when the scan ends.
+    path: tempfile::TempPath,
+}
+
+impl ToScan {
+    /// Creates the file in `dir`.
+    pub fn create(dir: &Path) -> anyhow::Result<Self> {
+        let (file, path) = tempfile::Builder::new()
+            .prefix(crate::durable::TEMP_PREFIX)
+            .tempfile_in(dir)
+            .context("creating the file to scan")?
+            .into_parts();
+        Ok(Self {
+            file: tokio::fs::File::from_std(file),
+            path,
+        })
+    }
+
+    /// Appends `bytes`.
+    pub async fn write(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        self.file
+            .write_all(bytes)
+            .await
+            .context("writing the file to scan")
+    }
+}
+
 /// The configured scanner.
 #[derive(Debug, Clone)]
 pub struct Scanner {
@@ -41,18 +73,9 @@ impl Scanner {
         })
     }
 
-    /// Scans `bytes` (the file `name`), written for the scanner into a private file in `dir`.
-    /// An error is a failure to retry.
-    pub async fn scan(&self, dir: &Path, bytes: &[u8]) -> anyhow::Result<Verdict> {
-        let (file, path) = tempfile::Builder::new()
-            .prefix(crate::durable::TEMP_PREFIX)
-            .tempfile_in(dir)
-            .context("creating the file to scan")?
-            .into_parts();
-        let mut file = tokio::fs::File::from_std(file);
-        file.write_all(bytes)
-            .await
-            .context("writing the file to scan")?;
+    /// Scans the file written into `file`. An error is a failure to retry.
+    pub async fn scan(&self, file: ToScan) -> anyhow::Result<Verdict> {
+        let ToScan { mut file, path } = file;
         file.flush().await.context("writing the file to scan")?;
         drop(file);
         let child = tokio::process::Command::new(&self.program)

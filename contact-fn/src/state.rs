@@ -9,6 +9,7 @@ use tokio::sync::Semaphore;
 
 use crate::altcha::Altcha;
 use crate::auto_reply::{AutoReplier, AutoReplies};
+use crate::budget::Budget;
 use crate::config::Config;
 use crate::delivery::{FileCheck, Mailer, RetryPolicy, Worker};
 use crate::idempotency::IdempotencyStore;
@@ -138,7 +139,7 @@ impl AppState {
                 .as_deref()
                 .and_then(|command| Scanner::new(command, config.scan_timeout)),
             dir: spool,
-            turn: Arc::new(tokio::sync::Semaphore::new(1)),
+            budget: Budget::new(config.delivery_memory),
         };
         let worker = Worker::new(
             outbox.clone(),

@@ -16,7 +16,8 @@ export const LATEST_COUNT = 6
  */
 export const LATEST_MAX = 48
 
-function authorOf(article: Article) {
+/** The author an article names, from the authors file. */
+export function authorOf(article: Article) {
   const author = loadContent().authors[article.author]
   if (!author) throw new Error(`The content has no author ${article.author}`)
   return author

@@ -12,7 +12,7 @@ import type { Meta } from '../schema/Meta'
 import type { Settings } from '../schema/Settings'
 import { type PageKind, type RouteOf, loadContent, pathOf, routeAt, routeByPath } from './content.server'
 import type { PageDataBase } from './pageMeta'
-import { canonicalUrl } from './paths'
+import { graphOf } from './structuredData.server'
 import {
   allArticles,
   articleBody,
@@ -103,7 +103,8 @@ const pageData = {
   blog: () => ({ page: withoutMeta(loadContent().pages.blog), articles: blogArticles().map(cardOf) }),
   contact: () => {
     const { pages, forms, countries, settings } = loadContent()
-    return { page: withoutMeta(pages.contact), form: forms.contact, countries, endpoint: endpointOf(settings) }
+    const countryCode = settings.languages.find((l) => l.tag === settings.language)?.country_code
+    return { page: withoutMeta(pages.contact), form: forms.contact, countries, countryCode, endpoint: endpointOf(settings) }
   },
   privacy: () => ({ page: withoutMeta(loadContent().pages.privacy) }),
   terms: () => ({ page: withoutMeta(loadContent().pages.terms) }),
@@ -127,33 +128,17 @@ const pageData = {
     }))
     return { page: { hero, services_intro, case_studies }, sub_services: teasers }
   },
-  article: ({ params, path }: RouteOf<'article'>) => {
-    const { pages, settings } = loadContent()
+  article: ({ params }: RouteOf<'article'>) => {
+    const { pages } = loadContent()
     const article = articleBySlug(params.slug)
     if (!article) throw new Error(`The content has no article ${params.slug}`)
     const { html, toc } = articleBody(article)
     const card = cardOf(article)
-    const url = canonicalUrl(settings.base_url, path)
-    const social = loadContent().cards[path]
-    const image = social && new URL(social.src, `${settings.base_url}/`).href
     return {
       page: { ...card, html, toc, words: pages.insights.article },
       related: relatedArticles(article).map(cardOf),
       categoryHref: pathOf('insights-category', { category: article.category, page: 1 }),
       og: { type: 'article' },
-      jsonLd: {
-        '@context': 'https://schema.org',
-        '@type': 'Article',
-        headline: article.title,
-        description: article.excerpt,
-        image,
-        datePublished: article.date,
-        dateModified: article.date,
-        author: { '@type': 'Person', name: card.author, jobTitle: card.role },
-        publisher: { '@type': 'Organization', name: settings.brand.name },
-        mainEntityOfPage: url,
-        articleSection: card.category,
-      },
     }
   },
   'insights-category': ({ params, pager }: RouteOf<'insights-category'>) => {
@@ -196,10 +181,10 @@ const pageData = {
     const { hero, blurb, tiles } = service
     return { page: { hero, blurb, tiles } }
   },
-} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex' | 'card' | 'banner'> }
+} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex' | 'card' | 'jsonLd' | 'banner'> }
 
 /** The `+data` of a page of kind `K`. */
-export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex' | 'card' | 'banner'> & ReturnType<(typeof pageData)[K]>
+export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex' | 'card' | 'jsonLd' | 'banner'> & ReturnType<(typeof pageData)[K]>
 
 /** The `+data` of the page of kind `kind` published as `route`. */
 function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
@@ -211,6 +196,7 @@ function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
     // The pages a form post ends on are reachable by anyone but are not for search results, and
     // no page of a build that shows drafts or scheduled pages is.
     noindex: !route.in_sitemap || loadContent().settings.noindex,
+    jsonLd: graphOf(route),
     ...(route.banner === undefined ? {} : { banner: route.banner }),
     ...build(route),
   }

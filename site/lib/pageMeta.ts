@@ -1,3 +1,4 @@
+import type { Graph } from 'schema-dts'
 import type { Meta } from '../schema/Meta'
 import type { SocialCard } from '../schema/SocialCard'
 
@@ -20,6 +21,9 @@ export type PageDataBase = {
   banner?: string
   /** The page's social card (`og:image`), drawn by sitegen; the not-found page has none. */
   card?: SocialCard | undefined
-  /** schema.org data of the page, written as `<script type="application/ld+json">`. */
-  jsonLd?: Record<string, unknown>
+  /**
+   * The page's schema.org graph (lib/structuredData.server.ts), written as its one
+   * `<script type="application/ld+json">`; the not-found page has none.
+   */
+  jsonLd?: Graph
 }

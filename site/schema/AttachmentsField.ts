@@ -26,4 +26,13 @@ remove: string,
 /**
  * The name of the progress bar shown while the files are sent.
  */
-progress: string, };
+progress: string, 
+/**
+ * The words of the button that opens the file chooser (`Choose files`): the page's
+ * language, where the browser's own button would speak the browser's.
+ */
+choose: string, 
+/**
+ * What the field says while no file is chosen (`No files chosen`).
+ */
+none_chosen: string, };

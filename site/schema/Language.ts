@@ -21,4 +21,10 @@ direction: Direction,
  * Letters its readers often type as others, which the search matches as those: each
  * letter and the one it is typed as (Estonian `{ õ: o, ä: a, ö: o, ü: u, š: s, ž: z }`).
  */
-search_folds: { [key in string]: string }, };
+search_folds: { [key in string]: string }, 
+/**
+ * The dialling code the contact form's country list starts on in this language's pages
+ * (`+372` for Estonian): one of `countries.yaml`'s codes. Without it the list starts on
+ * its first country.
+ */
+country_code?: string, };

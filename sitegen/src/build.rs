@@ -299,11 +299,46 @@ pub fn build(options: &BuildOptions) -> Result<Built, BuildError> {
         other => other,
     }
     .map_err(Attempt::into_error)?;
+    log_build(&built, options);
     // Kept out of the build's time: what this build used is recorded, and the cache pruned.
     if let Err(err) = cache.finish_build(&options.out_dir) {
         eprintln!("warning: the build cache could not be trimmed: {err:#}");
     }
     Ok(built)
+}
+
+/// The environment variable naming the file [`log_build`] appends to.
+pub const BUILD_LOG_ENV: &str = "SITEGEN_BUILD_LOG";
+
+/// Appends a line of JSON about a finished build to the file `SITEGEN_BUILD_LOG` names, when it
+/// is set: what ran it (the process's command line: a test binary's names the test), how many
+/// pages and articles it published, how many it rendered, whether it ran Vite, how many
+/// pictures it encoded and how long it took. `make
+/// test-times` sets it to count the builds a test run makes, and of what size. A log that
+/// cannot be written is a warning: it never fails a build.
+fn log_build(built: &Built, options: &BuildOptions) {
+    let Some(log) = std::env::var_os(BUILD_LOG_ENV) else {
+        return;
+    };
+    let line = serde_json::json!({
+        "command": std::env::args().collect::<Vec<_>>().join(" "),
+        "pages": built.report.pages.len(),
+        "articles": built.content.articles.len(),
+        "rendered": built.rendered,
+        "bundled": built.bundled,
+        "pictures_encoded": built.report.images.as_ref().map_or(0, |images| images.encoded),
+        "no_cache": options.no_cache,
+        "ms": built.report.elapsed.as_millis(),
+    });
+    // One write of a whole line with O_APPEND: lines of concurrent builds do not interleave.
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log)
+        .and_then(|mut file| std::io::Write::write_all(&mut file, format!("{line}\n").as_bytes()));
+    if let Err(err) = written {
+        eprintln!("warning: {BUILD_LOG_ENV} {}: {err}", log.to_string_lossy());
+    }
 }
 
 /// How one run of the pipeline ended without a build.
@@ -427,7 +462,13 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         return Err(BuildError::Content(ContentErrors(clashes)).into());
     }
     let checked = steps.run(Stage::Verify, || {
-        verify(cache, &plan, &rendered.pages, &routes)
+        verify(
+            cache,
+            &plan,
+            &rendered.pages,
+            &routes,
+            &content.settings.base_url,
+        )
     })?;
     let record = cache
         .output_record(&options.out_dir)
@@ -942,6 +983,7 @@ fn verify(
     plan: &Plan,
     pages: &[render::PageOut],
     routes: &[String],
+    site_url: &str,
 ) -> Result<Checked, BuildError> {
     let key = plan.key(routes);
     let before = cache
@@ -956,7 +998,7 @@ fn verify(
         .into_iter()
         .collect();
     let scan = Scan { files, pages };
-    let check = check::check_scan(&scan, routes);
+    let check = check::check_scan(&scan, routes, Some(site_url));
     if check.is_ok() {
         Ok(Checked::Now { scan, key })
     } else {

@@ -90,7 +90,7 @@ pub const DEV_DIR: &str = ".sitegen";
 /// Entries of the site that are not inputs of its bundle: installed packages (their lockfile
 /// stands for them), what builds, dev servers and test runs write, and the browser tests and
 /// benchmarks, which no page imports.
-pub const NOT_INPUTS: [&str; 10] = [
+pub const NOT_INPUTS: [&str; 11] = [
     "node_modules",
     "dist",
     DEV_DIR,
@@ -98,6 +98,7 @@ pub const NOT_INPUTS: [&str; 10] = [
     "playwright-report",
     "tests",
     "tests-dev",
+    "tests-static",
     "bench",
     "playwright.config.ts",
     "playwright.dev.config.ts",
@@ -107,7 +108,7 @@ pub const NOT_INPUTS: [&str; 10] = [
 const INSTALLED_PACKAGES: &str = "node_modules/.package-lock.json";
 
 /// Changes whenever the way a bundle is built or laid out in the cache changes.
-const BUNDLE_FORMAT: &str = "sitegen-bundle-2";
+const BUNDLE_FORMAT: &str = "sitegen-bundle-3";
 
 /// The site's files that its bundle is built from (but [`NOT_INPUTS`]), by path relative to
 /// the site, in a stable order.
@@ -130,8 +131,10 @@ fn site_files(site_dir: &Path) -> Result<Vec<(String, PathBuf)>> {
 }
 
 /// The hash of everything the bundle of `site_dir` is built from: its [`site_files`], the
-/// installed packages' record, the Node.js version, and where the site is (the bundle loads
-/// the packages installed there).
+/// installed packages' record, the Node.js version, and where those packages are (the bundle
+/// loads them through a link, [`packages_of`]). Not where the site is: Vite builds a copy of
+/// it in a scratch folder, so two copies of a site that share their packages (a test's copy
+/// whose `node_modules` links to the repository's) share their bundle.
 pub fn inputs_hash(site_dir: &Path, node_version: &str) -> Result<String> {
     let site_dir = &absolute(site_dir)?;
     let mut files = site_files(site_dir)?;
@@ -142,7 +145,10 @@ pub fn inputs_hash(site_dir: &Path, node_version: &str) -> Result<String> {
     let mut parts: Vec<Vec<u8>> = vec![
         BUNDLE_FORMAT.into(),
         node_version.into(),
-        site_dir.as_os_str().as_encoded_bytes().to_vec(),
+        packages_of(site_dir)?
+            .as_os_str()
+            .as_encoded_bytes()
+            .to_vec(),
     ];
     for (name, path) in files {
         let bytes = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -245,7 +251,7 @@ impl ToBuild {
         compress::compress_dir(&out.join("client"))?;
         write_sums(&out.join("client"), &out.join(SUMS_FILE))?;
         // The server bundle imports the site's packages by name: Node finds them through this link.
-        link_packages(&site.join("node_modules"), &out.join("node_modules"))?;
+        link_packages(&packages_of(&site)?, &out.join("node_modules"))?;
         std::fs::create_dir_all(dir.parent().unwrap_or(cache.root()))
             .with_context(|| format!("creating {}", dir.display()))?;
         if let Err(err) = std::fs::rename(&out, &dir) {
@@ -263,6 +269,14 @@ impl ToBuild {
             built: true,
         })
     }
+}
+
+/// The site's installed packages, links resolved: what a bundle's `node_modules` links to, so
+/// that it outlives a copy of the site whose `node_modules` is itself a link. The folder as
+/// named when it cannot be resolved (not installed yet: the build stops on that anyway).
+fn packages_of(site_dir: &Path) -> Result<PathBuf> {
+    let packages = absolute(site_dir)?.join("node_modules");
+    Ok(packages.canonicalize().unwrap_or(packages))
 }
 
 fn link_packages(packages: &Path, link: &Path) -> Result<()> {
@@ -366,6 +380,39 @@ mod tests {
         assert_ne!(first, reinstalled);
         write("pages/index/+Page.tsx", "export default () => 'b'")?;
         assert_ne!(reinstalled, inputs_hash(site.path(), "v20")?);
+        Ok(())
+    }
+
+    #[test]
+    fn copies_of_a_site_sharing_its_packages_share_its_bundle() -> Result<()> {
+        let dir = tempfile::tempdir()?;
+        let write = |rel: &str, text: &str| -> Result<()> {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap_or(dir.path()))?;
+            Ok(std::fs::write(path, text)?)
+        };
+        for site in ["a", "b"] {
+            write(
+                &format!("{site}/pages/index/+Page.tsx"),
+                "export default () => 'a'",
+            )?;
+        }
+        write("packages/.package-lock.json", "{}")?;
+        write("own/.package-lock.json", "{}")?;
+        std::os::unix::fs::symlink(
+            dir.path().join("packages"),
+            dir.path().join("a/node_modules"),
+        )?;
+        std::os::unix::fs::symlink(
+            dir.path().join("packages"),
+            dir.path().join("b/node_modules"),
+        )?;
+        let a = inputs_hash(&dir.path().join("a"), "v20")?;
+        assert_eq!(a, inputs_hash(&dir.path().join("b"), "v20")?);
+        // The same files over packages installed elsewhere: a bundle of its own.
+        std::fs::remove_file(dir.path().join("b/node_modules"))?;
+        std::os::unix::fs::symlink(dir.path().join("own"), dir.path().join("b/node_modules"))?;
+        assert_ne!(a, inputs_hash(&dir.path().join("b"), "v20")?);
         Ok(())
     }
 }

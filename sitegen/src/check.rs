@@ -26,6 +26,23 @@ pub struct CheckReport {
     /// Links that resolve to no emitted file or to a missing `#id`, ordered by page (file
     /// path) and then by position in the page, each listed once per page.
     pub broken_links: Vec<BrokenLink>,
+    /// What is wrong with the pages' structured data ([`crate::structured_data`]), by page.
+    pub structured_data: Vec<PageProblem>,
+}
+
+/// A problem of one page that is not a link of its markup.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageProblem {
+    /// The page, relative to the output directory (`about/index.html`).
+    pub page: String,
+    /// What is wrong, as a sentence.
+    pub problem: String,
+}
+
+impl fmt::Display for PageProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.page, self.problem)
+    }
 }
 
 /// A route of the model whose HTML file is not in the output.
@@ -49,7 +66,9 @@ pub struct BrokenLink {
 impl CheckReport {
     /// True when no route is missing and no link is broken.
     pub fn is_ok(&self) -> bool {
-        self.missing_routes.is_empty() && self.broken_links.is_empty()
+        self.missing_routes.is_empty()
+            && self.broken_links.is_empty()
+            && self.structured_data.is_empty()
     }
 }
 
@@ -61,6 +80,9 @@ impl fmt::Display for CheckReport {
         }
         for link in &self.broken_links {
             writeln!(f, "{link}")?;
+        }
+        for problem in &self.structured_data {
+            writeln!(f, "{problem}")?;
         }
         Ok(())
     }
@@ -78,22 +100,24 @@ impl fmt::Display for BrokenLink {
     }
 }
 
-/// Checks the output directory `dir` against the model's `routes` (`/`, `/about`, ...).
+/// Checks the output directory `dir` against the model's `routes` (`/`, `/about`, ...), and
+/// the pages' structured data against the site published at `site_url` (its `base_url`; the
+/// structured data's URLs are not checked without it).
 ///
 /// Links to other origins (`https://...`, `//cdn...`) and non-web schemes (`mailto:`, `tel:`,
 /// `data:`, `javascript:`) are not followed. A bare `#` is reported: it is a placeholder,
 /// not a link. Form `action`s are not checked, as they name endpoints rather than files.
-pub fn check_dir(dir: &Path, routes: &[String]) -> Result<CheckReport> {
+pub fn check_dir(dir: &Path, routes: &[String], site_url: Option<&str>) -> Result<CheckReport> {
     ensure!(
         dir.is_dir(),
         "{} is not a directory; build the site first",
         dir.display()
     );
-    Ok(check_scan(&Scan::dir(dir)?, routes))
+    Ok(check_scan(&Scan::dir(dir)?, routes, site_url))
 }
 
 /// [`check_dir`] on a directory already scanned, so a build parses each page only once.
-pub fn check_scan(scan: &Scan, routes: &[String]) -> CheckReport {
+pub fn check_scan(scan: &Scan, routes: &[String], site_url: Option<&str>) -> CheckReport {
     let mut report = CheckReport {
         pages_checked: scan.pages.len(),
         ..CheckReport::default()
@@ -117,7 +141,36 @@ pub fn check_scan(scan: &Scan, routes: &[String]) -> CheckReport {
         })
         .collect();
     report.broken_links = broken.into_iter().flatten().collect();
+    report.structured_data = structured_data_problems(scan, site_url);
     report
+}
+
+/// The problems of every page's structured data, by page. A URL of the graph on the site's
+/// origin is published when it leads to a file of the output, as a link would.
+fn structured_data_problems(scan: &Scan, site_url: Option<&str>) -> Vec<PageProblem> {
+    let root = page_url("", None);
+    let published = |path: &str| link_resolves(scan, &root, path);
+    // Without the site's URL no string of the graph is taken for one of its pages.
+    let site_url = site_url.unwrap_or("\0");
+    scan.pages
+        .iter()
+        .flat_map(|(name, page)| {
+            let found = page
+                .json_ld
+                .iter()
+                .flat_map(|block| crate::structured_data::problems(block, site_url, published));
+            let many = (page.json_ld.len() > 1).then(|| {
+                format!(
+                    "{} blocks of structured data: one graph holds all of a page's",
+                    page.json_ld.len()
+                )
+            });
+            found.chain(many).map(|problem| PageProblem {
+                page: name.clone(),
+                problem,
+            })
+        })
+        .collect()
 }
 
 /// The broken links of the page `name`. `verdicts` holds whether each link starting with `/`
@@ -178,14 +231,19 @@ fn link_resolves(scan: &Scan, base: &url::Url, target: &str) -> bool {
     }
 }
 
-/// The routes `sitegen check` expects pages for: those of the content in `content_dir`, or
-/// none when there is no such directory (then only the links are checked).
-pub fn content_routes(content_dir: &Path, site_dir: &Path) -> Result<Vec<String>> {
+/// The routes `sitegen check` expects pages for and the URL the site is published at: those
+/// of the content in `content_dir`, or none when there is no such directory (then only the
+/// links and the structured data's references are checked).
+pub fn content_routes(
+    content_dir: &Path,
+    site_dir: &Path,
+) -> Result<(Vec<String>, Option<String>)> {
     if !content_dir.is_dir() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), None));
     }
     let content = Content::load(content_dir, &site_dir.join("public"))?;
-    Ok(content.routes.into_iter().map(|r| r.path).collect())
+    let routes = content.all_routes().map(|r| r.path.clone()).collect();
+    Ok((routes, Some(content.settings.base_url)))
 }
 
 #[cfg(test)]
@@ -217,7 +275,7 @@ mod tests {
             .collect();
         pages.insert("about/index.html".into(), page(&[], &["team"]));
         let files = Files::from_names(pages.keys().cloned());
-        let report = check_scan(&Scan { files, pages }, &[]);
+        let report = check_scan(&Scan { files, pages }, &[], None);
         let broken: Vec<String> = report.broken_links.iter().map(|l| l.to_string()).collect();
         let expected: Vec<String> = (0..64)
             .map(|n| format!("p{n}/index.html"))

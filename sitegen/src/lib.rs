@@ -30,3 +30,4 @@ pub mod scan;
 pub mod schema;
 pub mod search;
 pub mod serve;
+pub mod structured_data;

@@ -389,8 +389,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Cmd::Check { dir, dirs } => {
-            let routes = sitegen::check::content_routes(&dirs.content, &dirs.site)?;
-            let report = sitegen::check::check_dir(&dir, &routes)?;
+            let (routes, site_url) = sitegen::check::content_routes(&dirs.content, &dirs.site)?;
+            let report = sitegen::check::check_dir(&dir, &routes, site_url.as_deref())?;
             if report.is_ok() {
                 println!("{}: every page present, every link resolves", dir.display());
                 Ok(())

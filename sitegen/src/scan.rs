@@ -41,6 +41,9 @@ pub struct Page {
     pub scripts: Vec<String>,
     /// The stylesheets it loads: `rel=stylesheet` and `preload as=style`, as written.
     pub styles: Vec<String>,
+    /// The text of each of its JSON-LD blocks ([`crate::structured_data::blocks`]).
+    #[serde(default)]
+    pub json_ld: Vec<String>,
 }
 
 impl Scan {
@@ -98,6 +101,7 @@ impl Page {
         emitter.naively_switch_states(true);
         for _ in Tokenizer::new_with_emitter(html, Tags(emitter)) {}
         page.links.retain(|link| !link.is_empty());
+        page.json_ld = crate::structured_data::blocks(html);
         page
     }
 

@@ -193,6 +193,10 @@ pub struct Depth {
     pub dead: u64,
 }
 
+/// The piece of a message's file that is stored (a row of PostgreSQL's `attachment_chunks`)
+/// and read back at a time.
+pub const CHUNK_BYTES: usize = 256 * 1024;
+
 /// What the service needs of a store for its outbox and dead letters. Each method is one step
 /// of a message's life; every backend passes the same behaviour suite (`tests/it/store.rs`).
 pub trait OutboxStore: std::fmt::Debug + Send + Sync {
@@ -217,13 +221,16 @@ pub trait OutboxStore: std::fmt::Debug + Send + Sync {
     fn take_due(&self, now_ms: u64) -> BoxFuture<'_, anyhow::Result<Option<Taken>>>;
     /// Time of the next attempt due, in ms since the Unix epoch.
     fn next_due(&self) -> BoxFuture<'_, anyhow::Result<Option<u64>>>;
-    /// The bytes of the file `index` (of [`Record::attachments`]) of message `id`, waiting or
-    /// dead.
-    fn attachment<'a>(
+    /// The chunk `n` (its bytes from `n * CHUNK_BYTES`, at most [`CHUNK_BYTES`]) of the file
+    /// `index` (of [`Record::attachments`]) of message `id`, waiting or dead; `None` past its
+    /// end. Chunk 0 of an empty file is empty. Delivery reads a file a chunk at a time, so that
+    /// what it holds of a file is one chunk, whatever the file's size.
+    fn attachment_chunk<'a>(
         &'a self,
         id: &'a str,
         index: usize,
-    ) -> BoxFuture<'a, anyhow::Result<Vec<u8>>>;
+        n: u32,
+    ) -> BoxFuture<'a, anyhow::Result<Option<Vec<u8>>>>;
     /// Forgets a delivered message, and its files.
     fn delivered<'a>(&'a self, id: &'a str) -> BoxFuture<'a, anyhow::Result<()>>;
     /// Stores the new state of a message that failed for now.

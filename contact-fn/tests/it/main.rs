@@ -11,6 +11,7 @@ mod delivery;
 mod handlers;
 mod hostile;
 mod languages;
+mod memory;
 mod newsletter;
 mod operations;
 mod operator;

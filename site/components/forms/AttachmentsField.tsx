@@ -3,6 +3,7 @@ import { type ChangeEvent, useEffect, useRef, useState } from 'react'
 import type { AttachmentsField as AttachmentsWords } from '../../schema/AttachmentsField'
 import type { FormMessages } from '../../schema/FormMessages'
 import { ATTACHMENTS, type Refused, addFiles, fillHint, formatSize } from './attachments'
+import { cx } from '../../lib/cx'
 import { controlClasses } from './fieldStyles'
 
 export type AttachmentsFieldProps = {
@@ -76,18 +77,47 @@ export function AttachmentsField({ id, words, messages, error, progress }: Attac
       <p id={hintId} className="text-sm text-ink-600">
         {fillHint(words.hint)}
       </p>
-      <input
-        ref={input}
-        id={id}
-        type="file"
-        name={ATTACHMENTS.name}
-        multiple
-        accept={ATTACHMENTS.accept}
-        aria-describedby={describedBy}
-        aria-invalid={problems.length > 0 || undefined}
-        onChange={onChange}
-        className={controlClasses('file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-brand-800')}
-      />
+      {/* The browser's own file input names its button and its empty state in the browser's
+          language. Where script runs, the input is laid, transparent, over a face that says
+          them in the page's; it stays the control a click, a key or a screen reader reaches.
+          Without script the input shows as it is, for the face could not say what it holds. */}
+      <div className="relative">
+        <input
+          ref={input}
+          id={id}
+          type="file"
+          name={ATTACHMENTS.name}
+          multiple
+          accept={ATTACHMENTS.accept}
+          aria-describedby={describedBy}
+          aria-invalid={problems.length > 0 || undefined}
+          onChange={onChange}
+          className={controlClasses(
+            cx(
+              'peer file:mr-3 file:rounded-md file:border-0 file:bg-brand-50 file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-brand-800',
+              // Written out whole, for Tailwind finds classes by their text.
+              '[@media(scripting:enabled)]:absolute [@media(scripting:enabled)]:inset-0 [@media(scripting:enabled)]:cursor-pointer [@media(scripting:enabled)]:opacity-0',
+            ),
+          )}
+        />
+        <div
+          aria-hidden="true"
+          data-file-face
+          className={controlClasses(
+            cx(
+              'items-center gap-3',
+              'peer-focus-visible:border-brand-600 peer-focus-visible:ring-3 peer-focus-visible:ring-brand-600/25',
+              'peer-aria-invalid:border-danger-700',
+            ),
+            'hidden [@media(scripting:enabled)]:flex',
+          )}
+        >
+          <span className="rounded-md bg-brand-50 px-3 py-1.5 text-sm font-medium text-brand-800">{words.choose}</span>
+          <span className="min-w-0 truncate text-sm text-ink-700">
+            {files.length === 0 ? words.none_chosen : files.map((file) => file.name).join(', ')}
+          </span>
+        </div>
+      </div>
       {files.length > 0 && (
         <div className="flex flex-col gap-1">
           <p id={listId} className="text-sm font-medium text-ink-800">

@@ -17,6 +17,8 @@ export type ContactFormProps = {
   form: ContactFormContent
   /** Options of the dialling-code dropdown. */
   countries: Country[]
+  /** The dialling code the dropdown starts on: the page's language's (`+372` in Estonian). */
+  countryCode?: string | undefined
   /** The contact service, and the page's language. */
   endpoint: Endpoint
 }
@@ -32,7 +34,7 @@ const ID = 'contact-form'
  * redirects to a confirmation page); with script it sends JSON, or multipart with the upload's
  * progress when files are attached, stays on the page and answers with a toast.
  */
-export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
+export function ContactForm({ form, countries, countryCode, endpoint }: ContactFormProps) {
   const { fields, messages } = form
   const { sending, errors, notice, progress, onSubmit, onChange } = useFormSubmission({
     endpoint,
@@ -72,7 +74,7 @@ export function ContactForm({ form, countries, endpoint }: ContactFormProps) {
         </FormField>
         <div className="grid grid-cols-[minmax(0,9rem)_minmax(0,1fr)] gap-3 sm:col-span-2 sm:grid-cols-[minmax(0,12rem)_minmax(0,1fr)]">
           <FormField id={`${ID}-country-code`} label={fields.country_code.label} error={errors[C.country_code.name]}>
-            {(control) => <CountryCodeSelect {...control} name={C.country_code.name} countries={countries} />}
+            {(control) => <CountryCodeSelect {...control} name={C.country_code.name} countries={countries} initial={countryCode} />}
           </FormField>
           <FormField id={`${ID}-phone`} label={fields.phone.label} error={errors[C.phone.name]}>
             {(control) => (

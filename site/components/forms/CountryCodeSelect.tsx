@@ -2,13 +2,13 @@ import type { Country } from '../../schema/Country'
 import type { ControlProps } from './FormField'
 import { selectClasses } from './fieldStyles'
 
-/** Dialling code preselected in the contact form. */
-export const DEFAULT_COUNTRY_CODE = '+49'
-
 export type CountryCodeSelectProps = ControlProps & {
   /** The form field the dialling code is sent as. */
   name: string
   countries: Country[]
+  /** The code selected at first (site.yaml's `country_code` of the page's language); the first
+   * country's without it. */
+  initial?: string | undefined
 }
 
 /**
@@ -18,12 +18,12 @@ export type CountryCodeSelectProps = ControlProps & {
  * tall; elsewhere the operating system's list is used. Several countries share a code
  * (+1, +7): each keeps its own option, the code is what is sent.
  */
-export function CountryCodeSelect({ name, countries, ...control }: CountryCodeSelectProps) {
+export function CountryCodeSelect({ name, countries, initial, ...control }: CountryCodeSelectProps) {
   return (
     <select
       {...control}
       name={name}
-      defaultValue={DEFAULT_COUNTRY_CODE}
+      defaultValue={initial}
       autoComplete="tel-country-code"
       className={selectClasses('[&::picker(select)]:max-h-[300px]')}
     >

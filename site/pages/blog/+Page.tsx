@@ -11,16 +11,19 @@ export default function Page() {
   return (
     <>
       <Hero hero={hero} />
-      <Section labelledBy="articles-title">
-        <SectionHeading id="articles-title" align="left" {...articles.intro} />
-        <ul role="list" className="mt-12 grid gap-6 md:grid-cols-2 lg:gap-8">
-          {cards.map((article) => (
-            <li key={article.title}>
-              <BlogArticleCard article={article} readMore={articles.read_more} />
-            </li>
-          ))}
-        </ul>
-      </Section>
+      {/* Left out with its heading when no article is in the page's language (insights/+Page.tsx). */}
+      {cards.length > 0 && (
+        <Section labelledBy="articles-title">
+          <SectionHeading id="articles-title" align="left" {...articles.intro} />
+          <ul role="list" className="mt-12 grid gap-6 md:grid-cols-2 lg:gap-8">
+            {cards.map((article) => (
+              <li key={article.title}>
+                <BlogArticleCard article={article} readMore={articles.read_more} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
     </>
   )
 }

@@ -9,7 +9,7 @@ import { siteSettings } from '../../lib/settings'
 import type { Data } from './+data'
 
 export default function Page() {
-  const { page, form, countries, endpoint } = useData<Data>()
+  const { page, form, countries, countryCode, endpoint } = useData<Data>()
   const { hero, cards, faq } = page
   return (
     <>
@@ -18,7 +18,7 @@ export default function Page() {
       <div className="relative -mt-8 pb-20 sm:-mt-12 sm:pb-24 lg:pb-28">
         <Container className="grid items-start gap-10 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)] lg:gap-12">
           <div className="rounded-panel border border-ink-200/80 bg-white p-6 shadow-elevated sm:p-10">
-            <Island name="contact-form" hydrate="idle" props={{ form, countries, endpoint }} />
+            <Island name="contact-form" hydrate="idle" props={{ form, countries, countryCode, endpoint }} />
           </div>
           <div className="lg:sticky lg:top-28 lg:pt-10">
             <ContactCardList cards={cards} contact={siteSettings().contact} headingId="contact-cards-title" />

@@ -12,6 +12,9 @@ import { Section } from '../../components/ui/Section'
 import { SectionHeading } from '../../components/ui/SectionHeading'
 import type { Data } from './+data'
 
+// A list with nothing in the page's language is left out with its heading (none of the featured
+// articles may be translated yet), as every listing of the site is: an empty list is not shown,
+// and English items are not mixed into another language's page.
 export default function Page() {
   const data = useData<Data>()
   const { hero, search, featured, latest, resources, newsletter } = data.page
@@ -25,36 +28,40 @@ export default function Page() {
         </div>
       </Hero>
 
-      <Section labelledBy="featured-title">
-        <SectionHeading id="featured-title" align="left" {...featured.intro} />
-        <ul role="list" className="mt-12 grid gap-6 lg:grid-cols-2 lg:gap-8">
-          {data.featured.map((article) => (
-            <li key={article.slug} data-article-card data-category={article.category_slug} data-type={article.type}>
-              <FeaturedArticleCard article={article} featuredLabel={featured.featured_label} />
-            </li>
-          ))}
-        </ul>
-      </Section>
+      {data.featured.length > 0 && (
+        <Section labelledBy="featured-title">
+          <SectionHeading id="featured-title" align="left" {...featured.intro} />
+          <ul role="list" className="mt-12 grid gap-6 lg:grid-cols-2 lg:gap-8">
+            {data.featured.map((article) => (
+              <li key={article.slug} data-article-card data-category={article.category_slug} data-type={article.type}>
+                <FeaturedArticleCard article={article} featuredLabel={featured.featured_label} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
 
-      <Section tone="muted" labelledBy="latest-title">
-        <SectionHeading id="latest-title" align="left" {...latest.intro} />
-        <ul role="list" className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {data.latest.map((article, i) => (
-            <li
-              key={article.slug}
-              data-article-card
-              data-category={article.category_slug}
-              data-type={article.type}
-              data-extra={i >= data.latestCount ? '' : undefined}
-              hidden={i >= data.latestCount}
-            >
-              <Reveal className="h-full" delay={(i % 3) * 100}>
-                <LatestArticleCard article={article} typeLabel={article.type_label} />
-              </Reveal>
-            </li>
-          ))}
-        </ul>
-      </Section>
+      {data.latest.length > 0 && (
+        <Section tone="muted" labelledBy="latest-title">
+          <SectionHeading id="latest-title" align="left" {...latest.intro} />
+          <ul role="list" className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {data.latest.map((article, i) => (
+              <li
+                key={article.slug}
+                data-article-card
+                data-category={article.category_slug}
+                data-type={article.type}
+                data-extra={i >= data.latestCount ? '' : undefined}
+                hidden={i >= data.latestCount}
+              >
+                <Reveal className="h-full" delay={(i % 3) * 100}>
+                  <LatestArticleCard article={article} typeLabel={article.type_label} />
+                </Reveal>
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
 
       <Section labelledBy="resources-title">
         <SectionHeading id="resources-title" {...resources.intro} />

@@ -22,7 +22,8 @@
 //! Entries are written under a temporary name and renamed into place, so a build that stops
 //! half-way leaves nothing half-written, and each stored file's bytes are checked against its
 //! name before they are published (see [`Store::expected`]): an entry torn by a crash or a
-//! disk error is dropped and made again rather than published. Output files are copies (see
+//! disk error is dropped and made again rather than published. A memo carries the hash of its
+//! own bytes, checked each time it is read ([`Cache::recall`]): a damaged one is a miss. Output files are copies (see
 //! [`crate::publish::publish_plan`]): nothing done to an output reaches the cache.
 //!
 //! Every sitegen process using the cache holds a shared lock on `lock` for as long as it
@@ -35,6 +36,7 @@
 //! all), without a list of their variants' hashes (it checks nothing it wrote), and are moved
 //! into the output rather than copied (see [`Store::throwaway`]).
 
+mod frame;
 pub mod usage;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -90,6 +92,8 @@ struct Used {
     memo: Mutex<HashSet<String>>,
     /// Bundles by hash.
     bundles: Mutex<BTreeSet<String>>,
+    /// Memo keys found damaged when they were read (and removed).
+    damaged_memos: Mutex<HashSet<String>>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -244,14 +248,38 @@ impl Cache {
         Ok(file.lock().is_ok().then_some(file))
     }
 
-    /// What was remembered under `key` (see [`Cache::remember`]).
+    /// What was remembered under `key` (see [`Cache::remember`]). A memo whose bytes no
+    /// longer match the hash stored with them (a torn write, a disk error) is a miss, with a
+    /// warning, and is removed: the step runs again and remembers it anew.
     pub fn recall(&self, key: &str) -> Option<Vec<u8>> {
         let value = match &self.memory {
             Some(memory) => locked(&memory.memos).get(key).cloned()?,
-            None => std::fs::read(self.memo_path(key)).ok()?,
+            None => {
+                let path = self.memo_path(key);
+                match frame::unframe(std::fs::read(&path).ok()?) {
+                    frame::Unframed::Value(value) => value,
+                    frame::Unframed::Foreign => return None,
+                    frame::Unframed::Damaged => {
+                        eprintln!(
+                            "warning: the memo {} of the build cache no longer matches its hash \
+                             (a torn write or a disk error); making it again",
+                            path.display()
+                        );
+                        insert(&self.used.damaged_memos, key);
+                        // Best effort: remembering it again replaces it anyway.
+                        let _ = std::fs::remove_file(&path);
+                        return None;
+                    }
+                }
+            }
         };
         insert(&self.used.memo, key);
         Some(value)
+    }
+
+    /// How many memos this process found damaged when it read them ([`Cache::recall`]).
+    pub fn damaged_memos(&self) -> usize {
+        locked(&self.used.damaged_memos).len()
     }
 
     /// Notes that this build uses the memos `keys` without recalling them: those a memo that
@@ -268,7 +296,7 @@ impl Cache {
                 locked(&memory.memos).insert(key.to_owned(), value.to_vec());
                 Ok(())
             }
-            None => write_atomic(&self.memo_path(key), value),
+            None => write_atomic(&self.memo_path(key), &frame::frame(value)),
         }
     }
 

@@ -107,6 +107,11 @@ pub struct AttachmentsField {
     pub remove: String,
     /// The name of the progress bar shown while the files are sent.
     pub progress: String,
+    /// The words of the button that opens the file chooser (`Choose files`): the page's
+    /// language, where the browser's own button would speak the browser's.
+    pub choose: String,
+    /// What the field says while no file is chosen (`No files chosen`).
+    pub none_chosen: String,
 }
 
 /// The home page's "Get in Touch" form.

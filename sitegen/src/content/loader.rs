@@ -364,7 +364,7 @@ fn ui_sections(rel: &str) -> &'static [&'static str] {
 }
 
 /// The fields of those parts that are not words: addresses, icons, codes, references.
-const NOT_WORDS: &[&str] = &["href", "icon", "links_from", "code"];
+pub(crate) const NOT_WORDS: &[&str] = &["href", "icon", "links_from", "code"];
 
 /// Which version of a file was read: changed by any write, rename over it or metadata change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -252,6 +252,20 @@ impl Content {
                 "name at least one language, the default first: `languages: [{ tag: en, name: English }]`".into(),
             ),
         }
+        for (i, language) in content.settings.languages.iter().enumerate() {
+            if let Some(code) = &language.country_code
+                && !content.countries.iter().any(|c| &c.code == code)
+            {
+                loader.error(
+                    SITE_FILE,
+                    Some(&format!("languages[{i}].country_code")),
+                    format!("`{code}` is not a dialling code of {COUNTRIES_FILE}: name one it lists (`+372`)"),
+                );
+            }
+        }
+        for (field, message) in content.settings.contact.problems() {
+            loader.error(SITE_FILE, Some(&format!("contact.{field}")), message);
+        }
         let before = loader.errors.len();
         i18n::check_languages(&mut loader, &content.settings);
         // Files are named by the tags: a mistyped tag would otherwise disown each of them.

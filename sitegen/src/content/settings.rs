@@ -102,6 +102,12 @@ pub struct Language {
     /// letter and the one it is typed as (Estonian `{ õ: o, ä: a, ö: o, ü: u, š: s, ž: z }`).
     #[serde(default)]
     pub search_folds: std::collections::BTreeMap<String, String>,
+    /// The dialling code the contact form's country list starts on in this language's pages
+    /// (`+372` for Estonian): one of `countries.yaml`'s codes. Without it the list starts on
+    /// its first country.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub country_code: Option<String>,
 }
 
 impl Language {
@@ -193,6 +199,127 @@ pub struct ContactDetails {
     pub phone: String,
     /// The office visitors can visit.
     pub office: Office,
+    /// Where the office is on a map: the `geo` of the structured data search engines read for
+    /// local results (`ProfessionalService`). Leave out where it has no office to visit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub geo: Option<Geo>,
+    /// When the company answers, as the structured data's `openingHoursSpecification`; each
+    /// entry a set of days with the same hours. Empty (the default) for none stated.
+    #[serde(default)]
+    pub opening_hours: Vec<OpeningHours>,
+}
+
+/// A point on the map, in WGS 84 degrees (what schema.org's `GeoCoordinates` means).
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Geo {
+    /// Degrees north of the equator, -90 to 90 (Tallinn `59.437`).
+    pub latitude: f64,
+    /// Degrees east of Greenwich, -180 to 180 (Tallinn `24.7536`).
+    pub longitude: f64,
+}
+
+/// Days sharing the same hours: `{ days: [Monday, Friday], opens: "09:00", closes: "18:00" }`.
+#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningHours {
+    /// The days, by their English names as schema.org spells them (`Monday`).
+    pub days: Vec<Weekday>,
+    /// Opening time, 24-hour `HH:MM`, in the office's local time.
+    pub opens: String,
+    /// Closing time, 24-hour `HH:MM`, later than `opens`.
+    pub closes: String,
+}
+
+/// A day of the week, as schema.org's `DayOfWeek` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS, JsonSchema)]
+pub enum Weekday {
+    /// `Monday`.
+    Monday,
+    /// `Tuesday`.
+    Tuesday,
+    /// `Wednesday`.
+    Wednesday,
+    /// `Thursday`.
+    Thursday,
+    /// `Friday`.
+    Friday,
+    /// `Saturday`.
+    Saturday,
+    /// `Sunday`.
+    Sunday,
+}
+
+impl ContactDetails {
+    /// Every mistake in `geo` and `opening_hours`, as (field path under `contact`, message).
+    pub(crate) fn problems(&self) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        if let Some(geo) = &self.geo {
+            if !(-90.0..=90.0).contains(&geo.latitude) {
+                problems.push((
+                    "geo.latitude".into(),
+                    format!(
+                        "{} is not a latitude: write degrees from -90 to 90",
+                        geo.latitude
+                    ),
+                ));
+            }
+            if !(-180.0..=180.0).contains(&geo.longitude) {
+                problems.push((
+                    "geo.longitude".into(),
+                    format!(
+                        "{} is not a longitude: write degrees from -180 to 180",
+                        geo.longitude
+                    ),
+                ));
+            }
+        }
+        for (i, hours) in self.opening_hours.iter().enumerate() {
+            let at = |field: &str| format!("opening_hours[{i}].{field}");
+            if hours.days.is_empty() {
+                problems.push((
+                    at("days"),
+                    "name at least one day (`[Monday, Friday]`)".into(),
+                ));
+            }
+            let opens = clock_minutes(&hours.opens);
+            let closes = clock_minutes(&hours.closes);
+            for (field, text, minutes) in [
+                ("opens", &hours.opens, opens),
+                ("closes", &hours.closes, closes),
+            ] {
+                if minutes.is_none() {
+                    problems.push((
+                        at(field),
+                        format!("`{text}` is not a time: write 24-hour `HH:MM` (`09:00`)"),
+                    ));
+                }
+            }
+            if let (Some(opens), Some(closes)) = (opens, closes)
+                && closes <= opens
+            {
+                problems.push((
+                    at("closes"),
+                    format!(
+                        "`{}` is not after `opens` (`{}`)",
+                        hours.closes, hours.opens
+                    ),
+                ));
+            }
+        }
+        problems
+    }
+}
+
+/// Minutes since midnight of a 24-hour `HH:MM` time, or `None` when it is not one.
+fn clock_minutes(text: &str) -> Option<u32> {
+    let (hours, minutes) = text.split_once(':')?;
+    if hours.len() != 2 || minutes.len() != 2 {
+        return None;
+    }
+    let (hours, minutes): (u32, u32) = (hours.parse().ok()?, minutes.parse().ok()?);
+    (hours < 24 && minutes < 60).then_some(hours * 60 + minutes)
 }
 
 /// A postal address.

@@ -8,6 +8,11 @@
 //! since then makes the translation stale; a translation without the record is stale too, as
 //! nobody said which version of the source it follows. `mark` writes the record once a
 //! translation has been checked against its source.
+//!
+//! Files are not all: a translation that leaves out some of its source's words is partial,
+//! for a reader meets those in the source's language (the loader lays the translation over the
+//! source). The report lists each missing field's path, and a partial file is not counted
+//! translated.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -44,8 +49,11 @@ impl Kind {
 /// Where a translation stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
-    /// It exists and follows the source as it is now.
+    /// It exists, follows the source as it is now, and gives every one of its words.
     Translated,
+    /// It follows the source as it is now but leaves out some of its words
+    /// ([`Entry::missing`]), which readers meet in the source's language.
+    Partial,
     /// It exists, but its source changed since (or it does not say what it follows).
     Stale,
     /// There is none.
@@ -62,6 +70,9 @@ pub struct Entry {
     /// Its translation's name (`pages/about.et.yaml`).
     pub translation: String,
     pub state: State,
+    /// The fields of the source with words the translation leaves out
+    /// (`contact.office.name`); listed whatever the state, empty for a missing translation.
+    pub missing: Vec<String>,
 }
 
 /// One language's translations.
@@ -108,31 +119,37 @@ impl fmt::Display for Status {
         for language in &self.languages {
             writeln!(
                 f,
-                "{} ({}): {:.1}% translated ({} of {} files), {} stale, {} missing",
+                "{} ({}): {:.1}% translated ({} of {} files), {} partial, {} stale, {} missing",
                 language.tag,
                 language.name,
                 language.coverage(),
                 language.count(None, State::Translated),
                 language.entries.len(),
+                language.count(None, State::Partial),
                 language.count(None, State::Stale),
                 language.count(None, State::Missing),
             )?;
             writeln!(
                 f,
-                "  {:<16}{:>11}{:>7}{:>9}",
-                "", "translated", "stale", "missing"
+                "  {:<16}{:>11}{:>9}{:>7}{:>9}",
+                "", "translated", "partial", "stale", "missing"
             )?;
             for kind in Kind::ALL {
                 writeln!(
                     f,
-                    "  {:<16}{:>11}{:>7}{:>9}",
+                    "  {:<16}{:>11}{:>9}{:>7}{:>9}",
                     kind.name(),
                     language.count(Some(kind), State::Translated),
+                    language.count(Some(kind), State::Partial),
                     language.count(Some(kind), State::Stale),
                     language.count(Some(kind), State::Missing),
                 )?;
             }
             for (state, what) in [
+                (
+                    State::Partial,
+                    "partial (these fields are shown in the source's language: translate them)",
+                ),
                 (
                     State::Stale,
                     "stale (its source changed since, or it does not record what it follows: \
@@ -151,6 +168,14 @@ impl fmt::Display for Status {
                 writeln!(f, "  {what}:")?;
                 for entry in files.iter().take(LISTED) {
                     writeln!(f, "    content/{}", entry.translation)?;
+                    if state == State::Partial {
+                        for field in entry.missing.iter().take(LISTED) {
+                            writeln!(f, "      {field}")?;
+                        }
+                        if entry.missing.len() > LISTED {
+                            writeln!(f, "      ... and {} more", entry.missing.len() - LISTED)?;
+                        }
+                    }
                 }
                 if files.len() > LISTED {
                     writeln!(f, "    ... and {} more", files.len() - LISTED)?;
@@ -189,16 +214,23 @@ pub fn status(content_dir: &Path) -> anyhow::Result<Status> {
         let mut entries = Vec::with_capacity(sources.len());
         for (kind, source) in &sources {
             let translation = translation_file(source, &tag);
-            let state = match std::fs::read_to_string(content_dir.join(&translation)) {
-                Err(_) => State::Missing,
+            let (state, missing) = match std::fs::read_to_string(content_dir.join(&translation)) {
+                Err(_) => (State::Missing, Vec::new()),
                 Ok(text) => {
                     let bytes = std::fs::read(content_dir.join(source))
                         .with_context(|| format!("reading content/{source}"))?;
-                    if recorded(&text).as_deref() == Some(digest(&bytes).as_str()) {
-                        State::Translated
-                    } else {
+                    let missing = missing_words(source, &String::from_utf8_lossy(&bytes), &text)
+                        .with_context(|| {
+                            format!("comparing content/{translation} with its source")
+                        })?;
+                    let state = if recorded(&text).as_deref() != Some(digest(&bytes).as_str()) {
                         State::Stale
-                    }
+                    } else if !missing.is_empty() {
+                        State::Partial
+                    } else {
+                        State::Translated
+                    };
+                    (state, missing)
                 }
             };
             entries.push(Entry {
@@ -206,11 +238,128 @@ pub fn status(content_dir: &Path) -> anyhow::Result<Status> {
                 source: source.clone(),
                 translation,
                 state,
+                missing,
             });
         }
         languages.push(Language { tag, name, entries });
     }
     Ok(Status { languages })
+}
+
+/// Fields whose values are not words to translate but names of things, addresses, dates and
+/// settings (`slug`, `email`, `date`): a translation that leaves them out is not partial.
+/// Added to the fields the loader already takes for no words ([`super::loader::NOT_WORDS`]).
+const NOT_WORDS: &[&str] = &[
+    "slug",
+    "src",
+    "image",
+    "share_image",
+    "avatar",
+    "author",
+    "date",
+    "category",
+    "type",
+    "geo",
+    "opening_hours",
+    "base_url",
+    "contact_endpoint",
+    "languages",
+    "cache",
+    "brand",
+    "version",
+    "style",
+    "id",
+    "number",
+    "year",
+    "step",
+    "download_count",
+    "technologies",
+    "logo",
+];
+
+/// Fields the same in every language, named by the end of their path with the list positions
+/// left out (`team.people[2].name` ends with `people.name`): people's, products' and networks'
+/// names, and the company's address and number (`site.yaml`'s `contact.email`; a form's
+/// `fields.email` has words).
+const NAMES: &[&str] = &[
+    "people.name",
+    "logos.name",
+    "social.name",
+    "contact.email",
+    "contact.phone",
+];
+
+/// The fields of `source` (its text, `rel` in the content directory) with words that the
+/// translation `translated` leaves out, as paths (`contact.office.name`). An article's body is
+/// translated whole; its front matter is compared. People's names (the authors') are theirs in
+/// every language.
+fn missing_words(rel: &str, source: &str, translated: &str) -> anyhow::Result<Vec<String>> {
+    let document = |text: &str| -> anyhow::Result<super::yaml::Value> {
+        let yaml = match rel.ends_with(".md") {
+            true => front_matter(text).unwrap_or_default(),
+            false => text,
+        };
+        super::yaml::value_from_str(yaml).map_err(|err| anyhow::anyhow!(err.message))
+    };
+    let (source, translated) = (document(source)?, document(translated)?);
+    let people: &[&str] = if rel == AUTHORS_FILE { &["name"] } else { &[] };
+    let not_words: Vec<&str> = (super::loader::NOT_WORDS.iter())
+        .chain(NOT_WORDS)
+        .chain(people)
+        .copied()
+        .collect();
+    let Some(fields) = source.as_mapping() else {
+        // A list (the countries): compare it whole, item by item.
+        return Ok(list_missing(&source, &translated, &not_words));
+    };
+    Ok(fields
+        .keys()
+        .filter_map(|key| key.as_str())
+        .filter(|key| !not_words.contains(key))
+        .flat_map(|key| super::translate::untranslated(&source, &translated, key, &not_words))
+        .filter(|path| !is_name(path))
+        .collect())
+}
+
+/// Whether the field at `path` is one of the [`NAMES`].
+fn is_name(path: &str) -> bool {
+    let mut plain = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => in_index = true,
+            ']' => in_index = false,
+            _ if !in_index => plain.push(c),
+            _ => {}
+        }
+    }
+    NAMES
+        .iter()
+        .any(|name| plain == *name || plain.ends_with(&format!(".{name}")))
+}
+
+/// [`missing_words`] of a document that is a list: the items' fields, as `[3].name`.
+fn list_missing(
+    source: &super::yaml::Value,
+    translated: &super::yaml::Value,
+    not_words: &[&str],
+) -> Vec<String> {
+    let wrap = |value: &super::yaml::Value| {
+        let mut map = serde_yaml::Mapping::new();
+        map.insert("items".into(), value.clone());
+        super::yaml::Value::Mapping(map)
+    };
+    super::translate::untranslated(&wrap(source), &wrap(translated), "items", not_words)
+        .into_iter()
+        .map(|path| path.strip_prefix("items").unwrap_or(&path).to_owned())
+        .collect()
+}
+
+/// The front matter of an article's text: the YAML between its first two `---` lines.
+fn front_matter(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("---\n")?;
+    let end = rest.find("\n---")?;
+    Some(&rest[..=end])
 }
 
 /// Every source file a language may translate, by kind, in a stable order.

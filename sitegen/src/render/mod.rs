@@ -375,7 +375,8 @@ fn workers_for(count: usize, per: usize, most: usize) -> usize {
     count.div_ceil(per).clamp(1, most.max(1))
 }
 
-const SCAN_SUFFIX: &str = ".scan";
+// `-2`: since scans carry the pages' JSON-LD; a scan stored before is read no more.
+const SCAN_SUFFIX: &str = ".scan-2";
 
 /// Stores a rendered page with its variants and what the scan reads of it.
 fn store_page(store: &Store, file: &str, html: &[u8]) -> Result<PageOut> {

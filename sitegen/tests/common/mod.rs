@@ -12,7 +12,8 @@ pub use languages::one_language;
 /// The repository root.
 pub const REPO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
-/// A copy of the site and the content in a temporary folder.
+/// A copy of the site and the content in a temporary folder, with a build cache (`dir/cache`)
+/// that has the site's bundle ([`seed_bundle`]).
 #[derive(Debug)]
 pub struct Copy {
     /// The temporary folder, removed on drop.
@@ -36,8 +37,60 @@ impl Copy {
             repo.join("site/node_modules").canonicalize()?,
             site.join("node_modules"),
         )?;
+        // The cache the tests build the copy with, `dir/cache`, holds the site's bundle already.
+        seed_bundle(&dir.path().join("cache"))?;
         Ok(Self { dir, content, site })
     }
+}
+
+/// Puts the bundle of the repository's site into the build cache at `cache`, where a build of a
+/// [`Copy`] of the site finds it (the copy has the same files over the same packages, so the
+/// same bundle): `vite build` runs once for all the tests of a run, and of the next runs while
+/// `site/` is unchanged, by whichever test asks first, into a cache of its own in the temporary
+/// folder. Not under `target/`: Tailwind leaves out of its scan what a `.gitignore` above the
+/// folder Vite builds in ignores, so a bundle built inside the checkout has other CSS. A test
+/// whose point is not Vite seeds each cache it builds with. A cache that has a `bundles` folder
+/// already is left as it is (a test's own bundle, perhaps damaged on purpose).
+pub fn seed_bundle(cache: &Path) -> anyhow::Result<()> {
+    use sitegen::bundle::{Prepared, prepare};
+    if cache.join("bundles").exists() {
+        return Ok(());
+    }
+    let shared = std::env::temp_dir().join("sitegen-tests-bundles");
+    std::fs::create_dir_all(&shared)?;
+    let bundle = {
+        // One test builds while the others wait; a lock of the whole folder is released when
+        // its file closes, whatever ends the test.
+        let lock = std::fs::File::create(shared.join(".lock"))?;
+        lock.lock()?;
+        let store = sitegen::cache::Cache::open(Some(&shared))?;
+        match prepare(&Path::new(REPO).join("site"), &store)? {
+            Prepared::Cached(bundle) => bundle,
+            Prepared::ToBuild(build) => build.run(&store, true)?,
+        }
+    };
+    let name = bundle
+        .dir
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("a bundle has a name"))?;
+    copy_with_links(&bundle.dir, &cache.join("bundles").join(name))
+}
+
+/// Copies `from` into `to` as [`copy_tree`] does, and its symbolic links as links (a bundle's
+/// `node_modules`).
+fn copy_with_links(from: &Path, to: &Path) -> anyhow::Result<()> {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry?;
+        let target = to.join(entry.path().strip_prefix(from)?);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target)?;
+        } else if entry.file_type().is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
 }
 
 /// Copies the files and folders of `from` into `to`, leaving out the entries of `from` named in

@@ -1,9 +1,10 @@
 //! The output and the build cache, through the real `sitegen` binary: published files are
 //! ordinary files that nothing done to them reaches past; a damaged cache entry is made
 //! again, never published; `kill -9`, a full disk and a concurrent build lose nothing; the
-//! cache can be seen and pruned.
+//! cache can be seen and pruned. And, through the library, a memo damaged on disk is found
+//! when it is read: a miss, never a value.
 //!
-//! Needs Node.js and the site's packages (`make deps`).
+//! Needs Node.js and the site's packages (`make deps`), but for the memo's test.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
@@ -50,6 +51,14 @@ impl Project {
 
     /// [`Project::command`], printing the build's summary.
     fn loud_command(&self, out: &Path, cache: &Path) -> Command {
+        // What these tests check is the cache's files, not Vite: a new cache starts with the
+        // site's bundle, as a cache that built it once has it.
+        if let Err(err) = common::seed_bundle(cache) {
+            panic!(
+                "seeding {} with the site's bundle: {err:#}",
+                cache.display()
+            );
+        }
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -593,5 +602,56 @@ fn the_cache_shows_its_builds_and_prunes_to_the_last_ones() -> anyhow::Result<()
         "{pruned}"
     );
     assert_eq!(build("a")?, 0);
+    Ok(())
+}
+
+/// The one memo file under `cache`.
+fn memo_file(cache: &Path) -> anyhow::Result<PathBuf> {
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(cache.join("memo"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    anyhow::ensure!(files.len() == 1, "memo files: {files:?}");
+    Ok(files[0].clone())
+}
+
+#[test]
+fn a_memo_damaged_on_disk_is_a_miss_when_it_is_read_and_is_made_again() -> anyhow::Result<()> {
+    use sitegen::cache::{Cache, hash_hex};
+    let dir = tempfile::tempdir()?;
+    let key = hash_hex(&[b"the inputs of a step"]);
+    let value = b"what the step made of them, as later builds would use it".to_vec();
+    let cache = Cache::open(Some(dir.path()))?;
+    cache.remember(&key, &value)?;
+    assert_eq!(cache.recall(&key), Some(value.clone()));
+    let file = memo_file(dir.path())?;
+    let stored = std::fs::read(&file)?;
+
+    // A bit flipped in the value, one in the hash stored with it, a tail lost: each read in a
+    // build of its own (a fresh process would find it so), a miss, counted, and removed.
+    let mut flipped_value = stored.clone();
+    *flipped_value.last_mut().expect("bytes") ^= 0x10;
+    let mut flipped_hash = stored.clone();
+    flipped_hash[stored.len() - value.len() - 1] ^= 0x01;
+    let torn = stored[..stored.len() - 5].to_vec();
+    for damaged in [flipped_value, flipped_hash, torn] {
+        std::fs::write(&file, &damaged)?;
+        let cache = Cache::open(Some(dir.path()))?;
+        assert_eq!(cache.recall(&key), None, "a damaged memo is a miss");
+        assert_eq!(cache.damaged_memos(), 1);
+        assert!(!file.exists(), "the damaged memo is removed");
+        // The step runs again and remembers its value anew, which reads back whole.
+        cache.remember(&key, &value)?;
+        assert_eq!(cache.recall(&key), Some(value.clone()));
+        assert_eq!(std::fs::read(&file)?, stored);
+    }
+
+    // A memo of an older sitegen, without the hash: a miss too, but no damage.
+    std::fs::write(&file, &value)?;
+    let cache = Cache::open(Some(dir.path()))?;
+    assert_eq!(cache.recall(&key), None);
+    assert_eq!(cache.damaged_memos(), 0);
     Ok(())
 }

@@ -15,7 +15,7 @@ fn routes(list: &[&str]) -> Vec<String> {
 }
 
 fn check(name: &str, list: &[&str]) -> CheckReport {
-    check_dir(&fixture(name), &routes(list)).expect("fixture is readable")
+    check_dir(&fixture(name), &routes(list), None).expect("fixture is readable")
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn a_fragment_must_name_an_element_of_the_target_page() {
 
 #[test]
 fn a_missing_directory_is_an_error() {
-    let err = check_dir(&fixture("no-such-dist"), &[]).expect_err("nothing to check");
+    let err = check_dir(&fixture("no-such-dist"), &[], None).expect_err("nothing to check");
     assert!(
         err.to_string()
             .ends_with("no-such-dist is not a directory; build the site first"),

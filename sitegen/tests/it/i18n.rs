@@ -350,3 +350,75 @@ fn i18n_status_counts_the_real_content_and_fails_below_the_coverage_asked() {
     assert!(printed.contains(", 1 stale, "), "{printed}");
     assert!(printed.contains("content/pages/about.et.yaml"), "{printed}");
 }
+
+/// Regression: a translation file that left out some of its source's words (which readers then
+/// meet in English) counted as translated.
+#[test]
+fn i18n_status_reports_a_translation_missing_a_string_as_partial_with_its_path() {
+    let copy = common::Copy::new().expect("a copy of the site");
+    let sitegen = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_sitegen"))
+            .args(args)
+            .output()
+            .expect("sitegen runs")
+    };
+    let content = copy.content.to_str().expect("a UTF-8 path");
+    let status = |min: &[&str]| {
+        let mut args = vec!["i18n", "status", "--content", content];
+        args.extend(min);
+        sitegen(&args)
+    };
+    let printed = String::from_utf8_lossy(&status(&[]).stdout).into_owned();
+    assert!(printed.contains(", 0 partial, "), "{printed}");
+    let coverage = |printed: &str| -> String {
+        let first = printed.lines().next().unwrap_or_default();
+        let start = first.find("): ").expect("a coverage") + 3;
+        first[start..]
+            .split('%')
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let before = coverage(&printed);
+    // The coverage is printed rounded to a tenth: ask a hair below it.
+    let floor = before.parse::<f64>().expect("a percentage") - 0.05;
+    let at_least_before = format!("et={floor}");
+    assert!(status(&["--min", &at_least_before]).status.success());
+
+    // The Estonian settings leave out the office's name, and are marked as up to date.
+    let site = copy.content.join("site.et.yaml");
+    let text = std::fs::read_to_string(&site).expect("site.et.yaml");
+    let without: String = text
+        .lines()
+        .filter(|line| line.trim() != "name: Tallinna kontor")
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_ne!(without, text, "the office's name was in the translation");
+    std::fs::write(&site, without).expect("written");
+    let marked = sitegen(&["i18n", "mark", site.to_str().expect("a UTF-8 path")]);
+    assert!(
+        marked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&marked.stderr)
+    );
+
+    let printed = String::from_utf8_lossy(&status(&[]).stdout).into_owned();
+    assert!(printed.contains(", 1 partial, "), "{printed}");
+    let listed = printed
+        .split("  partial (")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a list of partial files: {printed}"));
+    assert!(
+        listed.contains("content/site.et.yaml\n      contact.office.name\n"),
+        "{printed}"
+    );
+    assert_ne!(
+        coverage(&printed),
+        before,
+        "a partial file is not translated"
+    );
+    assert!(
+        !status(&["--min", &at_least_before]).status.success(),
+        "--min counts a partial file as not translated"
+    );
+}

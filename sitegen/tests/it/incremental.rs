@@ -203,7 +203,15 @@ impl Project {
         Ok(())
     }
 
+    /// Options of a build into `out` with the cache `cache`, which starts with the site's bundle
+    /// (Vite is not what these tests check).
     fn options(&self, out: &Path, cache: &Path) -> BuildOptions {
+        if let Err(err) = common::seed_bundle(cache) {
+            panic!(
+                "seeding {} with the site's bundle: {err:#}",
+                cache.display()
+            );
+        }
         let mut options =
             BuildOptions::new(self.content.clone(), self.site.clone(), out.to_owned());
         options.quiet = true;
@@ -245,6 +253,7 @@ fn check_sequence(edits: &[Edit]) -> anyhow::Result<()> {
     let work = tempfile::tempdir()?;
     let cache = work.path().join("cache");
     let bundles = work.path().join("bundles");
+    common::seed_bundle(work.path())?;
     let incremental = work.path().join("incremental");
     build(&project.options(&incremental, &cache))?;
     for (step, edit) in edits.iter().enumerate() {

@@ -14,7 +14,9 @@ use std::sync::{Mutex, MutexGuard};
 use anyhow::Context as _;
 
 use crate::durable::{self, now_ms};
-use crate::store::{BoxFuture, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, revived};
+use crate::store::{
+    BoxFuture, CHUNK_BYTES, Depth, EnqueueError, OutboxStore, Record, Seen, Taken, revived,
+};
 
 /// Wait before trying again a message whose move to the dead letters failed.
 const BURY_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
@@ -483,14 +485,27 @@ impl OutboxStore for FileOutbox {
             Ok::<_, std::io::Error>(present)
         }))
     }
-    fn attachment<'a>(
+    fn attachment_chunk<'a>(
         &'a self,
         id: &'a str,
         index: usize,
-    ) -> BoxFuture<'a, anyhow::Result<Vec<u8>>> {
+        n: u32,
+    ) -> BoxFuture<'a, anyhow::Result<Option<Vec<u8>>>> {
         let path = self.paths.attachments.join(id).join(index.to_string());
-        Box::pin(blocking("reading an attachment", move || fs::read(path)))
+        Box::pin(blocking("reading an attachment", move || {
+            read_chunk(&path, n)
+        }))
     }
+}
+
+/// The chunk `n` of the file at `path` ([`OutboxStore::attachment_chunk`]).
+fn read_chunk(path: &Path, n: u32) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::{Read as _, Seek as _, SeekFrom};
+    let mut file = fs::File::open(path)?;
+    file.seek(SeekFrom::Start(u64::from(n) * CHUNK_BYTES as u64))?;
+    let mut chunk = Vec::with_capacity(CHUNK_BYTES);
+    file.take(CHUNK_BYTES as u64).read_to_end(&mut chunk)?;
+    Ok((n == 0 || !chunk.is_empty()).then_some(chunk))
 }
 
 /// Moves the spooled files of message `id` into `attachments/<id>/0`, `1`, ... durably: their

@@ -10,8 +10,8 @@ use sqlx::postgres::{PgConnection, PgPool, PgRow};
 use super::{Database, from_db, to_db};
 use crate::durable::now_ms;
 use crate::store::{
-    BoxFuture, Depth, EnqueueError, Notifications, OutboxStore, Record, Seen, Taken, WebhookTarget,
-    revived,
+    BoxFuture, CHUNK_BYTES, Depth, EnqueueError, Notifications, OutboxStore, Record, Seen, Taken,
+    WebhookTarget, revived,
 };
 
 /// The record's kind as its text in the table: what serde writes, so a new kind needs no
@@ -24,9 +24,6 @@ fn kind_text(record: &Record) -> anyhow::Result<String> {
 }
 
 const COLUMNS: &str = "id, kind, created_ms, attempts, next_attempt_ms, last_error, envelope_from, envelope_to, message, webhook_url, webhook_id, notify_urls, notify_body, attachments, attachment_bytes";
-
-/// Largest row of `attachment_chunks`: what is read from a spool file at a time.
-const CHUNK_BYTES: usize = 256 * 1024;
 
 /// The record's list of files as its column holds it: JSON, or NULL for none.
 fn attachments_text(record: &Record) -> Option<String> {
@@ -610,22 +607,23 @@ impl OutboxStore for PgOutbox {
             Ok(deleted.is_some())
         })
     }
-    fn attachment<'a>(
+    fn attachment_chunk<'a>(
         &'a self,
         id: &'a str,
         index: usize,
-    ) -> BoxFuture<'a, anyhow::Result<Vec<u8>>> {
+        n: u32,
+    ) -> BoxFuture<'a, anyhow::Result<Option<Vec<u8>>>> {
         Box::pin(async move {
-            let chunks: Vec<Vec<u8>> = sqlx::query_scalar(
-                "SELECT data FROM attachment_chunks WHERE message_id = $1 AND part = $2
-                 ORDER BY seq",
+            // A row is a chunk (store_chunks): one row per query, as delivery consumes them.
+            sqlx::query_scalar(
+                "SELECT data FROM attachment_chunks WHERE message_id = $1 AND part = $2 AND seq = $3",
             )
             .bind(id)
             .bind(i32::try_from(index).unwrap_or(i32::MAX))
-            .fetch_all(self.pool())
+            .bind(i32::try_from(n).unwrap_or(i32::MAX))
+            .fetch_optional(self.pool())
             .await
-            .context("reading an attachment")?;
-            Ok(chunks.concat())
+            .context("reading an attachment")
         })
     }
 }

@@ -13,10 +13,14 @@ export default function Page() {
   return (
     <>
       <Hero hero={page.hero} />
-      <Section labelledBy="category-list-title">
-        <h2 id="category-list-title" className="text-title text-ink-950">
-          {page.list_title}
-        </h2>
+      {/* Without an article in the page's language the list and its heading are left out, as
+          every listing's are (insights/+Page.tsx); the filter still leads to the other categories. */}
+      <Section labelledBy={articles.length > 0 ? 'category-list-title' : undefined}>
+        {articles.length > 0 && (
+          <h2 id="category-list-title" className="text-title text-ink-950">
+            {page.list_title}
+          </h2>
+        )}
         <InsightsFilterLinks
           className="mt-6"
           allHref={insightsHref}
@@ -24,13 +28,15 @@ export default function Page() {
           categories={filter.categories}
           current={current}
         />
-        <ul role="list" className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {articles.map((card) => (
-            <li key={card.slug}>
-              <LatestArticleCard article={card} typeLabel={card.type_label} />
-            </li>
-          ))}
-        </ul>
+        {articles.length > 0 && (
+          <ul role="list" className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {articles.map((card) => (
+              <li key={card.slug}>
+                <LatestArticleCard article={card} typeLabel={card.type_label} />
+              </li>
+            ))}
+          </ul>
+        )}
         {pager && <Pager {...pager} />}
       </Section>
     </>
