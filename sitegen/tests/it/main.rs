@@ -20,6 +20,7 @@ mod json_schema;
 mod new;
 mod observatory;
 mod publish;
+mod publishing;
 mod redirects;
 mod render_faults;
 mod render_paths;
