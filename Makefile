@@ -7,6 +7,8 @@ SHELL := bash
 
 CARGO   ?= cargo
 DIST    ?= dist
+# Extra flags of `make build`'s sitegen build, e.g. BUILD_FLAGS=--preview for a preview.
+BUILD_FLAGS ?=
 HOST    ?= 127.0.0.1
 PORT    ?= 8080
 CONTACT_PORT ?= 8787
@@ -74,7 +76,7 @@ promtool: ## Install Debian's promtool (package prometheus) when it is missing
 # --- build and run ------------------------------------------------------------
 build: deps nasm ## Build the site into dist/
 	$(CARGO) build -p sitegen -p contact-fn
-	$(SITEGEN) build --out $(DIST)
+	$(SITEGEN) build --out $(DIST) $(BUILD_FLAGS)
 
 # The site's forms post to the contact-fn started here, whatever site.yaml or
 # SITEGEN_CONTACT_ENDPOINT say; with no SMTP server configured it writes each message as an
@@ -111,7 +113,7 @@ timed = start=$$(date +%s%N); ( $(2) ); \
 	printf '%s\t%s\n' '$(1)' $$(( ($$(date +%s%N) - start) / 1000000 )) >> $(CURDIR)/$(TIMES_DIR)/phases.tsv
 
 test: test-times-reset nasm ## Run every test (Rust, TypeScript types, then the browser against the real build)
-	$(MAKE) --no-print-directory -j2 --output-sync=line test-setup test-compile
+	$(MAKE) --no-print-directory -j2 test-setup test-compile
 	$(MAKE) --no-print-directory test-rust typecheck test-browser
 
 # Each `make test` starts its figures anew.

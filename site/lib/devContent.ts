@@ -12,9 +12,13 @@
 // of the photos and social cards it encoded into the build cache (`$SITEGEN_DEV_FILES`:
 // `{"/img/...": "/path/in/the/cache"}`), which this plugin serves under `/img/`; a social card
 // still being drawn is `null` there until it is, and a request for it waits. Without
-// `sitegen dev` (`make content` + `npm run dev`) the reload works alone.
+// `sitegen dev` (`make content` + `npm run dev`) the reload works alone. A page request is
+// answered as the published site answers it: the content's redirects first
+// (`$SITEGEN_DEV_REDIRECTS`, the `_redirects` a build would write), then the page at its
+// published URL, with the slash Vike would otherwise redirect away.
 import { createReadStream, existsSync, readFileSync, watch } from 'node:fs'
 import path from 'node:path'
+import type { ServerResponse } from 'node:http'
 import type { Connect, ErrorPayload, Plugin, ViteDevServer, WebSocketClient } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
 import { currentContent, setContent, translationAt } from './contentGlobal.ts'
@@ -93,6 +97,59 @@ function servePictures(filesFile: string): Connect.NextHandleFunction {
     res.setHeader('Cache-Control', 'no-cache')
     createReadStream(file).on('error', next).pipe(res)
   }
+}
+
+/** A rule of `_redirects`: `/old/ /new/ 301`, or `/gone/ /404.html 410`. */
+interface RedirectRule {
+  to: string
+  status: number
+}
+
+/**
+ * The rule of the `_redirects` file `sitegen dev` writes (as a build does: the aliases,
+ * redirects.yaml and the pages that expired) for the request path `path`, read again on every
+ * page request; the not-found rules of the other languages (404) are the renderer's own.
+ */
+function redirectFor(redirectsFile: string, path: string): RedirectRule | undefined {
+  let text: string
+  try {
+    text = readFileSync(redirectsFile, 'utf8')
+  } catch {
+    // Not written yet, or being replaced: no rule.
+    return undefined
+  }
+  for (const line of text.split('\n')) {
+    const [from, to, status] = line.split(' ')
+    if (from === path && to !== undefined && (status === '301' || status === '410')) return { to, status: Number(status) }
+  }
+  return undefined
+}
+
+/**
+ * Answers a page request the way `sitegen serve` and the CDN do, before the renderer sees it: an
+ * old path with a 301 to its page, a page that is gone with 410 and the not-found page, and a
+ * page's published URL (`/et/insights/`, with its slash) with the page itself, where Vike would
+ * answer a 301 to the form without the slash. Returns the path the renderer is to render, or
+ * undefined when the request is answered.
+ */
+function asPublished(req: Connect.IncomingMessage, res: ServerResponse, redirectsFile: string | undefined): string | undefined {
+  const [path = '/', query] = (req.url ?? '/').split(/\?(.*)/s)
+  const rule = redirectsFile ? redirectFor(redirectsFile, path) : undefined
+  if (rule?.status === 301) {
+    res.writeHead(301, { Location: rule.to, 'Cache-Control': 'no-cache' }).end()
+    return undefined
+  }
+  if (rule?.status === 410) {
+    // The renderer answers the path with the not-found page, and 410 instead of its 404.
+    const writeHead = res.writeHead.bind(res) as (status: number, ...rest: unknown[]) => ServerResponse
+    res.writeHead = ((_status: number, ...rest: unknown[]) => writeHead(410, ...rest)) as typeof res.writeHead
+  }
+  if (path === '/' || !path.endsWith('/')) return path
+  const bare = path.replace(/\/+$/, '')
+  const url = query === undefined ? bare : `${bare}?${query}`
+  req.url = url
+  ;(req as { originalUrl?: string }).originalUrl = url
+  return bare
 }
 
 /** The content loaded last, with its translations. */
@@ -251,6 +308,7 @@ export function reloadOnContent(
   contentFile: string,
   statusFile = process.env.SITEGEN_DEV_STATUS,
   filesFile = process.env.SITEGEN_DEV_FILES,
+  redirectsFile = process.env.SITEGEN_DEV_REDIRECTS,
 ): Plugin {
   const watched = new Set([contentFile, statusFile].filter((f): f is string => Boolean(f)))
   let mistakes = readMistakes(statusFile)
@@ -290,7 +348,8 @@ export function reloadOnContent(
       }
       server.middlewares.use((req, res, next) => {
         if (!asksForAPage(req)) return void content.then(() => next())
-        const path = req.url?.split('?')[0] ?? '/'
+        const path = asPublished(req, res, redirectsFile)
+        if (path === undefined) return
         const turn = () =>
           new Promise<void>((done) => {
             const timer = setTimeout(done, RENDER_TURN_MS)

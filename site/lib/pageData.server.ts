@@ -184,10 +184,10 @@ const pageData = {
     const { hero, blurb, tiles } = service
     return { page: { hero, blurb, tiles } }
   },
-} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex' | 'card' | 'jsonLd'> }
+} satisfies { [K in PageKind]: (route: RouteOf<K>) => Omit<PageDataBase, 'meta' | 'noindex' | 'card' | 'jsonLd' | 'banner'> }
 
 /** The `+data` of a page of kind `K`. */
-export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex' | 'card' | 'jsonLd'> & ReturnType<(typeof pageData)[K]>
+export type PageData<K extends PageKind> = Pick<PageDataBase, 'meta' | 'noindex' | 'card' | 'jsonLd' | 'banner'> & ReturnType<(typeof pageData)[K]>
 
 /** The `+data` of the page of kind `kind` published as `route`. */
 function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
@@ -196,9 +196,11 @@ function dataOf<K extends PageKind>(kind: K, route: RouteOf<K>): PageData<K> {
   return {
     meta: { title: route.title, description: route.description },
     card: loadContent().cards[route.path],
-    // The pages a form post ends on are reachable by anyone but are not for search results.
-    noindex: !route.in_sitemap,
+    // The pages a form post ends on are reachable by anyone but are not for search results, and
+    // no page of a build that shows drafts or scheduled pages is.
+    noindex: !route.in_sitemap || loadContent().settings.noindex,
     jsonLd: graphOf(route),
+    ...(route.banner === undefined ? {} : { banner: route.banner }),
     ...build(route),
   }
 }
@@ -214,7 +216,8 @@ export function dataHook<K extends PageKind>(kind: K): (pageContext: PageContext
 /** The `+data` of the not-found page (404.html): the not-found copy, whatever path was missed. */
 export function notFoundData() {
   const notFound = loadContent().settings.not_found
-  return { meta: notFound.meta, noindex: false, page: withoutMeta(notFound) } satisfies PageDataBase
+  const noindex = loadContent().settings.noindex
+  return { meta: notFound.meta, noindex, page: withoutMeta(notFound) } satisfies PageDataBase
 }
 
 /**

@@ -14,6 +14,11 @@ export type PageDataBase = {
   page: unknown
   /** Open Graph type, for pages that are more than a `website` (articles). */
   og?: { type: 'article' }
+  /**
+   * The banner of a page shown though not published ("Draft", "Scheduled for ..."), in its
+   * language: sitegen writes it on the routes of a preview build (RouteInfo.banner).
+   */
+  banner?: string
   /** The page's social card (`og:image`), drawn by sitegen; the not-found page has none. */
   card?: SocialCard | undefined
   /**

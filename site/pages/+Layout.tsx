@@ -1,11 +1,14 @@
 import './app.css'
 import type { ReactNode } from 'react'
+import { useData } from 'vike-react/useData'
 import { usePageContext } from 'vike-react/usePageContext'
 import { shownLanguages } from '../components/layout/LanguageSwitcher'
 import { SiteFooter } from '../components/layout/SiteFooter'
 import { SiteHeader } from '../components/layout/SiteHeader'
+import { PublishingBanner } from '../components/layout/PublishingBanner'
 import { SkipLink } from '../components/layout/SkipLink'
 import { pathOf, routeByPath } from '../lib/content.server'
+import type { PageDataBase } from '../lib/pageMeta'
 import { Once } from '../lib/once.server'
 import { Here } from '../lib/paths'
 import { siteSettings } from '../lib/settings'
@@ -24,11 +27,13 @@ export default function Layout({ children }: { children: ReactNode }) {
   const versions = is404 ? undefined : routeByPath(urlPathname)?.versions
   const languages = versions && shownLanguages(versions.languages)
   const home = pathOf('home', {})
+  const { banner } = useData<PageDataBase>()
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink targetId={MAIN_ID} label={settings.ui.skip_to_content} />
       <Once part={SiteHeader} props={{ settings, here: new Here(urlPathname), home, languages }} />
       <main id={MAIN_ID} tabIndex={-1} className="flex-1 pt-header outline-none">
+        {banner && <PublishingBanner text={banner} />}
         {children}
       </main>
       <Once part={SiteFooter} props={{ settings, home }} />

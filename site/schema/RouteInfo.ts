@@ -37,7 +37,12 @@ share_image?: ShareImage,
  * The page in every language of the site, from the one table of them
  * ([`super::i18n`]); only on a site of more than one language.
  */
-versions?: Versions, } & ({ "kind": "contact-sent" } | { "kind": "contact-error" } | { "kind": "newsletter", "params": { 
+versions?: Versions, 
+/**
+ * The banner of a page shown though not published (`Draft`, `Scheduled for 9 December
+ * 2026, 09:00`), in the page's language; only in a build that shows such pages.
+ */
+banner?: string, } & ({ "kind": "contact-sent" } | { "kind": "contact-error" } | { "kind": "newsletter", "params": { 
 /**
  * Which one (`confirmed`).
  */

@@ -31,6 +31,11 @@ languages: Array<Language>,
  */
 language: string, 
 /**
+ * Whether every page asks search engines not to index it: set by a build that shows what
+ * is not published (`--drafts`, `--future`, `--preview`, `sitegen dev`), never written.
+ */
+noindex: boolean, 
+/**
  * Base URL of the contact service (`contact-fn`) the forms post to.
  * The `SITEGEN_CONTACT_ENDPOINT` environment variable overrides it at build time.
  */

@@ -39,4 +39,13 @@ languages_label: string,
 /**
  * What the language switcher says of a language the page is not translated into.
  */
-not_translated: string, };
+not_translated: string, 
+/**
+ * The banner of a draft shown by a preview build or `sitegen dev` (`Draft`).
+ */
+draft: string, 
+/**
+ * The banner of a page not yet due, with `{date}` (written as `dates` says) and `{time}`
+ * (`09:00`, in `time_zone`): `Scheduled for {date}, {time}`.
+ */
+scheduled: string, };

@@ -1,4 +1,4 @@
-// `sitegen dev` end to end: every language's pages are served; a content save shows in the open page without a manual reload (and
+// `sitegen dev` end to end: every language's pages are served at their published URLs, with the content's redirects and drafts; a content save shows in the open page without a manual reload (and
 // reloads only the open pages it changes), a content mistake shows in Vite's error overlay with its file:line:col while the page keeps its
 // last good content, the fix clears it, and SIGTERM leaves no process behind.
 import { expect, test } from '@playwright/test'
@@ -153,6 +153,35 @@ test('at 5,000 generated articles, a save of the open article shows in it', asyn
     // A generated article's page renders from the same content.
     await page.goto(new URL('/insights/', dev.url).href)
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('sitegen dev answers as the published site: an Estonian page at its URL with the slash, a draft with its banner, an alias with 301', async ({
+  page,
+  request,
+}) => {
+  const dev = await startDev()
+  try {
+    const at = (path: string) => new URL(path, dev.url).href
+    // Every published link ends in `/`: the page answers there, not with a redirect to the form
+    // without it.
+    const estonian = await request.get(at('/et/insights/'), { maxRedirects: 0 })
+    expect(estonian.status()).toBe(200)
+    expect(await estonian.text()).toMatch(/<html [^>]*lang="et"/)
+    dev.edit('articles/five-questions-to-ask-before-your-next-cloud-migration.md', (text) =>
+      text.replace('---\n', '---\naliases: [/insights/old-cloud-questions]\n'),
+    )
+    dev.edit('articles/dashboards-nobody-opens-and-how-to-fix-them.md', (text) => text.replace('---\n', '---\ndraft: true\n'))
+    const moved = () => request.get(at('/insights/old-cloud-questions/'), { maxRedirects: 0 })
+    await expect.poll(async () => (await moved()).status()).toBe(301)
+    expect((await moved()).headers().location).toBe('/insights/five-questions-to-ask-before-your-next-cloud-migration/')
+    const draft = at('/insights/dashboards-nobody-opens-and-how-to-fix-them/')
+    await page.goto(draft)
+    await expect(page.getByRole('note')).toHaveText('Draft')
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+    expect(page.url()).toBe(draft)
   } finally {
     await dev.stop()
   }

@@ -74,6 +74,10 @@ pub struct BuildOptions {
     /// ([`publish::PreviousOutput::remove_in_background`]), rather than waiting for it: for a
     /// command that ends with the build.
     pub remove_previous_in_background: bool,
+    /// What the build shows besides the published pages (drafts, what is not yet due), and
+    /// at what time; the default is a production build at [`crate::content::publishing::NOW_ENV`]
+    /// or now.
+    pub publishing: crate::content::Publishing,
 }
 
 impl BuildOptions {
@@ -90,6 +94,7 @@ impl BuildOptions {
             jobs: RenderOptions::default_jobs(),
             page_timeout: Duration::from_secs(60),
             remove_previous_in_background: false,
+            publishing: crate::content::Publishing::default(),
         }
     }
 }
@@ -515,6 +520,7 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
     let mut report = report?;
     report.stages = steps.times;
     report.images = (!pictures.files.is_empty()).then_some(pictures.report);
+    report.next_change_at = content.next_change_at.map(|at| at.to_string());
     Ok(Built {
         content,
         report,
@@ -530,7 +536,12 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
 }
 
 fn load(options: &BuildOptions) -> Result<Content, BuildError> {
-    let mut content = Content::load(&options.content_dir, &options.site_dir.join("public"))?;
+    let mut content = Content::load_with(
+        &options.content_dir,
+        &options.site_dir.join("public"),
+        None,
+        &options.publishing,
+    )?;
     for warning in &content.warnings {
         eprintln!("warning: {warning}");
     }

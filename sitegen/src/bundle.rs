@@ -226,6 +226,12 @@ impl ToBuild {
             std::fs::copy(&path, &to).with_context(|| format!("copying {}", path.display()))?;
         }
         link_packages(&site.join("node_modules"), &copy.join("node_modules"))?;
+        // Tailwind finds the classes the site uses by scanning the folder Vite builds in, and
+        // leaves out what a `.gitignore` of the folders above it ignores: a cache inside a
+        // checkout (`--cache-dir target/cache`, ignored there) would give CSS without the
+        // site's classes. A `.git` here is where it stops looking up.
+        std::fs::create_dir(copy.join(".git"))
+            .with_context(|| format!("creating {}", copy.join(".git").display()))?;
         // Its output is read through pipes of its own: given sitegen's stderr, Node would make it
         // non-blocking for sitegen too (see [`crate::relay`]).
         let output = Command::new("node")

@@ -54,6 +54,8 @@ enum Cmd {
         /// Seconds one page may take to render before its worker is stopped.
         #[arg(long, value_name = "SECONDS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
         page_timeout: u64,
+        #[command(flatten)]
+        shown: Shown,
     },
     /// Verify an output directory: every page exists and every internal link resolves.
     Check {
@@ -74,6 +76,10 @@ enum Cmd {
         /// Port to listen on.
         #[arg(long, short, default_value_t = 8080)]
         port: u16,
+        /// Also answer `NAME.localhost` from `DIR/previews/NAME/` (with `X-Robots-Tag:
+        /// noindex`), as the CloudFront Function answers `NAME.<preview_domain>`.
+        #[arg(long)]
+        previews: bool,
     },
     /// Validate the content only, reporting every mistake.
     Validate {
@@ -218,6 +224,20 @@ struct DeployArgs {
     /// Print only the summary and errors.
     #[arg(long, short)]
     quiet: bool,
+    /// Publish the build as the preview NAME (letters, digits, `-`: a branch or `pr-42`) under
+    /// `previews/NAME/` of the target, and print its URL (`preview_domain` of site.yaml).
+    /// Build it with `sitegen build --preview`. It never touches the site.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["remove_preview", "list_previews"])]
+    preview: Option<String>,
+    /// Delete every object of the preview NAME, and nothing else (`s3://BUCKET[/PREFIX]` only).
+    #[arg(long, value_name = "NAME", conflicts_with = "list_previews")]
+    remove_preview: Option<String>,
+    /// List the previews of the target with their age and size (`s3://BUCKET[/PREFIX]` only).
+    #[arg(long)]
+    list_previews: bool,
+    /// The content directory whose site.yaml names the `preview_domain`.
+    #[arg(long, default_value = "content")]
+    content: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -229,6 +249,38 @@ struct Dirs {
     /// The Vike project that renders the pages.
     #[arg(long, default_value = "site")]
     site: PathBuf,
+}
+
+/// What a build shows besides the published pages. The time is `SITEGEN_NOW` (RFC 3339), else
+/// the clock.
+#[derive(Debug, clap::Args)]
+struct Shown {
+    /// Also publish drafts (`draft: true`), each with a "Draft" banner; no page is indexed.
+    #[arg(long)]
+    drafts: bool,
+    /// Also publish what is not yet due (`publish_at` to come), each with a "Scheduled for"
+    /// banner; no page is indexed.
+    #[arg(long)]
+    future: bool,
+    /// A preview of what is being written: `--drafts` and `--future`.
+    #[arg(long)]
+    preview: bool,
+    /// The address the build is published at, instead of `base_url` of site.yaml: a
+    /// preview's own (`https://pr-7.preview.example.com`), for its canonical, hreflang,
+    /// sitemap, feed and card URLs.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+}
+
+impl Shown {
+    fn publishing(&self) -> sitegen::content::Publishing {
+        sitegen::content::Publishing {
+            drafts: self.drafts || self.preview,
+            future: self.future || self.preview,
+            now: None,
+            base_url: self.base_url.clone(),
+        }
+    }
 }
 
 impl Dirs {
@@ -282,8 +334,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             no_cache,
             jobs,
             page_timeout,
+            shown,
         } => {
             let mut options = BuildOptions::new(dirs.content, dirs.site, out);
+            options.publishing = shown.publishing();
             options.contact_endpoint = contact_endpoint;
             options.quiet = quiet;
             options.cache_dir = cache_dir;
@@ -311,7 +365,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let published = built.published;
                 println!(
                     "Published {} into {}: {} pages hashed, {} rendered, \
-                     the rest unchanged; bundle {}; {} files written, {} removed{}",
+                     the rest unchanged; bundle {}; {} files written, {} removed{}; \
+                     next_change_at: {}",
                     pages_of(&built.content),
                     options.out_dir.display(),
                     built.hashed,
@@ -328,6 +383,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     } else {
                         ""
                     },
+                    built.report.next_change_at.as_deref().unwrap_or("none"),
                 );
             }
             Ok(())
@@ -369,9 +425,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Cmd::Serve { dir, host, port } => {
+        Cmd::Serve {
+            dir,
+            host,
+            port,
+            previews,
+        } => {
             let runtime = tokio::runtime::Runtime::new().context("starting the runtime")?;
-            runtime.block_on(sitegen::serve::run(dir, SocketAddr::new(host, port)))
+            runtime.block_on(sitegen::serve::run(
+                dir,
+                SocketAddr::new(host, port),
+                previews,
+            ))
         }
         Cmd::Cache { action, cache_dir } => {
             let root = sitegen::cache::dir_or_default(cache_dir.as_deref())?;
@@ -471,13 +536,48 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .parse::<sitegen::deploy::target::Target>()
                 .map_err(|e| anyhow::anyhow!(e))?;
             let found = sitegen::deploy::credentials::find(&|name| std::env::var(name).ok())?;
+            let endpoint = args.endpoint_url.clone().filter(|e| !e.is_empty());
+            let retry = sitegen::deploy::s3::Retry::default();
+            if args.list_previews {
+                use sitegen::deploy::previews;
+                let listed = previews::list(&target, endpoint.as_deref(), &found, retry)?;
+                if listed.is_empty() {
+                    println!("no previews under {target}previews/");
+                }
+                for preview in listed {
+                    println!(
+                        "{}  {} objects, {}, updated {}",
+                        preview.name,
+                        preview.objects,
+                        sitegen::deploy::human_bytes(preview.bytes),
+                        preview.updated.as_deref().unwrap_or("at an unknown time"),
+                    );
+                }
+                return Ok(());
+            }
+            if let Some(name) = &args.remove_preview {
+                let removed = sitegen::deploy::previews::remove(
+                    &target,
+                    name,
+                    endpoint.as_deref(),
+                    &found,
+                    retry,
+                )?;
+                println!("removed the preview {name}: {removed} objects");
+                return Ok(());
+            }
+            let (target, allow_removals) = match &args.preview {
+                // A preview drops what its build no longer has: nothing links to it for long.
+                Some(name) => (sitegen::deploy::previews::target(&target, name)?, true),
+                None => (target, args.allow_removals),
+            };
             let options = DeployOptions {
-                endpoint: args.endpoint_url.filter(|e| !e.is_empty()),
+                endpoint,
                 concurrency: usize::from(args.concurrency),
                 max_deletes: args.max_deletes,
                 dry_run: args.dry_run,
                 force: args.force,
-                allow_removals: args.allow_removals,
+                allow_removals,
                 invalidate: args.invalidate,
                 progress: if args.quiet {
                     Progress::Quiet
@@ -490,6 +590,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let summary = sitegen::deploy::deploy(&options, &found)?;
             println!("{summary}");
+            if let Some(name) = &args.preview {
+                match sitegen::deploy::previews::url(&args.content, name)? {
+                    Some(url) => println!("preview {name}: {url}"),
+                    None => println!(
+                        "preview {name}: under {}; set `preview_domain` in site.yaml for its URL",
+                        options.target
+                    ),
+                }
+            }
             Ok(())
         }
         Cmd::Schema { out } => {

@@ -19,11 +19,12 @@ use url::Url;
 pub const NOT_FOUND_FILE: &str = "404.html";
 
 /// Files the CDN reads as configuration and never serves.
-pub const CONFIG_FILES: [&str; 4] = [
+pub const CONFIG_FILES: [&str; 5] = [
     "_headers",
     REDIRECTS_FILE,
     CLOUDFRONT_POLICY_FILE,
     CLOUDFRONT_FUNCTION_FILE,
+    CLOUDFRONT_PREVIEW_FUNCTION_FILE,
 ];
 
 /// The redirect rules of Netlify and Cloudflare Pages (see [`crate::redirects`]).
@@ -33,6 +34,11 @@ pub const REDIRECTS_FILE: &str = "_redirects";
 /// front of an S3 REST origin (see [`crate::redirects`]): JavaScript, named without `.js` like
 /// the other configuration files so that it gets no compressed variants.
 pub const CLOUDFRONT_FUNCTION_FILE: &str = "_cloudfront-redirects-function";
+
+/// The CloudFront Function (viewer response) that marks every answer to a preview host
+/// `X-Robots-Tag: noindex`, written when `site.yaml` names a `preview_domain` (see
+/// [`crate::redirects`]): a response-headers policy would apply to every host alike.
+pub const CLOUDFRONT_PREVIEW_FUNCTION_FILE: &str = "_cloudfront-preview-response-function";
 
 /// The site-wide headers of `_headers` as a CloudFront response-headers policy, for S3 +
 /// CloudFront, which do not read `_headers`.

@@ -16,12 +16,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, bail, ensure};
 use minijinja::context;
 
 use crate::content::Content;
 use crate::content::redirects::{Redirect, Target};
-pub use crate::output_dir::{CLOUDFRONT_FUNCTION_FILE, REDIRECTS_FILE};
+pub use crate::output_dir::{
+    CLOUDFRONT_FUNCTION_FILE, CLOUDFRONT_PREVIEW_FUNCTION_FILE, REDIRECTS_FILE,
+};
 use crate::output_dir::{NOT_FOUND_FILE, route_file, route_url_path};
 use crate::outputs;
 
@@ -257,8 +259,14 @@ impl Rules {
         text
     }
 
-    /// The CloudFront Function (viewer request) answering these rules.
-    pub fn cloudfront_function(&self) -> Result<String> {
+    /// The CloudFront Function (viewer request) of the site: it answers these rules, maps a
+    /// directory URL (`/about/`, `/about`) to its `index.html`, which a private bucket behind
+    /// CloudFront (an S3 REST origin with origin access control) needs, and, with
+    /// `preview_domain`, serves `NAME.<preview_domain>` from the objects under `previews/NAME/`
+    /// while the site's own hosts never reach them. A distribution takes one viewer-request
+    /// function per behaviour, so this one is the whole of it; it must fit in CloudFront's
+    /// [`CLOUDFRONT_FUNCTION_MAX_BYTES`], and a table too large for it is an error.
+    pub fn cloudfront_function(&self, preview_domain: Option<&str>) -> Result<String> {
         let table: serde_json::Map<String, serde_json::Value> = self
             .rules
             .iter()
@@ -273,30 +281,96 @@ impl Rules {
             })
             .collect();
         let table = serde_json::to_string(&table).context("serialising the redirects")?;
-        Ok(format!(
-            "// Written by sitegen build: the redirects of the site's `_redirects`, for a CloudFront\n\
-             // distribution in front of an S3 REST origin. Associate it with the viewer-request event\n\
-             // (runtime cloudfront-js-2.0). A function's code is limited to 10 KB.\n\
+        let suffix =
+            serde_json::to_string(&preview_domain.map(|d| format!(".{d}")).unwrap_or_default())
+                .context("serialising the preview domain")?;
+        let code = format!(
+            "// Written by sitegen build: the redirects of the site's `_redirects`, directory URLs\n\
+             // to their index.html, and previews (NAME.<preview domain> -> previews/NAME/), for a\n\
+             // CloudFront distribution in front of an S3 REST origin. Associate it with the\n\
+             // viewer-request event (runtime cloudfront-js-2.0). A function's code is limited to 10 KB.\n\
              var REDIRECTS = {table};\n\
+             var PREVIEW_HOST_SUFFIX = {suffix};\n\
+             var NOT_FOUND = {{ statusCode: 404, statusDescription: 'Not Found' }};\n\
              \n\
              function handler(event) {{\n\
              \x20 var request = event.request;\n\
-             \x20 var rule = REDIRECTS[request.uri];\n\
-             \x20 if (!rule) {{\n\
-             \x20   return request;\n\
+             \x20 var uri = request.uri;\n\
+             \x20 var host = request.headers && request.headers.host ? request.headers.host.value.toLowerCase() : '';\n\
+             \x20 var prefix = '';\n\
+             \x20 if (PREVIEW_HOST_SUFFIX && host.length > PREVIEW_HOST_SUFFIX.length &&\n\
+             \x20     host.slice(-PREVIEW_HOST_SUFFIX.length) === PREVIEW_HOST_SUFFIX) {{\n\
+             \x20   var name = host.slice(0, -PREVIEW_HOST_SUFFIX.length);\n\
+             \x20   if (!/^[a-z0-9-]+$/.test(name)) {{\n\
+             \x20     return NOT_FOUND;\n\
+             \x20   }}\n\
+             \x20   prefix = '/previews/' + name;\n\
+             \x20 }} else if (uri === '/previews' || uri.indexOf('/previews/') === 0) {{\n\
+             \x20   return NOT_FOUND;\n\
+             \x20 }} else {{\n\
+             \x20   var rule = REDIRECTS[uri];\n\
+             \x20   if (rule && rule[0] === {GONE}) {{\n\
+             \x20     return {{ statusCode: {GONE}, statusDescription: 'Gone' }};\n\
+             \x20   }}\n\
+             \x20   if (rule) {{\n\
+             \x20     return {{\n\
+             \x20       statusCode: rule[0],\n\
+             \x20       statusDescription: 'Moved Permanently',\n\
+             \x20       headers: {{ location: {{ value: rule[1] }} }},\n\
+             \x20     }};\n\
+             \x20   }}\n\
              \x20 }}\n\
-             \x20 if (rule[0] === {GONE}) {{\n\
-             \x20   return {{ statusCode: {GONE}, statusDescription: 'Gone' }};\n\
+             \x20 if (uri.slice(-1) === '/') {{\n\
+             \x20   uri += 'index.html';\n\
+             \x20 }} else if (uri.lastIndexOf('.') < uri.lastIndexOf('/')) {{\n\
+             \x20   uri += '/index.html';\n\
              \x20 }}\n\
-             \x20 return {{\n\
-             \x20   statusCode: rule[0],\n\
-             \x20   statusDescription: 'Moved Permanently',\n\
-             \x20   headers: {{ location: {{ value: rule[1] }} }},\n\
-             \x20 }};\n\
+             \x20 request.uri = prefix + uri;\n\
+             \x20 return request;\n\
              }}\n"
-        ))
+        );
+        ensure!(
+            code.len() <= CLOUDFRONT_FUNCTION_MAX_BYTES,
+            "the CloudFront Function would be {} bytes, over CloudFront's limit of {} bytes: its \
+             table holds {} old paths (aliases, redirects.yaml, expired pages); collapse them \
+             into fewer (a `redirects.yaml` entry per old folder rather than per page) or answer \
+             them elsewhere",
+            code.len(),
+            CLOUDFRONT_FUNCTION_MAX_BYTES,
+            self.rules.len()
+        );
+        Ok(code)
     }
 }
+
+/// The CloudFront Function (viewer response) that adds `X-Robots-Tag: noindex` to every answer
+/// to a host under `preview_domain` (`pr-7.preview.example.com`), and to no other: associated
+/// with the viewer-response event beside [`Rules::cloudfront_function`], it keeps previews out of
+/// search engines even for a file the meta tag cannot mark (a feed, a PDF, a redirect).
+pub fn cloudfront_preview_response_function(preview_domain: &str) -> Result<String> {
+    let suffix = serde_json::to_string(&format!(".{preview_domain}"))
+        .context("serialising the preview domain")?;
+    Ok(format!(
+        "// Written by sitegen build: `X-Robots-Tag: noindex` on every answer to a preview host\n\
+         // (NAME.<preview domain>). Associate it with the viewer-response event of the behaviour\n\
+         // whose viewer request runs _cloudfront-redirects-function (runtime cloudfront-js-2.0).\n\
+         var PREVIEW_HOST_SUFFIX = {suffix};\n\
+         \n\
+         function handler(event) {{\n\
+         \x20 var response = event.response;\n\
+         \x20 var headers = event.request.headers || {{}};\n\
+         \x20 var host = headers.host ? headers.host.value.toLowerCase() : '';\n\
+         \x20 if (host.length > PREVIEW_HOST_SUFFIX.length &&\n\
+         \x20     host.slice(-PREVIEW_HOST_SUFFIX.length) === PREVIEW_HOST_SUFFIX) {{\n\
+         \x20   response.headers['x-robots-tag'] = {{ value: 'noindex' }};\n\
+         \x20 }}\n\
+         \x20 return response;\n\
+         }}\n"
+    ))
+}
+
+/// The largest CloudFront Function code CloudFront accepts: 10 KB.
+pub const CLOUDFRONT_FUNCTION_MAX_BYTES: usize = 10 * 1024;
 
 /// The request paths a host may be asked for an old route: `/old` and `/old/`.
 fn spellings(route: &str) -> Vec<String> {
@@ -329,9 +403,17 @@ pub fn files(content: &Content) -> Result<Vec<(String, Vec<u8>)>> {
         (REDIRECTS_FILE.to_owned(), rules.to_text().into_bytes()),
         (
             CLOUDFRONT_FUNCTION_FILE.to_owned(),
-            rules.cloudfront_function()?.into_bytes(),
+            rules
+                .cloudfront_function(content.settings.preview_domain.as_deref())?
+                .into_bytes(),
         ),
     ];
+    if let Some(domain) = &content.settings.preview_domain {
+        files.push((
+            CLOUDFRONT_PREVIEW_FUNCTION_FILE.to_owned(),
+            cloudfront_preview_response_function(domain)?.into_bytes(),
+        ));
+    }
     let env = outputs::environment()?;
     let base = outputs::parse_base_url(&content.settings.base_url)?;
     let words = &content.settings.moved;

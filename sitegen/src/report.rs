@@ -112,6 +112,11 @@ pub struct BuildReport {
     /// What the images stage encoded and saved; none when the content names no raster picture.
     #[serde(skip_deserializing)]
     pub images: Option<crate::images::ImagesReport>,
+    /// When the next draft-free piece falls due or expires after the build's time (RFC 3339,
+    /// UTC): when a build would next publish something else, for CI to schedule; `null` when
+    /// nothing is scheduled.
+    #[serde(skip_deserializing)]
+    pub next_change_at: Option<String>,
 }
 
 /// Measures the pages of `routes` in the output directory `dir`.
@@ -199,6 +204,7 @@ pub fn summarize_scan(
         elapsed,
         stages: Vec::new(),
         images: None,
+        next_change_at: None,
     })
 }
 

@@ -12,6 +12,9 @@
 //! - A file with precompressed variants (`sitegen build` writes `file.br` and `file.gz`) is
 //!   sent as brotli, else gzip, else as it is, by the request's `Accept-Encoding` (a coding
 //!   with `q=0` is refused), with `Vary: Accept-Encoding`. Nothing is compressed on the fly.
+//! - With `--previews` ([`router_with_previews`]), `NAME.localhost` is answered from
+//!   `previews/NAME/` as the CloudFront Function answers `NAME.<preview domain>`, every answer
+//!   with `X-Robots-Tag: noindex`, and the site's own host answers `/previews/...` with 404.
 //! - Nothing outside the directory can be reached: `..`, encoded or not, is refused, and
 //!   symbolic links leading out are treated as missing.
 
@@ -38,27 +41,69 @@ use crate::redirects::{self, Rule, Rules};
 /// The app serving `dir`. Fails when `dir` is not a directory or its `_headers` or
 /// `_redirects` is malformed (every bad line of `_headers` is listed). Both are read once, here.
 pub fn router(dir: PathBuf) -> Result<Router> {
-    ensure!(
-        dir.is_dir(),
-        "{} is not a directory; run `sitegen build` first",
-        dir.display()
-    );
-    let root = dir
-        .canonicalize()
-        .with_context(|| format!("resolving {}", dir.display()))?;
-    let rules = HeaderRules::load(&root.join("_headers"))?;
-    let redirects = Rules::load(&root)?;
-    let site = Arc::new(Site {
-        root,
-        rules,
-        redirects,
-    });
+    let site = Arc::new(Site::open(&dir)?);
     Ok(Router::new().fallback(handle).with_state(site))
 }
 
+/// [`router`], answering also the previews `sitegen deploy --preview NAME` would upload under
+/// `previews/NAME/`: a request for `NAME.localhost` is served from there (its `_headers` and
+/// `_redirects` read on each request, so a preview written meanwhile is served), each answer
+/// with `X-Robots-Tag: noindex`, an unknown NAME with 404; the site's own host answers
+/// `/previews/...` with 404, as the CloudFront Function does.
+pub fn router_with_previews(dir: PathBuf) -> Result<Router> {
+    let site = Arc::new(Site::open(&dir)?);
+    Ok(Router::new().fallback(by_host).with_state(site))
+}
+
+/// The folder of the previews under an output directory.
+pub const PREVIEWS_DIR: &str = "previews";
+
+/// Whether `name` may name a preview (a branch or `pr-42`): letters, digits and `-`.
+pub fn is_preview_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+async fn by_host(State(site): State<Arc<Site>>, req: Request) -> Response {
+    let host = req
+        .headers()
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(|h| {
+            h.rsplit_once(':')
+                .map_or(h, |(name, _)| name)
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    let Some(name) = host.strip_suffix(".localhost") else {
+        let path = req.uri().path();
+        if path == "/previews" || path.starts_with("/previews/") {
+            return site.not_found(path, req.headers()).await;
+        }
+        return handle(State(site), req).await;
+    };
+    let dir = site.root.join(PREVIEWS_DIR).join(name);
+    let preview = match is_preview_name(name) && dir.is_dir() {
+        true => Site::open(&dir),
+        false => Err(anyhow::anyhow!(
+            "no preview `{name}` under {}",
+            site.root.display()
+        )),
+    };
+    let mut res = match preview {
+        Ok(preview) => handle(State(Arc::new(preview)), req).await,
+        Err(err) => (StatusCode::NOT_FOUND, format!("404 Not Found: {err:#}\n")).into_response(),
+    };
+    res.headers_mut()
+        .insert("x-robots-tag", HeaderValue::from_static("noindex"));
+    res
+}
+
 /// Serves `dir` on `addr` until Ctrl-C (or SIGTERM), printing the URL to open.
-pub async fn run(dir: PathBuf, addr: SocketAddr) -> Result<()> {
-    let app = router(dir.clone())?;
+pub async fn run(dir: PathBuf, addr: SocketAddr, previews: bool) -> Result<()> {
+    let app = match previews {
+        true => router_with_previews(dir.clone())?,
+        false => router(dir.clone())?,
+    };
     let listener = TcpListener::bind(addr).await.with_context(|| {
         format!("listening on {addr}; is another server using the port? choose one with --port")
     })?;
@@ -209,6 +254,25 @@ pub fn negotiate(headers: &HeaderMap, variants: &[Encoding]) -> Option<Encoding>
 }
 
 impl Site {
+    /// The output directory `dir`, with its `_headers` and `_redirects`.
+    fn open(dir: &std::path::Path) -> Result<Self> {
+        ensure!(
+            dir.is_dir(),
+            "{} is not a directory; run `sitegen build` first",
+            dir.display()
+        );
+        let root = dir
+            .canonicalize()
+            .with_context(|| format!("resolving {}", dir.display()))?;
+        let rules = HeaderRules::load(&root.join("_headers"))?;
+        let redirects = Rules::load(&root)?;
+        Ok(Self {
+            root,
+            rules,
+            redirects,
+        })
+    }
+
     /// The first candidate that is a regular file inside the root.
     async fn find(&self, candidates: &[String]) -> Option<String> {
         for candidate in candidates {

@@ -534,7 +534,7 @@ fn front_matter_mistakes_point_at_lines_of_the_markdown_file() {
     assert_eq!(
         errors_of("article-unknown-field"),
         [
-            "content/articles/unknown-field.md:6:1: unknown field `categroy`, expected one of `title`, `excerpt`, `author`, `date`, `category`, `type`, `image`, `image_alt`, `decorative`, `share_image`, `share_image_alt`, `featured`, `read_time`, `aliases`"
+            "content/articles/unknown-field.md:6:1: unknown field `categroy`, expected one of `title`, `excerpt`, `author`, `date`, `category`, `type`, `image`, `image_alt`, `decorative`, `share_image`, `share_image_alt`, `featured`, `read_time`, `aliases`, `draft`, `publish_at`, `expires_at`"
         ]
     );
 }

@@ -106,6 +106,12 @@ struct FrontMatter {
     read_time: Option<u32>,
     #[serde(default)]
     aliases: Vec<String>,
+    #[serde(default)]
+    draft: bool,
+    #[serde(default)]
+    publish_at: Option<String>,
+    #[serde(default)]
+    expires_at: Option<String>,
 }
 
 /// One entry of an article's table of contents.
@@ -163,6 +169,18 @@ pub struct Article {
     #[serde(default, skip_serializing)]
     #[ts(skip)]
     pub aliases: Vec<String>,
+    /// Whether the article is a draft (see [`super::common::Meta::draft`]).
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub draft: bool,
+    /// When it is published (see [`super::common::Meta::publish_at`]).
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub publish_at: Option<String>,
+    /// When it is withdrawn (see [`super::common::Meta::expires_at`]).
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub expires_at: Option<String>,
     /// Minutes, as written or computed from the body at [`WORDS_PER_MINUTE`].
     pub read_time: u32,
     /// The body as HTML. Its photos are placed by the images stage: until then each raster
@@ -583,6 +601,9 @@ fn parse_file(
             share_image_alt: front.share_image_alt,
             featured: front.featured,
             aliases: front.aliases,
+            draft: front.draft,
+            publish_at: front.publish_at,
+            expires_at: front.expires_at,
             read_time,
             html: rendered.html.into(),
             text: rendered.text.into(),

@@ -4,8 +4,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// What search engines and browser tabs show for a page.
-#[derive(Debug, Clone, Deserialize, Serialize, TS, JsonSchema)]
+/// What search engines and browser tabs show for a page, and when it is published.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, TS, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Meta {
     /// The `<title>` of the page.
@@ -28,6 +28,23 @@ pub struct Meta {
     #[serde(default, skip_serializing)]
     #[ts(skip)]
     pub aliases: Vec<String>,
+    /// Whether the page is a draft: left out of a production build (its page, every listing,
+    /// the feed, the sitemap, the search index), shown with a banner by `sitegen dev` and
+    /// `sitegen build --drafts` or `--preview`. On a service category, its sub-services too.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub draft: bool,
+    /// When the page is published: an RFC 3339 time with its offset
+    /// (`2026-12-09T09:00:00+02:00`), or a date (`2026-12-09`), meaning 00:00 in `site.yaml`'s
+    /// `time_zone`. Until then a production build leaves it out, as it does a draft.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub publish_at: Option<String>,
+    /// When the page is withdrawn, written as `publish_at`: from then on a build leaves it out,
+    /// and its path answers 410 Gone unless an alias or `redirects.yaml` sends it elsewhere.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub expires_at: Option<String>,
 }
 
 impl Meta {

@@ -13,6 +13,7 @@ pub mod images;
 mod loader;
 mod locate;
 pub mod pages;
+pub mod publishing;
 pub mod redirects;
 mod routes;
 pub mod services;
@@ -33,6 +34,7 @@ pub use form_contract::translation as translate;
 pub use i18n::{is_language_tag, page_url};
 use loader::Loader;
 pub use pages::FixedPage;
+pub use publishing::Publishing;
 pub use routes::Versions;
 pub use routes::{RouteInfo, RouteKind};
 
@@ -94,6 +96,16 @@ pub struct Content {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub article_bodies: Option<ArticleBodies>,
+    /// The pieces this build leaves out (drafts, what is not yet due, what expired), with
+    /// where they are written: a link to one is an error naming both files.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub unpublished: Vec<publishing::Unpublished>,
+    /// When the next piece of any language falls due or expires, after the build's time: when
+    /// a build would next publish something else (`next_change_at` of the build's report).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub next_change_at: Option<jiff::Timestamp>,
 }
 
 /// The articles' bodies in a file of their own: each article's `toc` (as JSON) and `html`, one
@@ -151,18 +163,29 @@ impl Content {
         std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))
     }
 
-    /// Reads and validates the content directory. Images are looked up under `public_dir`.
+    /// Reads and validates the content directory, as a production build publishes it at the
+    /// time [`publishing::NOW_ENV`] names (else now). Images are looked up under `public_dir`.
     pub fn load(content_dir: &Path, public_dir: &Path) -> Result<Self, ContentErrors> {
-        Self::load_with(content_dir, public_dir, None)
+        Self::load_with(content_dir, public_dir, None, &Publishing::default())
     }
 
-    /// [`Content::load`], taking the articles whose files have not changed since the last load
-    /// with `memo` from it instead of parsing them again (see [`articles::ArticleMemo`]).
+    /// [`Content::load`] of what `publishing` shows, taking the articles whose files have not
+    /// changed since the last load with `memo` from it instead of parsing them again (see
+    /// [`articles::ArticleMemo`]).
     pub fn load_with(
         content_dir: &Path,
         public_dir: &Path,
         memo: Option<&mut articles::ArticleMemo>,
+        publishing: &Publishing,
     ) -> Result<Self, ContentErrors> {
+        let now = publishing.time().map_err(|message| {
+            ContentErrors(vec![ContentError {
+                file: publishing::NOW_ENV.into(),
+                line: None,
+                column: None,
+                message,
+            }])
+        })?;
         let mut loader = Loader::new(content_dir);
         let settings = loader.file::<settings::Settings>(SITE_FILE);
         let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
@@ -194,6 +217,9 @@ impl Content {
             return Err(ContentErrors(loader.errors));
         }
         derive_category_links(&mut loader, &mut settings, &services);
+        if let Some(url) = &publishing.base_url {
+            settings.base_url.clone_from(url);
+        }
         let mut articles = loaded.articles;
         write_dates(&mut loader, &settings, &mut articles);
         let mut content = Self {
@@ -215,6 +241,8 @@ impl Content {
             translations: Vec::new(),
             translated: std::collections::BTreeSet::new(),
             article_bodies: None,
+            unpublished: Vec::new(),
+            next_change_at: None,
         };
         match content.settings.languages.first() {
             Some(language) => content.settings.language = language.tag.clone(),
@@ -257,8 +285,16 @@ impl Content {
         if loader.errors.len() == before {
             i18n::check_translation_files(&mut loader, &content.settings);
         }
+        let decided = publishing::apply(&mut loader, &mut content, publishing, now, None);
+        content.settings.noindex = publishing.shows_unpublished();
+        let mut links = loaded.links;
+        keep_links_of_shown(&mut links, &content.articles, None);
         content.routes = routes::derive(&content, "");
+        publishing::mark_routes(&mut content, &decided);
         content.redirects = redirects::derive(&mut loader, &content, redirects_file.as_ref());
+        publishing::answer_expired(&loader, &mut content.redirects, &decided.unpublished);
+        content.unpublished = decided.unpublished;
+        content.next_change_at = decided.next_change_at;
         // The other languages are read while this one is validated: a translation reads only
         // what is known by now (the settings, the routes, the redirects), and is dropped when
         // this language has mistakes, as if it had not been read. None is read past a mistake
@@ -274,7 +310,7 @@ impl Content {
             || {
                 let image_refs = validate::validate(&mut loader, &content, public_dir);
                 let article_images =
-                    validate::validate_articles(&mut loader, &content, &loaded.links, public_dir);
+                    validate::validate_articles(&mut loader, &content, &links, public_dir);
                 (image_refs, article_images)
             },
             || {
@@ -282,7 +318,7 @@ impl Content {
                     .iter()
                     .map(|tag| {
                         let loader = Loader::translating(content_dir, tag, listing.clone());
-                        Self::load_translation(loader, public_dir, &content, tag)
+                        Self::load_translation(loader, public_dir, &content, tag, publishing, now)
                     })
                     .collect::<Vec<_>>()
             },
@@ -299,14 +335,25 @@ impl Content {
                     articles::plain_image_html(&image.src, &image.alt, images::svg_size(&path));
                 article.place_body_image(n, &html);
             }
-            content.warnings = loader.warnings;
+            content.warnings = std::mem::take(&mut loader.warnings);
         } else {
             return Err(ContentErrors(loader.errors));
         }
         let mut errors = Vec::new();
         for translation in translations {
             match translation {
-                Ok(translation) => content.translations.push(translation),
+                Ok(translation) => {
+                    publishing::answer_expired(
+                        &loader,
+                        &mut content.redirects,
+                        &translation.unpublished,
+                    );
+                    content.next_change_at = [content.next_change_at, translation.next_change_at]
+                        .into_iter()
+                        .flatten()
+                        .min();
+                    content.translations.push(translation);
+                }
                 Err(more) => errors.extend(more.0),
             }
         }
@@ -326,6 +373,8 @@ impl Content {
         public_dir: &Path,
         source: &Content,
         tag: &str,
+        publishing: &Publishing,
+        now: jiff::Timestamp,
     ) -> Result<Self, ContentErrors> {
         let settings = loader.file::<settings::Settings>(SITE_FILE);
         let countries = loader.file::<Vec<countries::Country>>(COUNTRIES_FILE);
@@ -344,13 +393,16 @@ impl Content {
             return Err(ContentErrors(loader.errors));
         };
         settings.language = tag.to_owned();
+        if let Some(url) = &publishing.base_url {
+            settings.base_url.clone_from(url);
+        }
         let prefix = settings.language_prefix(tag);
         settings
             .contact_endpoint
             .clone_from(&source.settings.contact_endpoint);
         derive_category_links(&mut loader, &mut settings, &services);
         let mut articles = loaded.articles;
-        let links = loaded.links;
+        let mut links = loaded.links;
         write_dates(&mut loader, &settings, &mut articles);
         if !loader.errors.is_empty() {
             return Err(ContentErrors(loader.errors));
@@ -374,8 +426,22 @@ impl Content {
             translations: Vec::new(),
             translated: std::mem::take(&mut loader.translated),
             article_bodies: None,
+            unpublished: Vec::new(),
+            next_change_at: None,
         };
+        let decided = publishing::apply(
+            &mut loader,
+            &mut content,
+            publishing,
+            now,
+            Some(&source.unpublished),
+        );
+        content.settings.noindex = publishing.shows_unpublished();
+        keep_links_of_shown(&mut links, &content.articles, Some(tag));
         content.routes = routes::derive(&content, &prefix);
+        publishing::mark_routes(&mut content, &decided);
+        content.next_change_at = decided.next_change_at;
+        content.unpublished = decided.unpublished;
         // A translated slug may meet another page's path in the language.
         let mut paths: BTreeMap<&str, &RouteInfo> = BTreeMap::new();
         let mut clashes = Vec::new();
@@ -431,6 +497,26 @@ impl Content {
             .iter()
             .chain(self.translations.iter().flat_map(|t| t.routes.iter()))
     }
+}
+
+/// Keeps the links of the articles shown (`articles/SLUG.md`, or its translation into `tag`):
+/// what a draft links to is its own business until it is published.
+fn keep_links_of_shown(
+    links: &mut Vec<(String, Vec<articles::BodyLink>)>,
+    shown: &[articles::Article],
+    tag: Option<&str>,
+) {
+    let files: std::collections::HashSet<String> = shown
+        .iter()
+        .map(|a| {
+            let file = format!("{}/{}.md", articles::ARTICLES_DIR, a.slug);
+            match tag {
+                Some(tag) => translate::translation_file(&file, tag),
+                None => file,
+            }
+        })
+        .collect();
+    links.retain(|(file, _)| files.contains(file));
 }
 
 /// Writes each article's date as the content's language does (`dates` of `site.yaml`), and

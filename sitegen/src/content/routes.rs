@@ -43,6 +43,11 @@ pub struct RouteInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub versions: Option<Versions>,
+    /// The banner of a page shown though not published (`Draft`, `Scheduled for 9 December
+    /// 2026, 09:00`), in the page's language; only in a build that shows such pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub banner: Option<String>,
 }
 
 /// A page in every language of the site: its row of the one table of versions
@@ -235,7 +240,7 @@ pub(crate) fn derive(content: &Content, prefix: &str) -> Vec<RouteInfo> {
                 description: article.excerpt.clone(),
                 share_image: article.share_image.clone(),
                 share_image_alt: article.share_image_alt.clone(),
-                aliases: Vec::new(),
+                ..Meta::default()
             },
         ));
     }
@@ -272,9 +277,7 @@ pub(crate) fn derive(content: &Content, prefix: &str) -> Vec<RouteInfo> {
             let meta = Meta {
                 title: format!("{name} | {insights}"),
                 description: category.summary.clone(),
-                share_image: None,
-                share_image_alt: None,
-                aliases: Vec::new(),
+                ..Meta::default()
             };
             routes.push(RouteInfo::new(
                 path_of(&kind),
@@ -298,6 +301,7 @@ impl RouteInfo {
             description: meta.description,
             pager,
             versions: None,
+            banner: None,
         }
     }
 }
@@ -330,6 +334,7 @@ mod tests {
             pager: None,
             share_image: None,
             versions: None,
+            banner: None,
         };
         let json = serde_json::to_value(&route).expect("serializes");
         assert_eq!(

@@ -22,6 +22,23 @@ pub struct Settings {
     #[serde(default)]
     #[schemars(skip)]
     pub language: String,
+    /// The IANA time zone of the site's calendar (`Europe/Tallinn`): a `publish_at` or
+    /// `expires_at` written as a date alone means 00:00 of that day here, and a banner's
+    /// `Scheduled for` time is written in it. Without it such dates are refused.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub time_zone: Option<String>,
+    /// The domain whose subdomains serve the previews `sitegen deploy --preview NAME` uploads
+    /// under `previews/NAME/` (`preview.example.com`: `pr-42.preview.example.com`), for the
+    /// CloudFront Function the build writes. Leave out for a site without previews.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub preview_domain: Option<String>,
+    /// Whether every page asks search engines not to index it: set by a build that shows what
+    /// is not published (`--drafts`, `--future`, `--preview`, `sitegen dev`), never written.
+    #[serde(default)]
+    #[schemars(skip)]
+    pub noindex: bool,
     /// Base URL of the contact service (`contact-fn`) the forms post to.
     /// The `SITEGEN_CONTACT_ENDPOINT` environment variable overrides it at build time.
     pub contact_endpoint: String,
@@ -552,4 +569,9 @@ pub struct UiStrings {
     pub languages_label: String,
     /// What the language switcher says of a language the page is not translated into.
     pub not_translated: String,
+    /// The banner of a draft shown by a preview build or `sitegen dev` (`Draft`).
+    pub draft: String,
+    /// The banner of a page not yet due, with `{date}` (written as `dates` says) and `{time}`
+    /// (`09:00`, in `time_zone`): `Scheduled for {date}, {time}`.
+    pub scheduled: String,
 }

@@ -105,6 +105,8 @@ fn to_value<T: serde::Serialize>(value: &T) -> Value {
 struct Paths<'a> {
     routes: BTreeSet<&'a str>,
     redirects: HashMap<&'a str, &'a Target>,
+    /// The pages this build leaves out (drafts, not yet due, expired), by path.
+    unpublished: HashMap<&'a str, &'a super::publishing::Unpublished>,
 }
 
 impl<'a> Paths<'a> {
@@ -115,6 +117,11 @@ impl<'a> Paths<'a> {
                 .redirects
                 .iter()
                 .map(|r| (r.from.as_str(), &r.to))
+                .collect(),
+            unpublished: content
+                .unpublished
+                .iter()
+                .map(|u| (u.path.as_str(), u))
                 .collect(),
         }
     }
@@ -400,6 +407,9 @@ fn link_problem(href: &str, paths: &Paths<'_>) -> Option<String> {
     if let Some(internal) = href.strip_prefix('/') {
         let route = internal.split(['#', '?']).next().unwrap_or_default();
         let route = format!("/{}", route.trim_end_matches('/'));
+        if let Some(piece) = paths.unpublished.get(route.as_str()) {
+            return Some(piece.link_problem(href));
+        }
         if let Some(to) = paths.redirects.get(route.as_str()) {
             return Some(match to {
                 Target::Page(target) | Target::Url(target) => format!(
@@ -443,6 +453,9 @@ pub(crate) fn check_translated_links(
     paths
         .routes
         .extend(translation.routes.iter().map(|r| r.path.as_str()));
+    paths
+        .unpublished
+        .extend((translation.unpublished.iter()).map(|u| (u.path.as_str(), u)));
     let local: HashMap<&super::routes::RouteKind, &str> = translation
         .routes
         .iter()

@@ -21,6 +21,7 @@ pub mod cloudfront;
 pub mod credentials;
 pub mod local;
 pub mod plan;
+pub mod previews;
 pub mod s3;
 pub mod sigv4;
 pub mod target;
@@ -169,7 +170,10 @@ pub fn deploy(options: &DeployOptions, found: &credentials::Found) -> Result<Sum
             .join()
             .map_err(|_| anyhow!("listing {target}: the listing thread panicked"))?;
         let objects = objects?;
-        let remote = remote.map_err(|e| anyhow!("listing {target}: {e}"))?;
+        let mut remote = remote.map_err(|e| anyhow!("listing {target}: {e}"))?;
+        // The previews beside the site are theirs to change: a deploy neither deletes them
+        // nor counts them among the pages it would drop.
+        remote.retain(|key, _| !previews::is_under_previews(&key[target.prefix.len()..]));
         Ok::<_, anyhow::Error>((objects, remote))
     })?;
     let plan = plan::diff(&objects, &remote, &target.prefix, options.force);

@@ -116,6 +116,7 @@ mod tests {
 
     fn remote(etag: &str) -> RemoteObject {
         RemoteObject {
+            last_modified: None,
             etag: Some(etag.into()),
             size: 3,
         }

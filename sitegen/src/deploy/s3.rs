@@ -68,6 +68,8 @@ pub struct RemoteObject {
     pub etag: Option<String>,
     /// Length in bytes.
     pub size: u64,
+    /// When it was last written, as the listing says (ISO 8601, `2026-12-07T04:00:00.000Z`).
+    pub last_modified: Option<String>,
 }
 
 /// Counts of what was sent, for the summary and the benchmark.
@@ -175,6 +177,7 @@ impl S3Store {
                     RemoteObject {
                         etag,
                         size: item.size.unwrap_or(0),
+                        last_modified: item.last_modified,
                     },
                 );
             }

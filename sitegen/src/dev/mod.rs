@@ -91,10 +91,13 @@ pub fn prepare(
     settings: &crate::images::Settings,
     memo: &mut Memo,
 ) -> anyhow::Result<Result<Prepared, ContentErrors>> {
-    let mut content = match Content::load_with(content_dir, public_dir, Some(&mut memo.articles)) {
-        Ok(content) => content,
-        Err(errors) => return Ok(Err(errors)),
-    };
+    // Drafts and what is not yet due are shown, each with its banner, as a preview build does.
+    let shown = crate::content::Publishing::preview();
+    let mut content =
+        match Content::load_with(content_dir, public_dir, Some(&mut memo.articles), &shown) {
+            Ok(content) => content,
+            Err(errors) => return Ok(Err(errors)),
+        };
     let pictures = crate::images::process(cache, &mut content, settings).and_then(|pictures| {
         Ok((
             pictures,
@@ -492,6 +495,12 @@ impl Exported {
         self.dir.join("status.json")
     }
 
+    /// The content's redirects as a build writes them into `_redirects` (aliases,
+    /// `redirects.yaml`, expired pages): the dev server answers them as `sitegen serve` does.
+    fn redirects_file(&self) -> PathBuf {
+        self.dir.join("_redirects")
+    }
+
     /// Publishes a new state: the status first, then (when valid) the content JSON, whose change
     /// reloads the pages. Both are replaced by rename, so the plugin never reads half a file.
     /// The cards the content names still to be drawn are handed back.
@@ -530,6 +539,8 @@ impl Exported {
             .chain(pending.iter().map(|card| (format!("/{}", card.file), None)))
             .collect();
         self.write_files()?;
+        let rules = crate::redirects::Rules::of(&content.redirects);
+        replace(&self.redirects_file(), rules.to_text().as_bytes())?;
         if let Some(endpoint) = &self.contact_endpoint {
             content.settings.contact_endpoint.clone_from(endpoint);
         }
@@ -638,6 +649,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         .env("SITEGEN_CONTENT", exported.content_file())
         .env("SITEGEN_DEV_STATUS", exported.status_file())
         .env("SITEGEN_DEV_FILES", exported.files_file())
+        .env("SITEGEN_DEV_REDIRECTS", exported.redirects_file())
         .env(
             "VITE_CONFIG",
             serde_json::json!({

@@ -612,3 +612,91 @@ fn invalidate_asks_cloudfront_for_exactly_the_changed_paths() {
     let paths = &invalidations[0]["paths"];
     assert_eq!(paths, &serde_json::json!(["/about/", "/about/index.html"]));
 }
+
+/// A preview deploy writes only under `previews/pr-7/`; a deploy of the site afterwards leaves
+/// it alone (neither deletes it nor counts its pages as dropped); `--list-previews` shows it and
+/// `--remove-preview` removes exactly it.
+#[test]
+fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
+    let moto = Moto::start();
+    moto.create_bucket(BUCKET);
+    let site = tempfile::tempdir().expect("temp dir");
+    build(site.path(), &["first"]);
+    run(
+        &moto,
+        &options(site.path(), &moto.endpoint, "s3://www-example"),
+    );
+    let site_keys = moto.list(BUCKET);
+
+    let preview = tempfile::tempdir().expect("temp dir");
+    build(preview.path(), &["draft-article"]);
+    let content = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        content.path().join("site.yaml"),
+        "preview_domain: preview.example.com\n",
+    )
+    .expect("site.yaml");
+    let dir = preview.path().to_str().expect("utf-8");
+    let content_dir = content.path().to_str().expect("utf-8");
+    let out = cli(
+        &moto,
+        &[
+            dir,
+            "s3://www-example",
+            "--preview",
+            "pr-7",
+            "--content",
+            content_dir,
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("preview pr-7: https://pr-7.preview.example.com/"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let after_preview = moto.list(BUCKET);
+    let added: Vec<&String> = after_preview
+        .keys()
+        .filter(|key| !site_keys.contains_key(*key))
+        .collect();
+    assert!(!added.is_empty());
+    assert!(
+        added.iter().all(|key| key.starts_with("previews/pr-7/")),
+        "{added:?}"
+    );
+    assert!(after_preview.contains_key("previews/pr-7/insights/draft-article/index.html"));
+    for (key, etag) in &site_keys {
+        assert_eq!(after_preview.get(key), Some(etag), "{key} is untouched");
+    }
+
+    // The site again, without the preview's article: nothing of the preview goes.
+    let again = run(
+        &moto,
+        &options(site.path(), &moto.endpoint, "s3://www-example"),
+    );
+    assert_eq!((again.uploaded, again.deleted), (0, 0));
+    assert_eq!(moto.list(BUCKET), after_preview);
+
+    let listed = cli(&moto, &["s3://www-example", "--list-previews"], None);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.starts_with("pr-7  "), "{listed}");
+
+    let removed = cli(
+        &moto,
+        &["s3://www-example", "--remove-preview", "pr-7"],
+        None,
+    );
+    assert!(
+        removed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&removed.stderr)
+    );
+    assert_eq!(moto.list(BUCKET), site_keys);
+}

@@ -7,6 +7,7 @@
 mod common;
 mod support;
 
+mod bundle;
 mod cache_integrity;
 mod check;
 mod compress;
@@ -19,6 +20,7 @@ mod json_schema;
 mod new;
 mod observatory;
 mod publish;
+mod publishing;
 mod redirects;
 mod render_faults;
 mod render_paths;

@@ -240,7 +240,131 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
     }
     assert_eq!(
         answers.last(),
-        Some(&serde_json::json!({ "uri": "/about/" })),
-        "a page is passed on as it was asked for"
+        Some(&serde_json::json!({ "uri": "/about/index.html" })),
+        "a page is passed on to its index.html, the object a REST origin has"
+    );
+}
+
+/// The answers of the CloudFront Function written for `rules` (with previews on
+/// `preview.example.com`) to each `(host, uri)`, run under Node.
+fn cloudfront_answers(rules: &Rules, requests: &[(&str, &str)]) -> Vec<serde_json::Value> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join(CLOUDFRONT_FUNCTION_FILE);
+    let code = rules
+        .cloudfront_function(Some("preview.example.com"))
+        .expect("the function fits");
+    std::fs::write(&file, code).expect("write");
+    let script = "const fs = require('fs');\
+        const handler = new Function(fs.readFileSync(process.argv[1], 'utf8') + '; return handler;')();\
+        const requests = JSON.parse(process.argv[2]);\
+        console.log(JSON.stringify(requests.map(([host, uri]) =>\
+          handler({ request: { uri, headers: { host: { value: host } } } }))));";
+    let output = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(&file)
+        .arg(serde_json::to_string(requests).expect("JSON"))
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("the answers")
+}
+
+#[test]
+fn the_cloudfront_function_routes_a_preview_host_to_its_prefix_and_leaves_the_real_hosts_as_they_were()
+ {
+    let rules = Rules::parse("/old /about/ 301\n/old/ /about/ 301\n/gone /404.html 410\n")
+        .expect("valid rules");
+    let www = "www.example.com";
+    let preview = "pr-7.preview.example.com";
+    let answers = cloudfront_answers(
+        &rules,
+        &[
+            (preview, "/about/"),
+            (preview, "/et/about"),
+            (preview, "/assets/app.1234.js"),
+            (preview, "/"),
+            ("bad_name.preview.example.com", "/"),
+            (www, "/about/"),
+            (www, "/old"),
+            (www, "/gone"),
+            (www, "/feed.xml"),
+            (www, "/previews/pr-7/about/index.html"),
+        ],
+    );
+    let uri =
+        |uri: &str| serde_json::json!({ "uri": uri, "headers": { "host": { "value": preview } } });
+    let www_uri =
+        |uri: &str| serde_json::json!({ "uri": uri, "headers": { "host": { "value": www } } });
+    let not_found = serde_json::json!({ "statusCode": 404, "statusDescription": "Not Found" });
+    assert_eq!(
+        answers,
+        [
+            uri("/previews/pr-7/about/index.html"),
+            uri("/previews/pr-7/et/about/index.html"),
+            uri("/previews/pr-7/assets/app.1234.js"),
+            uri("/previews/pr-7/index.html"),
+            not_found.clone(),
+            www_uri("/about/index.html"),
+            serde_json::json!({
+                "statusCode": 301,
+                "statusDescription": "Moved Permanently",
+                "headers": { "location": { "value": "/about/" } },
+            }),
+            serde_json::json!({ "statusCode": 410, "statusDescription": "Gone" }),
+            www_uri("/feed.xml"),
+            not_found,
+        ]
+    );
+}
+
+#[test]
+fn a_cloudfront_function_over_10_kb_is_refused_with_what_to_do() {
+    let text: String = (0..400)
+        .map(|n| format!("/old-page-number-{n} /about/ 301\n"))
+        .collect();
+    let rules = Rules::parse(&text).expect("valid rules");
+    let err = rules
+        .cloudfront_function(None)
+        .expect_err("400 redirects do not fit");
+    let message = err.to_string();
+    assert!(
+        message.starts_with("the CloudFront Function would be ")
+            && message.contains("over CloudFront's limit of 10240 bytes"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_preview_response_function_marks_only_preview_hosts_noindex() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("function.js");
+    let code = sitegen::redirects::cloudfront_preview_response_function("preview.example.com")
+        .expect("the function");
+    std::fs::write(&file, code).expect("write");
+    let script = "const fs = require('fs');\
+        const handler = new Function(fs.readFileSync(process.argv[1], 'utf8') + '; return handler;')();\
+        console.log(JSON.stringify(['pr-7.preview.example.com', 'www.example.com'].map((host) =>\
+          handler({ request: { uri: '/', headers: { host: { value: host } } },\
+                    response: { statusCode: 200, headers: {} } }).headers)));";
+    let output = Command::new("node")
+        .arg("-e")
+        .arg(script)
+        .arg(&file)
+        .output()
+        .expect("node runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let headers: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        headers,
+        serde_json::json!([{ "x-robots-tag": { "value": "noindex" } }, {}])
     );
 }

@@ -362,3 +362,44 @@ async fn the_not_found_page_is_precompressed_too() {
     assert_eq!(header(&res, "content-encoding"), Some("br"));
     assert_eq!(unbrotli(&body(res).await), fixture("404.html"));
 }
+
+/// `sitegen serve --previews`: `pr-7.localhost` is the preview under `previews/pr-7/`, never
+/// indexed; the site's own host keeps its pages and does not reach the previews.
+#[tokio::test]
+async fn a_preview_is_served_at_its_name_on_localhost_with_noindex() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    crate::common::copy_tree(&dist_basic(), dir.path(), &[]).expect("a copy of the output");
+    let preview = dir.path().join("previews/pr-7");
+    crate::common::copy_tree(&dist_basic(), &preview, &[]).expect("a preview");
+    std::fs::write(preview.join("about/index.html"), "the preview's about page").expect("write");
+    let app = sitegen::serve::router_with_previews(dir.path().to_owned()).expect("servable");
+    let get = |host: &str, path: &str| {
+        let req = Request::get(path)
+            .header("host", host)
+            .body(Body::empty())
+            .expect("request");
+        app.clone().oneshot(req)
+    };
+
+    let page = get("pr-7.localhost:4424", "/about/")
+        .await
+        .expect("infallible");
+    assert_eq!(page.status(), StatusCode::OK);
+    assert_eq!(header(&page, "x-robots-tag"), Some("noindex"));
+    assert_eq!(body(page).await, b"the preview's about page");
+    let missing = get("pr-7.localhost", "/nowhere").await.expect("infallible");
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    assert_eq!(header(&missing, "x-robots-tag"), Some("noindex"));
+    let unknown = get("pr-8.localhost", "/").await.expect("infallible");
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+    assert_eq!(header(&unknown, "x-robots-tag"), Some("noindex"));
+
+    let site = get("127.0.0.1:4424", "/about/").await.expect("infallible");
+    assert_eq!(site.status(), StatusCode::OK);
+    assert_eq!(header(&site, "x-robots-tag"), None);
+    assert_eq!(body(site).await, fixture("about/index.html"));
+    let leak = get("127.0.0.1:4424", "/previews/pr-7/about/")
+        .await
+        .expect("infallible");
+    assert_eq!(leak.status(), StatusCode::NOT_FOUND);
+}
