@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test'
 import { pathOf, settings } from './support/content'
+import { pageErrors } from './support/pageErrors'
 import { visit } from './support/visit'
 
 // Content icons travel with each page's data rather than in the bundle. A page must draw the
@@ -26,11 +27,7 @@ async function prerenderedIcons(page: Page, path: string) {
 test.describe('content icons', () => {
   for (const link of settings.nav.links) {
     test(`${link.label}: drawn once hydrated and after navigating there`, async ({ page }) => {
-      const errors: string[] = []
-      page.on('pageerror', (error) => errors.push(error.message))
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text())
-      })
+      const errors = pageErrors(page)
       const prerendered = await prerenderedIcons(page, link.href)
       expect(prerendered.filter((name) => name !== '(other)').length).toBeGreaterThan(0)
 

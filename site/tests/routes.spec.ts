@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { content, settings } from './support/content'
 import { AUDIT_WIDTHS, auditContext, auditedViolations } from './support/sections'
+import { pageErrors } from './support/pageErrors'
 import { visit } from './support/visit'
 
 // Every route of the content, and the not-found page, opened once each: the page renders inside
@@ -43,14 +44,9 @@ for (const route of pages) {
   test(`${route.path} renders inside the layout, without errors, and passes axe at ${widths.join(' and ')} px`, async ({ browser }) => {
     const context = await auditContext(browser)
     const page = await context.newPage()
-    const errors: string[] = []
     const { settings } = route
-    page.on('console', (message) => {
-      // The not-found page is answered with its status, which the browser logs.
-      const itsStatus = route === notFound && message.text().includes('404')
-      if (message.type() === 'error' && !itsStatus) errors.push(message.text())
-    })
-    page.on('pageerror', (error) => errors.push(error.message))
+    // The not-found page is answered with its status, which the browser logs.
+    const errors = pageErrors(page, (message) => route === notFound && message.text().includes('404'))
 
     const response = await visit(page, route.path)
     expect(response?.status()).toBe(route === notFound ? 404 : 200)
