@@ -1,5 +1,5 @@
 import type { ConsoleMessage, Page } from '@playwright/test'
-import { settings } from './content'
+import { contactEndpoint } from './formsEnv'
 
 /**
  * A failed load of the contact service: the forms' tests stop the shared contact-fn on purpose
@@ -8,7 +8,7 @@ import { settings } from './content'
  * not an error of the page under test.
  */
 function contactServiceUnreachable(message: ConsoleMessage): boolean {
-  const service = new URL(settings.contact_endpoint).origin
+  const service = new URL(contactEndpoint).origin
   return message.text().startsWith('Failed to load resource') && message.location().url.startsWith(service)
 }
 

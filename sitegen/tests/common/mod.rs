@@ -73,12 +73,12 @@ pub fn seed_bundle(cache: &Path) -> anyhow::Result<()> {
         .dir
         .file_name()
         .ok_or_else(|| anyhow::anyhow!("a bundle has a name"))?;
-    copy_with_links(&bundle.dir, &cache.join("bundles").join(name))
+    copy_dir(&bundle.dir, &cache.join("bundles").join(name))
 }
 
 /// Copies `from` into `to` as [`copy_tree`] does, and its symbolic links as links (a bundle's
 /// `node_modules`).
-fn copy_with_links(from: &Path, to: &Path) -> anyhow::Result<()> {
+pub fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry?;
         let target = to.join(entry.path().strip_prefix(from)?);

@@ -13,7 +13,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common;
-use common::{replace, tree, without_photos};
+use common::{copy_dir, replace, tree, without_photos};
 
 const SITEGEN: &str = env!("CARGO_BIN_EXE_sitegen");
 
@@ -107,21 +107,6 @@ impl Project {
     fn site_yaml(&self) -> PathBuf {
         self.copy.content.join("site.yaml")
     }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> anyhow::Result<()> {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry?;
-        let target = to.join(entry.path().strip_prefix(from)?);
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target)?;
-        } else if entry.file_type().is_symlink() {
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
 }
 
 /// The files where `a` and `b` differ.
