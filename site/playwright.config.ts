@@ -10,6 +10,8 @@ const port = Number(process.env.E2E_SITE_PORT || 4317)
 const distDir = '../target/e2e/dist'
 /** The forms' tests, which run in order in a worker of their own (see `projects`). */
 const formsFile = 'forms.spec.ts'
+/** Tests that post to the shared contact-fn too, so they run once the forms' tests are done. */
+const afterFormsFile = 'form-islands.spec.ts'
 
 export default defineConfig({
   testDir: './tests',
@@ -37,9 +39,12 @@ export default defineConfig({
   // so that it runs beside everything else rather than after it.
   // `static` reads the built files without a browser (tests-static/support/built.ts): the checks
   // of markup that need no layout, script or focus.
+  // Other tests that post to that contact-fn wait for the forms' tests to end (`islands`): run
+  // beside them, they met it stopped.
   projects: [
     { name: 'forms', testMatch: formsFile },
-    { name: 'pages', testIgnore: formsFile },
+    { name: 'islands', testMatch: afterFormsFile, dependencies: ['forms'] },
+    { name: 'pages', testIgnore: [formsFile, afterFormsFile] },
     { name: 'static', testDir: './tests-static' },
   ],
   webServer: {
