@@ -198,6 +198,34 @@ impl Scenario {
     }
 }
 
+/// contact-fn started with `flags` and `env`, the contact form's URL on it, and a client with
+/// `uploads` idle connections, once the service has accepted one plain message.
+async fn started_with_one_message(
+    binary: &PathBuf,
+    flags: &[String],
+    env: &[(&'static str, String)],
+    scratch: &Scratch,
+    uploads: usize,
+) -> anyhow::Result<(Server, String, reqwest::Client)> {
+    let server = Server::start(binary, flags, env, scratch)?;
+    let url = format!(
+        "{}{}",
+        server.base,
+        contact_fn::contract::FormKind::Contact.path()
+    );
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(uploads)
+        .build()
+        .unwrap_or_default();
+    let plain = client
+        .post(&url)
+        .json(&Scenario::Valid.body(0))
+        .send()
+        .await?;
+    anyhow::ensure!(plain.status().is_success(), "a plain message was refused");
+    Ok((server, url, client))
+}
+
 struct Server {
     child: Child,
     base: String,
@@ -780,22 +808,8 @@ async fn burst(
             "RUST_LOG",
             "warn,contact_fn=info,contact_fn::error=off,tower_http=off".to_owned(),
         )];
-        let server = Server::start(&args.server, &flags, &quiet, scratch)?;
-        let url = format!(
-            "{}{}",
-            server.base,
-            contact_fn::contract::FormKind::Contact.path()
-        );
-        let client = reqwest::Client::builder()
-            .pool_max_idle_per_host(args.uploads)
-            .build()
-            .unwrap_or_default();
-        let plain = client
-            .post(&url)
-            .json(&Scenario::Valid.body(0))
-            .send()
-            .await?;
-        anyhow::ensure!(plain.status().is_success(), "a plain message was refused");
+        let (server, url, client) =
+            started_with_one_message(&args.server, &flags, &quiet, scratch, args.uploads).await?;
         let delivered = || match &smtp {
             Some(smtp) => smtp.count(),
             None => std::fs::read_dir(server.mail.path()).map_or(0, |dir| {
@@ -922,23 +936,9 @@ async fn attachments(args: &Args, scratch: &Scratch) -> anyhow::Result<()> {
         "1h".to_owned(),
     ])
     .collect();
-    let server = Server::start(&args.server, &flags, &[], scratch)?;
-    let url = format!(
-        "{}{}",
-        server.base,
-        contact_fn::contract::FormKind::Contact.path()
-    );
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(args.uploads)
-        .build()
-        .unwrap_or_default();
     // One message first, so the idle figure includes what any first request allocates.
-    let json = client
-        .post(&url)
-        .json(&Scenario::Valid.body(0))
-        .send()
-        .await?;
-    anyhow::ensure!(json.status().is_success(), "a plain message was refused");
+    let (server, url, client) =
+        started_with_one_message(&args.server, &flags, &[], scratch, args.uploads).await?;
     let idle = server.rss_kib().unwrap_or(0);
     let bodies: Vec<_> = (0..args.uploads).map(upload_body).collect();
     let started = Instant::now();
