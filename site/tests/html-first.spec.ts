@@ -16,21 +16,19 @@ async function neverIdle(page: Page) {
   })
 }
 
+// One test per route, so the workers share the routes (each waits for the network to go idle).
 test.describe('every route', () => {
-  test('loads no React, react-dom or sonner until a form is used, and one stylesheet', async ({ page }) => {
-    test.slow()
-    await neverIdle(page)
-    for (const path of routes) {
+  for (const path of routes) {
+    test(`${path} loads no React, react-dom or sonner until a form is used, and one stylesheet`, async ({ page }) => {
+      await neverIdle(page)
       const assets = recordAssets(page)
       await visit(page, path)
       await page.waitForLoadState('networkidle')
-      const loaded = await assets()
-      expect(frameworkAssets(loaded), path).toEqual([])
+      expect(frameworkAssets(await assets())).toEqual([])
       // The one render-blocking stylesheet.
-      await expect(page.locator('link[rel="stylesheet"]'), path).toHaveCount(1)
-      page.removeAllListeners('response')
-    }
-  })
+      await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(1)
+    })
+  }
 
   test('the prerendered HTML has no inline style and no script but data and speculation rules', async ({ page }) => {
     for (const path of routes) {
@@ -60,20 +58,21 @@ test.describe('every route', () => {
     }
   })
 
-  test('raises no Content-Security-Policy violation, with the forms in use', async ({ page }) => {
-    test.slow()
-    await page.addInitScript(() => {
-      const seen: string[] = []
-      ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
-      document.addEventListener('securitypolicyviolation', (event) => {
-        seen.push(`${event.violatedDirective}: ${event.blockedURI} ${event.sample}`)
-      })
-    })
-    const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
+  test('the Content-Security-Policy allows no inline script', async ({ page }) => {
     const csp = (await page.request.get('/')).headers()['content-security-policy'] ?? ''
     expect(csp).toContain("script-src 'self' 'inline-speculation-rules'")
     expect(csp).not.toContain('unsafe-inline')
-    for (const path of routes) {
+  })
+
+  for (const path of routes) {
+    test(`${path} raises no Content-Security-Policy violation, with its form in use`, async ({ page }) => {
+      await page.addInitScript(() => {
+        const seen: string[] = []
+        ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+        document.addEventListener('securitypolicyviolation', (event) => {
+          seen.push(`${event.violatedDirective}: ${event.blockedURI} ${event.sample}`)
+        })
+      })
       const assets = recordAssets(page)
       await visit(page, path)
       const form = page.locator('[data-island] form')
@@ -82,14 +81,11 @@ test.describe('every route', () => {
         await form.getByRole('textbox').first().focus()
         await expect(page.locator('[data-island]')).toHaveAttribute('data-hydrated', 'true')
         await form.getByRole('textbox').first().fill('Ada')
-        await expect
-          .poll(async () => (await assets()).some(({ text }) => text.includes('data-sonner-toaster')), { message: path })
-          .toBe(true)
+        await expect.poll(async () => (await assets()).some(({ text }) => text.includes('data-sonner-toaster'))).toBe(true)
       }
-      expect(await violations(), path).toEqual([])
-      page.removeAllListeners('response')
-    }
-  })
+      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([])
+    })
+  }
 })
 
 test.describe('scroll reveal', () => {
