@@ -1,6 +1,7 @@
 //! Signs a request for an AWS API with Signature Version 4 in the `Authorization` header,
 //! through AWS's own `aws-sigv4`. Header signing rather than presigned URLs: every
-//! S3-compatible store and the CloudFront API accept it.
+//! S3-compatible store and the CloudFront API accept it. The CloudFront KeyValueStore's data
+//! plane, a global endpoint, takes only the asymmetric variant SigV4A (region set `*`).
 
 use std::time::SystemTime;
 
@@ -8,7 +9,7 @@ use aws_sigv4::http_request::{
     PayloadChecksumKind, PercentEncodingMode, SignableBody, SignableRequest, SigningSettings,
     UriPathNormalizationMode, sign,
 };
-use aws_sigv4::sign::v4;
+use aws_sigv4::sign::{v4, v4a};
 
 use super::credentials::Credentials;
 
@@ -19,6 +20,8 @@ pub enum Service {
     S3,
     /// `cloudfront`, always in `us-east-1`.
     CloudFront,
+    /// `cloudfront-keyvaluestore`, the data plane of a KeyValueStore: SigV4A for every region.
+    KeyValueStore,
 }
 
 /// A request to sign.
@@ -52,24 +55,36 @@ pub fn headers(
     )
     .into();
     let mut settings = SigningSettings::default();
-    let (name, region) = match service {
-        Service::S3 => {
-            settings.percent_encoding_mode = PercentEncodingMode::Single;
-            settings.payload_checksum_kind = PayloadChecksumKind::XAmzSha256;
-            settings.uri_path_normalization_mode = UriPathNormalizationMode::Disabled;
-            ("s3", region)
+    let params = match service {
+        Service::S3 | Service::CloudFront => {
+            let (name, region) = if service == Service::S3 {
+                settings.percent_encoding_mode = PercentEncodingMode::Single;
+                settings.payload_checksum_kind = PayloadChecksumKind::XAmzSha256;
+                settings.uri_path_normalization_mode = UriPathNormalizationMode::Disabled;
+                ("s3", region)
+            } else {
+                ("cloudfront", "us-east-1")
+            };
+            v4::SigningParams::builder()
+                .identity(&identity)
+                .region(region)
+                .name(name)
+                .time(time)
+                .settings(settings)
+                .build()
+                .map_err(|e| format!("signing: {e}"))?
+                .into()
         }
-        Service::CloudFront => ("cloudfront", "us-east-1"),
+        Service::KeyValueStore => v4a::SigningParams::builder()
+            .identity(&identity)
+            .region_set("*")
+            .name("cloudfront-keyvaluestore")
+            .time(time)
+            .settings(settings)
+            .build()
+            .map_err(|e| format!("signing: {e}"))?
+            .into(),
     };
-    let params = v4::SigningParams::builder()
-        .identity(&identity)
-        .region(region)
-        .name(name)
-        .time(time)
-        .settings(settings)
-        .build()
-        .map_err(|e| format!("signing: {e}"))?
-        .into();
     let signable = SignableRequest::new(
         request.method,
         request.url,
