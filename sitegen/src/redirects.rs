@@ -641,4 +641,24 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn the_preview_redirects_lookup_costs_the_function_a_few_hundred_bytes_of_its_10_kb() {
+        let rules = Rules::of(&[moved("/old")]);
+        let size = |redirects_store| {
+            rules
+                .cloudfront_function(Some(PreviewHosts {
+                    domain: "preview.example.com",
+                    redirects_store,
+                }))
+                .expect("it fits")
+                .len()
+        };
+        let (without, with) = (size(false), size(true));
+        assert!(
+            with > without && with - without < 300,
+            "{without} -> {with} bytes"
+        );
+        assert!(with < CLOUDFRONT_FUNCTION_MAX_BYTES / 4, "{with} bytes");
+    }
 }

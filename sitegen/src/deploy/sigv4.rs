@@ -143,4 +143,40 @@ mod tests {
             )
         );
     }
+
+    #[test]
+    fn a_key_value_store_request_is_signed_with_sigv4a_for_every_region() {
+        let credentials = Credentials {
+            key: "AKIAIOSFODNN7EXAMPLE".into(),
+            secret: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+            token: None,
+        };
+        let signed = headers(
+            Service::KeyValueStore,
+            "",
+            &credentials,
+            Request {
+                method: "GET",
+                url: "https://123456789012.cloudfront-kvs.global.api.aws/key-value-stores/x",
+                headers: &[],
+                body: b"",
+            },
+            UNIX_EPOCH + Duration::from_secs(1_369_353_600),
+        )
+        .expect("signed");
+        let get = |name: &str| {
+            signed
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(get("x-amz-region-set"), Some("*"));
+        let auth = get("authorization").expect("an authorization header");
+        assert!(
+            auth.starts_with(
+                "AWS4-ECDSA-P256-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/cloudfront-keyvaluestore/aws4_request, "
+            ),
+            "{auth}"
+        );
+    }
 }
