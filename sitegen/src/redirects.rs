@@ -295,7 +295,9 @@ impl Rules {
         let store = previews.is_some_and(|p| p.redirects_store);
         let (import, handler, lookup) = if store {
             (
-                "import cf from 'cloudfront';\nvar PREVIEW_REDIRECTS = cf.kvs();\n",
+                "import cf from 'cloudfront';\n\
+                 // Its KeyValueStore: site.yaml's preview_redirects_store.\n\
+                 var PREVIEW_REDIRECTS = cf.kvs();\n",
                 "async function handler",
                 // A miss throws: the preview has no redirect there, its page answers.
                 "\x20   try {\n\
