@@ -545,13 +545,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 if listed.is_empty() {
                     println!("no previews under {target}previews/");
                 }
+                let now = jiff::Timestamp::now();
                 for preview in listed {
+                    let updated = match (&preview.updated, preview.age(now)) {
+                        (Some(at), Some(age)) => format!("{age} ago ({at})"),
+                        (Some(at), None) => at.clone(),
+                        (None, _) => "at an unknown time".to_owned(),
+                    };
                     println!(
-                        "{}  {} objects, {}, updated {}",
+                        "{}  {} objects, {}, updated {updated}",
                         preview.name,
                         preview.objects,
                         sitegen::deploy::human_bytes(preview.bytes),
-                        preview.updated.as_deref().unwrap_or("at an unknown time"),
                     );
                 }
                 return Ok(());

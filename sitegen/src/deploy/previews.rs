@@ -116,6 +116,21 @@ pub struct Preview {
     pub updated: Option<String>,
 }
 
+impl Preview {
+    /// How long ago its newest object was written, in the largest whole unit (`3 days`,
+    /// `5 h`, `12 min`), if the store said when.
+    pub fn age(&self, now: jiff::Timestamp) -> Option<String> {
+        let updated: jiff::Timestamp = self.updated.as_deref()?.parse().ok()?;
+        let seconds = now.as_second().saturating_sub(updated.as_second()).max(0);
+        Some(match seconds {
+            s if s >= 2 * 86_400 => format!("{} days", s / 86_400),
+            s if s >= 3_600 => format!("{} h", s / 3_600),
+            s if s >= 60 => format!("{} min", s / 60),
+            s => format!("{s} s"),
+        })
+    }
+}
+
 /// The store of `site`'s bucket.
 fn store(site: &Target, endpoint: Option<&str>, found: &Found, retry: Retry) -> Result<S3Store> {
     S3Store::new(
@@ -216,5 +231,21 @@ mod tests {
         assert!(is_under_previews("previews/pr-7/index.html"));
         assert!(!is_under_previews("previews.html"));
         assert!(!is_under_previews("about/index.html"));
+    }
+
+    #[test]
+    fn a_preview_s_age_is_told_in_its_largest_whole_unit() {
+        let preview = |updated: Option<&str>| Preview {
+            name: "pr-7".into(),
+            objects: 1,
+            bytes: 1,
+            updated: updated.map(str::to_owned),
+        };
+        let now: jiff::Timestamp = "2026-12-07T12:00:00Z".parse().expect("a time");
+        let age = |updated| preview(Some(updated)).age(now);
+        assert_eq!(age("2026-12-04T11:00:00.000Z").as_deref(), Some("3 days"));
+        assert_eq!(age("2026-12-07T07:30:00Z").as_deref(), Some("4 h"));
+        assert_eq!(age("2026-12-07T11:48:00Z").as_deref(), Some("12 min"));
+        assert_eq!(preview(None).age(now), None);
     }
 }

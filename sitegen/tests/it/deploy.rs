@@ -728,6 +728,10 @@ fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
     let listed = cli(&moto, &["s3://www-example", "--list-previews"], None);
     let listed = String::from_utf8_lossy(&listed.stdout);
     assert!(listed.starts_with("pr-7  "), "{listed}");
+    assert!(
+        listed.contains(" s ago (") || listed.contains(" min ago ("),
+        "{listed}"
+    );
 
     let removed = cli_with(
         &moto,
