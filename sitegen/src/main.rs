@@ -617,7 +617,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                             store.arn, changed.put, changed.deleted
                         );
                     }
-                    Some(_) => {}
+                    Some(store) => println!(
+                        "dry run: preview {name}: its redirects would be written to {}",
+                        store.arn
+                    ),
                     None => println!(
                         "preview {name}: its own redirects answer only with the page left at each \
                          old path; set `preview_redirects_store` in site.yaml for their 301s and 410s"
