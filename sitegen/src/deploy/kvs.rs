@@ -151,7 +151,9 @@ struct Delete<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "PascalCase")]
 struct Update<'a> {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     puts: Vec<Put<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     deletes: Vec<Delete<'a>>,
 }
 
