@@ -178,6 +178,8 @@ fn answer(
             };
             let list = |name: &str| update[name].as_array().cloned().unwrap_or_default();
             let (puts, deletes) = (list("Puts"), list("Deletes"));
+            // The service's limit, written as the service's and not as sitegen's `BATCH`, so
+            // that a batch above it fails here.
             if puts.len() + deletes.len() > 50 {
                 return error(StatusCode::BAD_REQUEST, "more than 50 keys in one request");
             }
