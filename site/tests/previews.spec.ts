@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -32,6 +32,8 @@ test.beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'sitegen-previews-'))
   cpSync(built, dir, { recursive: true })
   cpSync(built, path.join(dir, 'previews/pr-7'), { recursive: true })
+  // A redirect of the preview's own build, which the site's does not have.
+  appendFileSync(path.join(dir, 'previews/pr-7/_redirects'), '/preview-only-move /about/ 301\n')
   port = await freePort()
   server = spawn(path.join(repo, 'target/debug/sitegen'), ['serve', dir, '--previews', '--port', String(port)], {
     stdio: 'ignore',
@@ -46,7 +48,7 @@ test.afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
-test('a preview opens at its name on localhost, every answer noindex, and the site stays indexable', async ({ page }) => {
+test('a preview opens at its name on localhost with its own redirects, every answer noindex, and the site stays indexable', async ({ page }) => {
   const about = content.routes.find((route) => route.path === '/about')
   expect(about?.title).toBeTruthy()
 
@@ -55,6 +57,12 @@ test('a preview opens at its name on localhost, every answer noindex, and the si
   expect(preview?.headers()['x-robots-tag']).toBe('noindex')
   await expect(page).toHaveTitle(about?.title ?? '')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+
+  const moved = await page.goto(`http://pr-7.localhost:${port}/preview-only-move`)
+  const move = await moved?.request().redirectedFrom()?.response()
+  expect(move?.status()).toBe(301)
+  expect(move?.headers()['x-robots-tag']).toBe('noindex')
+  expect(new URL(page.url()).pathname).toBe('/about/')
 
   const missing = await page.goto(`http://pr-7.localhost:${port}/no-such-page`)
   expect(missing?.status()).toBe(404)
@@ -68,4 +76,6 @@ test('a preview opens at its name on localhost, every answer noindex, and the si
   expect(site?.headers()['x-robots-tag']).toBeUndefined()
   const inside = await page.goto(`http://127.0.0.1:${port}/previews/pr-7/about/`)
   expect(inside?.status()).toBe(404)
+  const notMoved = await page.goto(`http://127.0.0.1:${port}/preview-only-move`)
+  expect(notMoved?.status()).toBe(404)
 })

@@ -235,7 +235,8 @@ struct DeployArgs {
     /// List the previews of the target with their age and size (`s3://BUCKET[/PREFIX]` only).
     #[arg(long)]
     list_previews: bool,
-    /// The content directory whose site.yaml names the `preview_domain`.
+    /// The content directory whose site.yaml names the `preview_domain` and the
+    /// `preview_redirects_store`.
     #[arg(long, default_value = "content")]
     content: PathBuf,
 }
@@ -544,26 +545,37 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 if listed.is_empty() {
                     println!("no previews under {target}previews/");
                 }
+                let now = jiff::Timestamp::now();
                 for preview in listed {
+                    let updated = match (&preview.updated, preview.age(now)) {
+                        (Some(at), Some(age)) => format!("{age} ago ({at})"),
+                        (Some(at), None) => at.clone(),
+                        (None, _) => "at an unknown time".to_owned(),
+                    };
                     println!(
-                        "{}  {} objects, {}, updated {}",
+                        "{}  {} objects, {}, updated {updated}",
                         preview.name,
                         preview.objects,
                         sitegen::deploy::human_bytes(preview.bytes),
-                        preview.updated.as_deref().unwrap_or("at an unknown time"),
                     );
                 }
                 return Ok(());
             }
+            // Read only for a preview: a deploy of the site needs no content directory.
+            let previews = || sitegen::deploy::previews::Settings::read(&args.content);
             if let Some(name) = &args.remove_preview {
                 let removed = sitegen::deploy::previews::remove(
                     &target,
                     name,
                     endpoint.as_deref(),
+                    previews()?.redirects_store()?.as_ref(),
                     &found,
                     retry,
                 )?;
-                println!("removed the preview {name}: {removed} objects");
+                println!(
+                    "removed the preview {name}: {} objects, {} redirects",
+                    removed.objects, removed.redirects
+                );
                 return Ok(());
             }
             let (target, allow_removals) = match &args.preview {
@@ -591,7 +603,30 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let summary = sitegen::deploy::deploy(&options, &found)?;
             println!("{summary}");
             if let Some(name) = &args.preview {
-                match sitegen::deploy::previews::url(&args.content, name)? {
+                let previews = previews()?;
+                match previews.redirects_store()? {
+                    Some(store) if !options.dry_run => {
+                        let changed = sitegen::deploy::previews::publish_redirects(
+                            &store,
+                            name,
+                            &options.dir,
+                            &found.credentials,
+                        )?;
+                        println!(
+                            "preview {name}: its redirects in {}: {} written, {} deleted",
+                            store.arn, changed.put, changed.deleted
+                        );
+                    }
+                    Some(store) => println!(
+                        "dry run: preview {name}: its redirects would be written to {}",
+                        store.arn
+                    ),
+                    None => println!(
+                        "preview {name}: its own redirects answer only with the page left at each \
+                         old path; set `preview_redirects_store` in site.yaml for their 301s and 410s"
+                    ),
+                }
+                match previews.url(name) {
                     Some(url) => println!("preview {name}: {url}"),
                     None => println!(
                         "preview {name}: under {}; set `preview_domain` in site.yaml for its URL",

@@ -261,12 +261,17 @@ impl Rules {
 
     /// The CloudFront Function (viewer request) of the site: it answers these rules, maps a
     /// directory URL (`/about/`, `/about`) to its `index.html`, which a private bucket behind
-    /// CloudFront (an S3 REST origin with origin access control) needs, and, with
-    /// `preview_domain`, serves `NAME.<preview_domain>` from the objects under `previews/NAME/`
-    /// while the site's own hosts never reach them. A distribution takes one viewer-request
-    /// function per behaviour, so this one is the whole of it; it must fit in CloudFront's
-    /// [`CLOUDFRONT_FUNCTION_MAX_BYTES`], and a table too large for it is an error.
-    pub fn cloudfront_function(&self, preview_domain: Option<&str>) -> Result<String> {
+    /// CloudFront (an S3 REST origin with origin access control) needs, and, with `previews`,
+    /// serves `NAME.<domain>` from the objects under `previews/NAME/` while the site's own hosts
+    /// never reach them. A distribution takes one viewer-request function per behaviour, so this
+    /// one is the whole of it; it must fit in CloudFront's [`CLOUDFRONT_FUNCTION_MAX_BYTES`], and
+    /// a table too large for it is an error.
+    ///
+    /// The table inline is this build's: the site's. A preview's own redirects are another
+    /// build's, deployed later, so with [`PreviewHosts::redirects_store`] the function looks them
+    /// up on a preview host in the KeyValueStore associated with it, where `sitegen deploy
+    /// --preview NAME` writes them ([`crate::deploy::kvs`]); the site's hosts never read it.
+    pub fn cloudfront_function(&self, previews: Option<PreviewHosts<'_>>) -> Result<String> {
         let table: serde_json::Map<String, serde_json::Value> = self
             .rules
             .iter()
@@ -281,44 +286,72 @@ impl Rules {
             })
             .collect();
         let table = serde_json::to_string(&table).context("serialising the redirects")?;
-        let suffix =
-            serde_json::to_string(&preview_domain.map(|d| format!(".{d}")).unwrap_or_default())
-                .context("serialising the preview domain")?;
+        let suffix = serde_json::to_string(
+            &previews
+                .map(|p| format!(".{}", p.domain))
+                .unwrap_or_default(),
+        )
+        .context("serialising the preview domain")?;
+        let store = previews.is_some_and(|p| p.redirects_store);
+        let (import, handler, lookup) = if store {
+            (
+                "import cf from 'cloudfront';\n\
+                 // Its KeyValueStore: site.yaml's preview_redirects_store.\n\
+                 var PREVIEW_REDIRECTS = cf.kvs();\n",
+                "async function handler",
+                // A miss throws: the preview has no redirect there, its page answers.
+                "\x20   try {\n\
+                 \x20     var found = (await PREVIEW_REDIRECTS.get(name + uri)).split(' ');\n\
+                 \x20     rule = [+found[0], found[1]];\n\
+                 \x20   } catch (e) {}\n",
+            )
+        } else {
+            ("", "function handler", "")
+        };
         let code = format!(
-            "// Written by sitegen build: the redirects of the site's `_redirects`, directory URLs\n\
+            "{import}\
+             // Written by sitegen build: the redirects of the site's `_redirects`, directory URLs\n\
              // to their index.html, and previews (NAME.<preview domain> -> previews/NAME/), for a\n\
              // CloudFront distribution in front of an S3 REST origin. Associate it with the\n\
              // viewer-request event (runtime cloudfront-js-2.0). A function's code is limited to 10 KB.\n\
              var REDIRECTS = {table};\n\
              var PREVIEW_HOST_SUFFIX = {suffix};\n\
-             var NOT_FOUND = {{ statusCode: 404, statusDescription: 'Not Found' }};\n\
+             var STATUS = {{ {MOVED}: 'Moved Permanently', {NOT_FOUND}: 'Not Found', {GONE}: 'Gone' }};\n\
              \n\
-             function handler(event) {{\n\
+             // [status, location]: the answer; a preview's is never indexed.\n\
+             function answer(rule, preview) {{\n\
+             \x20 var response = {{ statusCode: rule[0], statusDescription: STATUS[rule[0]] }};\n\
+             \x20 if (rule[1]) {{\n\
+             \x20   response.headers = {{ location: {{ value: rule[1] }} }};\n\
+             \x20 }}\n\
+             \x20 if (preview) {{\n\
+             \x20   response.headers = response.headers || {{}};\n\
+             \x20   response.headers['x-robots-tag'] = {{ value: 'noindex' }};\n\
+             \x20 }}\n\
+             \x20 return response;\n\
+             }}\n\
+             \n\
+             {handler}(event) {{\n\
              \x20 var request = event.request;\n\
              \x20 var uri = request.uri;\n\
              \x20 var host = request.headers && request.headers.host ? request.headers.host.value.toLowerCase() : '';\n\
              \x20 var prefix = '';\n\
+             \x20 var rule;\n\
              \x20 if (PREVIEW_HOST_SUFFIX && host.length > PREVIEW_HOST_SUFFIX.length &&\n\
              \x20     host.slice(-PREVIEW_HOST_SUFFIX.length) === PREVIEW_HOST_SUFFIX) {{\n\
              \x20   var name = host.slice(0, -PREVIEW_HOST_SUFFIX.length);\n\
              \x20   if (!/^[a-z0-9-]+$/.test(name)) {{\n\
-             \x20     return NOT_FOUND;\n\
+             \x20     return answer([{NOT_FOUND}], true);\n\
              \x20   }}\n\
              \x20   prefix = '/previews/' + name;\n\
+             {lookup}\
              \x20 }} else if (uri === '/previews' || uri.indexOf('/previews/') === 0) {{\n\
-             \x20   return NOT_FOUND;\n\
+             \x20   return answer([{NOT_FOUND}]);\n\
              \x20 }} else {{\n\
-             \x20   var rule = REDIRECTS[uri];\n\
-             \x20   if (rule && rule[0] === {GONE}) {{\n\
-             \x20     return {{ statusCode: {GONE}, statusDescription: 'Gone' }};\n\
-             \x20   }}\n\
-             \x20   if (rule) {{\n\
-             \x20     return {{\n\
-             \x20       statusCode: rule[0],\n\
-             \x20       statusDescription: 'Moved Permanently',\n\
-             \x20       headers: {{ location: {{ value: rule[1] }} }},\n\
-             \x20     }};\n\
-             \x20   }}\n\
+             \x20   rule = REDIRECTS[uri];\n\
+             \x20 }}\n\
+             \x20 if (rule) {{\n\
+             \x20   return answer(rule, prefix !== '');\n\
              \x20 }}\n\
              \x20 if (uri.slice(-1) === '/') {{\n\
              \x20   uri += 'index.html';\n\
@@ -341,6 +374,16 @@ impl Rules {
         );
         Ok(code)
     }
+}
+
+/// The preview hosts the CloudFront Function routes ([`Rules::cloudfront_function`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PreviewHosts<'a> {
+    /// `preview_domain` of site.yaml: `NAME.<domain>` is the preview NAME.
+    pub domain: &'a str,
+    /// Whether site.yaml names a `preview_redirects_store`, the KeyValueStore holding each
+    /// preview's own redirects (associated with the function).
+    pub redirects_store: bool,
 }
 
 /// The CloudFront Function (viewer response) that adds `X-Robots-Tag: noindex` to every answer
@@ -404,7 +447,12 @@ pub fn files(content: &Content) -> Result<Vec<(String, Vec<u8>)>> {
         (
             CLOUDFRONT_FUNCTION_FILE.to_owned(),
             rules
-                .cloudfront_function(content.settings.preview_domain.as_deref())?
+                .cloudfront_function(content.settings.preview_domain.as_deref().map(|domain| {
+                    PreviewHosts {
+                        domain,
+                        redirects_store: content.settings.preview_redirects_store.is_some(),
+                    }
+                }))?
                 .into_bytes(),
         ),
     ];
@@ -594,5 +642,25 @@ mod tests {
             err.to_string().starts_with("_redirects:2: a 404 rule"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn the_preview_redirects_lookup_costs_the_function_a_few_hundred_bytes_of_its_10_kb() {
+        let rules = Rules::of(&[moved("/old")]);
+        let size = |redirects_store| {
+            rules
+                .cloudfront_function(Some(PreviewHosts {
+                    domain: "preview.example.com",
+                    redirects_store,
+                }))
+                .expect("it fits")
+                .len()
+        };
+        let (without, with) = (size(false), size(true));
+        assert!(
+            with > without && with - without < 300,
+            "{without} -> {with} bytes"
+        );
+        assert!(with < CLOUDFRONT_FUNCTION_MAX_BYTES / 4, "{with} bytes");
     }
 }

@@ -13,8 +13,12 @@
 //!   sent as brotli, else gzip, else as it is, by the request's `Accept-Encoding` (a coding
 //!   with `q=0` is refused), with `Vary: Accept-Encoding`. Nothing is compressed on the fly.
 //! - With `--previews` ([`router_with_previews`]), `NAME.localhost` is answered from
-//!   `previews/NAME/` as the CloudFront Function answers `NAME.<preview domain>`, every answer
-//!   with `X-Robots-Tag: noindex`, and the site's own host answers `/previews/...` with 404.
+//!   `previews/NAME/` as the CloudFront Function answers `NAME.<preview domain>`: its pages, the
+//!   redirects of its own `_redirects` (as the function reads them from the KeyValueStore), an
+//!   unknown NAME with the site's not-found page; every answer with `X-Robots-Tag: noindex`. The
+//!   site's own host answers `/previews/...` with 404. One difference, on purpose: a missing
+//!   page of a preview gets the preview's own not-found page, where CloudFront, whose custom
+//!   error responses belong to the distribution, sends the site's `/404.html` (with its 404).
 //! - Nothing outside the directory can be reached: `..`, encoded or not, is refused, and
 //!   symbolic links leading out are treated as missing.
 
@@ -48,8 +52,8 @@ pub fn router(dir: PathBuf) -> Result<Router> {
 /// [`router`], answering also the previews `sitegen deploy --preview NAME` would upload under
 /// `previews/NAME/`: a request for `NAME.localhost` is served from there (its `_headers` and
 /// `_redirects` read on each request, so a preview written meanwhile is served), each answer
-/// with `X-Robots-Tag: noindex`, an unknown NAME with 404; the site's own host answers
-/// `/previews/...` with 404, as the CloudFront Function does.
+/// with `X-Robots-Tag: noindex`, an unknown NAME with the site's not-found page; the site's own
+/// host answers `/previews/...` with 404, as the CloudFront Function does.
 pub fn router_with_previews(dir: PathBuf) -> Result<Router> {
     let site = Arc::new(Site::open(&dir)?);
     Ok(Router::new().fallback(by_host).with_state(site))
@@ -82,16 +86,18 @@ async fn by_host(State(site): State<Arc<Site>>, req: Request) -> Response {
         return handle(State(site), req).await;
     };
     let dir = site.root.join(PREVIEWS_DIR).join(name);
-    let preview = match is_preview_name(name) && dir.is_dir() {
-        true => Site::open(&dir),
-        false => Err(anyhow::anyhow!(
-            "no preview `{name}` under {}",
-            site.root.display()
-        )),
-    };
-    let mut res = match preview {
-        Ok(preview) => handle(State(Arc::new(preview)), req).await,
-        Err(err) => (StatusCode::NOT_FOUND, format!("404 Not Found: {err:#}\n")).into_response(),
+    let mut res = if is_preview_name(name) && dir.is_dir() {
+        match Site::open(&dir) {
+            Ok(preview) => handle(State(Arc::new(preview)), req).await,
+            Err(err) => {
+                eprintln!("error: the preview `{name}`: {err:#}");
+                (StatusCode::INTERNAL_SERVER_ERROR, format!("500: {err:#}\n")).into_response()
+            }
+        }
+    } else {
+        // As on CloudFront: the bucket has no such object, and the distribution's not-found
+        // page, the site's, answers.
+        site.not_found(req.uri().path(), req.headers()).await
     };
     res.headers_mut()
         .insert("x-robots-tag", HeaderValue::from_static("noindex"));

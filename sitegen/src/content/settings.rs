@@ -34,6 +34,14 @@ pub struct Settings {
     #[serde(default, skip_serializing)]
     #[ts(skip)]
     pub preview_domain: Option<String>,
+    /// The ARN of the CloudFront KeyValueStore that holds each preview's own redirects
+    /// (`arn:aws:cloudfront::123456789012:key-value-store/...`): `sitegen deploy --preview NAME`
+    /// writes them there and `--remove-preview NAME` removes them, and the CloudFront Function
+    /// the build writes reads it on preview hosts (associate the store with the function).
+    /// Without it a preview's old paths answer only with the page left at each of them.
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub preview_redirects_store: Option<String>,
     /// Whether every page asks search engines not to index it: set by a build that shows what
     /// is not published (`--drafts`, `--future`, `--preview`, `sitegen dev`), never written.
     #[serde(default)]

@@ -265,6 +265,7 @@ const NOT_WORDS: &[&str] = &[
     "contact_endpoint",
     "time_zone",
     "preview_domain",
+    "preview_redirects_store",
     "publish_at",
     "expires_at",
     "languages",

@@ -46,9 +46,29 @@ pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path
         walker.walk(&value, "", None);
     }
     check_slugs(loader, content);
+    check_preview_redirects_store(loader, content);
     check_hours_card(loader, content, &FixedPage::Contact.file());
     content.forms.check(loader);
     pictures
+}
+
+/// `site.yaml`'s `preview_redirects_store` is a KeyValueStore's ARN, read on preview hosts: the
+/// build writes a function that needs it associated, so a mistake is found here, not at the
+/// first preview's deploy.
+fn check_preview_redirects_store(loader: &mut Loader, content: &Content) {
+    let settings = &content.settings;
+    let Some(arn) = &settings.preview_redirects_store else {
+        return;
+    };
+    let problem = match arn.parse::<crate::deploy::kvs::KeyValueStore>() {
+        Err(problem) => problem,
+        Ok(_) if settings.preview_domain.is_none() => "the store holds the previews' own \
+            redirects, read on preview hosts: name their domain too (`preview_domain: \
+            preview.example.com`)"
+            .to_owned(),
+        Ok(_) => return,
+    };
+    loader.error(super::SITE_FILE, Some("preview_redirects_store"), problem);
 }
 
 /// The contact page's phone card states the opening hours through `{hours}`, written from

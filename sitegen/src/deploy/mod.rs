@@ -19,6 +19,7 @@
 
 pub mod cloudfront;
 pub mod credentials;
+pub mod kvs;
 pub mod local;
 pub mod plan;
 pub mod previews;

@@ -1,6 +1,7 @@
 //! Signs a request for an AWS API with Signature Version 4 in the `Authorization` header,
 //! through AWS's own `aws-sigv4`. Header signing rather than presigned URLs: every
-//! S3-compatible store and the CloudFront API accept it.
+//! S3-compatible store and the CloudFront API accept it. The CloudFront KeyValueStore's data
+//! plane, a global endpoint, takes only the asymmetric variant SigV4A (region set `*`).
 
 use std::time::SystemTime;
 
@@ -8,7 +9,7 @@ use aws_sigv4::http_request::{
     PayloadChecksumKind, PercentEncodingMode, SignableBody, SignableRequest, SigningSettings,
     UriPathNormalizationMode, sign,
 };
-use aws_sigv4::sign::v4;
+use aws_sigv4::sign::{v4, v4a};
 
 use super::credentials::Credentials;
 
@@ -19,6 +20,8 @@ pub enum Service {
     S3,
     /// `cloudfront`, always in `us-east-1`.
     CloudFront,
+    /// `cloudfront-keyvaluestore`, the data plane of a KeyValueStore: SigV4A for every region.
+    KeyValueStore,
 }
 
 /// A request to sign.
@@ -52,24 +55,36 @@ pub fn headers(
     )
     .into();
     let mut settings = SigningSettings::default();
-    let (name, region) = match service {
-        Service::S3 => {
-            settings.percent_encoding_mode = PercentEncodingMode::Single;
-            settings.payload_checksum_kind = PayloadChecksumKind::XAmzSha256;
-            settings.uri_path_normalization_mode = UriPathNormalizationMode::Disabled;
-            ("s3", region)
+    let params = match service {
+        Service::S3 | Service::CloudFront => {
+            let (name, region) = if service == Service::S3 {
+                settings.percent_encoding_mode = PercentEncodingMode::Single;
+                settings.payload_checksum_kind = PayloadChecksumKind::XAmzSha256;
+                settings.uri_path_normalization_mode = UriPathNormalizationMode::Disabled;
+                ("s3", region)
+            } else {
+                ("cloudfront", "us-east-1")
+            };
+            v4::SigningParams::builder()
+                .identity(&identity)
+                .region(region)
+                .name(name)
+                .time(time)
+                .settings(settings)
+                .build()
+                .map_err(|e| format!("signing: {e}"))?
+                .into()
         }
-        Service::CloudFront => ("cloudfront", "us-east-1"),
+        Service::KeyValueStore => v4a::SigningParams::builder()
+            .identity(&identity)
+            .region_set("*")
+            .name("cloudfront-keyvaluestore")
+            .time(time)
+            .settings(settings)
+            .build()
+            .map_err(|e| format!("signing: {e}"))?
+            .into(),
     };
-    let params = v4::SigningParams::builder()
-        .identity(&identity)
-        .region(region)
-        .name(name)
-        .time(time)
-        .settings(settings)
-        .build()
-        .map_err(|e| format!("signing: {e}"))?
-        .into();
     let signable = SignableRequest::new(
         request.method,
         request.url,
@@ -126,6 +141,42 @@ mod tests {
                  SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, \
                  Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41"
             )
+        );
+    }
+
+    #[test]
+    fn a_key_value_store_request_is_signed_with_sigv4a_for_every_region() {
+        let credentials = Credentials {
+            key: "AKIAIOSFODNN7EXAMPLE".into(),
+            secret: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into(),
+            token: None,
+        };
+        let signed = headers(
+            Service::KeyValueStore,
+            "",
+            &credentials,
+            Request {
+                method: "GET",
+                url: "https://123456789012.cloudfront-kvs.global.api.aws/key-value-stores/x",
+                headers: &[],
+                body: b"",
+            },
+            UNIX_EPOCH + Duration::from_secs(1_369_353_600),
+        )
+        .expect("signed");
+        let get = |name: &str| {
+            signed
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(get("x-amz-region-set"), Some("*"));
+        let auth = get("authorization").expect("an authorization header");
+        assert!(
+            auth.starts_with(
+                "AWS4-ECDSA-P256-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/cloudfront-keyvaluestore/aws4_request, "
+            ),
+            "{auth}"
         );
     }
 }

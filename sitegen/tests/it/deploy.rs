@@ -14,6 +14,7 @@ use sitegen::deploy::credentials::Found;
 use sitegen::deploy::s3::Retry;
 use sitegen::deploy::{DeployOptions, Summary, deploy};
 use sitegen::outputs::{SitemapEntry, write_site_files};
+use support::kvs::{self, FakeKvs};
 use support::moto::{Moto, between};
 use support::proxy::DyingProxy;
 
@@ -113,7 +114,18 @@ fn run(moto: &Moto, options: &DeployOptions) -> Summary {
 
 /// Runs the real binary with the store's credentials in the environment.
 fn cli(moto: &Moto, args: &[&str], secret: Option<&str>) -> std::process::Output {
+    cli_with(moto, args, secret, &[])
+}
+
+/// [`cli`] with more of the environment: `envs`.
+fn cli_with(
+    moto: &Moto,
+    args: &[&str],
+    secret: Option<&str>,
+    envs: &[(&str, &str)],
+) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_sitegen"))
+        .envs(envs.iter().copied())
         .arg("deploy")
         .args(args)
         .env("AWS_ACCESS_KEY_ID", &moto.credentials.key)
@@ -630,15 +642,32 @@ fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
 
     let preview = tempfile::tempdir().expect("temp dir");
     build(preview.path(), &["draft-article"]);
+    write(
+        preview.path(),
+        "_redirects",
+        b"/old-pricing /about/ 301\n/offers/2023 /404.html 410\n",
+    );
     let content = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         content.path().join("site.yaml"),
-        "preview_domain: preview.example.com\n",
+        format!(
+            "preview_domain: preview.example.com\npreview_redirects_store: {}\n",
+            kvs::ARN
+        ),
     )
     .expect("site.yaml");
+    let store = FakeKvs::start();
+    store
+        .store()
+        .keys
+        .insert("pr-8/old".into(), "301 /about/".into());
+    let store_env = [(
+        "AWS_ENDPOINT_URL_CLOUDFRONT_KEYVALUESTORE",
+        store.endpoint.as_str(),
+    )];
     let dir = preview.path().to_str().expect("utf-8");
     let content_dir = content.path().to_str().expect("utf-8");
-    let out = cli(
+    let out = cli_with(
         &moto,
         &[
             dir,
@@ -649,6 +678,7 @@ fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
             content_dir,
         ],
         None,
+        &store_env,
     );
     assert!(
         out.status.success(),
@@ -672,6 +702,17 @@ fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
         "{added:?}"
     );
     assert!(after_preview.contains_key("previews/pr-7/insights/draft-article/index.html"));
+    let keys = |store: &FakeKvs| store.store().keys.clone().into_iter().collect::<Vec<_>>();
+    let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+    assert_eq!(
+        keys(&store),
+        [
+            pair("pr-7/offers/2023", "410"),
+            pair("pr-7/old-pricing", "301 /about/"),
+            pair("pr-8/old", "301 /about/"),
+        ],
+        "the preview's own redirects are in the store, beside another preview's"
+    );
     for (key, etag) in &site_keys {
         assert_eq!(after_preview.get(key), Some(etag), "{key} is untouched");
     }
@@ -687,11 +728,22 @@ fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
     let listed = cli(&moto, &["s3://www-example", "--list-previews"], None);
     let listed = String::from_utf8_lossy(&listed.stdout);
     assert!(listed.starts_with("pr-7  "), "{listed}");
+    assert!(
+        listed.contains(" s ago (") || listed.contains(" min ago ("),
+        "{listed}"
+    );
 
-    let removed = cli(
+    let removed = cli_with(
         &moto,
-        &["s3://www-example", "--remove-preview", "pr-7"],
+        &[
+            "s3://www-example",
+            "--remove-preview",
+            "pr-7",
+            "--content",
+            content_dir,
+        ],
         None,
+        &store_env,
     );
     assert!(
         removed.status.success(),
@@ -699,4 +751,5 @@ fn a_preview_lives_under_its_prefix_beside_the_site_and_is_removed_whole() {
         String::from_utf8_lossy(&removed.stderr)
     );
     assert_eq!(moto.list(BUCKET), site_keys);
+    assert_eq!(keys(&store), [pair("pr-8/old", "301 /about/")]);
 }

@@ -19,6 +19,7 @@ mod incremental;
 mod json_schema;
 mod new;
 mod observatory;
+mod preview_redirects;
 mod publish;
 mod publishing;
 mod redirects;

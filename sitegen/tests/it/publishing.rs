@@ -166,6 +166,28 @@ fn a_link_to_a_draft_is_an_error_at_its_line() {
 }
 
 #[test]
+fn a_preview_redirects_store_that_is_no_store_s_arn_is_an_error_at_its_line() {
+    let site = Site::new().expect("the small site");
+    let file = site.content.join("site.yaml");
+    let mut text = std::fs::read_to_string(&file).expect("read");
+    text.push_str(
+        "preview_domain: preview.example.com\npreview_redirects_store: arn:aws:s3:::www\n",
+    );
+    let line = text.lines().count();
+    std::fs::write(&file, text).expect("write");
+    let errors = site.load(NOW).expect_err("not a store's ARN");
+    let errors: Vec<String> = errors.0.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [format!(
+            "{}:{line}:1: \"arn:aws:s3:::www\" is not the ARN of a CloudFront KeyValueStore \
+             (arn:aws:cloudfront::123456789012:key-value-store/ID)",
+            file.display()
+        )]
+    );
+}
+
+#[test]
 fn next_change_at_is_the_earliest_publish_at_or_expires_at_to_come() {
     let site = Site::new().expect("the small site");
     let content = site.load(NOW).expect("valid");

@@ -16,7 +16,7 @@ use axum::http::{Request, StatusCode};
 use sitegen::build::{BuildOptions, build};
 use sitegen::deploy::credentials::Found;
 use sitegen::deploy::{DeployOptions, deploy};
-use sitegen::redirects::{CLOUDFRONT_FUNCTION_FILE, REDIRECTS_FILE, Rules};
+use sitegen::redirects::{CLOUDFRONT_FUNCTION_FILE, PreviewHosts, REDIRECTS_FILE, Rules};
 use support::moto::Moto;
 use tower::ServiceExt;
 
@@ -245,24 +245,50 @@ fn one_table_answers_on_every_host_and_a_moved_article_is_never_dropped_silently
     );
 }
 
-/// The answers of the CloudFront Function written for `rules` (with previews on
-/// `preview.example.com`) to each `(host, uri)`, run under Node.
-fn cloudfront_answers(rules: &Rules, requests: &[(&str, &str)]) -> Vec<serde_json::Value> {
+/// What the CloudFront Function `code` answers to each `(host, uri)`, run under Node, and the
+/// keys it read from its KeyValueStore, in order. CloudFront's module `cloudfront` is stood in
+/// for by a package beside the function whose store answers from `store` and, as CloudFront's
+/// `get` does, throws on a key it does not have.
+fn run_function(
+    code: &str,
+    store: &serde_json::Value,
+    requests: &[(&str, &str)],
+) -> (Vec<serde_json::Value>, Vec<String>) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join(CLOUDFRONT_FUNCTION_FILE);
-    let code = rules
-        .cloudfront_function(Some("preview.example.com"))
-        .expect("the function fits");
-    std::fs::write(&file, code).expect("write");
-    let script = "const fs = require('fs');\
-        const handler = new Function(fs.readFileSync(process.argv[1], 'utf8') + '; return handler;')();\
-        const requests = JSON.parse(process.argv[2]);\
-        console.log(JSON.stringify(requests.map(([host, uri]) =>\
-          handler({ request: { uri, headers: { host: { value: host } } } }))));";
+    let file = dir.path().join("function.mjs");
+    std::fs::write(&file, format!("{code}\nexport {{ handler }};\n")).expect("write");
+    let module = dir.path().join("node_modules/cloudfront");
+    std::fs::create_dir_all(&module).expect("mkdir");
+    std::fs::write(
+        module.join("package.json"),
+        r#"{ "name": "cloudfront", "type": "module", "exports": "./index.js" }"#,
+    )
+    .expect("write");
+    std::fs::write(
+        module.join("index.js"),
+        "const store = JSON.parse(process.env.KVS);\n\
+         export const reads = [];\n\
+         export default { kvs: () => ({ async get(key) {\n\
+           reads.push(key);\n\
+           if (Object.hasOwn(store, key)) return store[key];\n\
+           throw new Error(`The key ${key} does not exist`);\n\
+         } }) };\n",
+    )
+    .expect("write");
+    let script = "import { pathToFileURL } from 'node:url';\
+        const { handler } = await import(pathToFileURL(process.argv[1]));\
+        const { reads } = await import(pathToFileURL(process.argv[2]));\
+        const answers = [];\
+        for (const [host, uri] of JSON.parse(process.argv[3])) {\
+          answers.push(await handler({ request: { uri, headers: { host: { value: host } } } }));\
+        }\
+        console.log(JSON.stringify([answers, reads]));";
     let output = Command::new("node")
-        .arg("-e")
-        .arg(script)
+        .current_dir(dir.path())
+        .env("KVS", store.to_string())
+        .args(["--input-type=module", "-e", script])
         .arg(&file)
+        .arg(module.join("index.js"))
         .arg(serde_json::to_string(requests).expect("JSON"))
         .output()
         .expect("node runs");
@@ -273,6 +299,20 @@ fn cloudfront_answers(rules: &Rules, requests: &[(&str, &str)]) -> Vec<serde_jso
     );
     serde_json::from_slice(&output.stdout).expect("the answers")
 }
+
+/// The answers of the CloudFront Function written for `rules` (with previews on
+/// `preview.example.com`, no store of their redirects) to each `(host, uri)`, run under Node.
+fn cloudfront_answers(rules: &Rules, requests: &[(&str, &str)]) -> Vec<serde_json::Value> {
+    let code = rules
+        .cloudfront_function(Some(PreviewHosts {
+            domain: "preview.example.com",
+            redirects_store: false,
+        }))
+        .expect("the function fits");
+    run_function(&code, &serde_json::json!({}), requests).0
+}
+
+const NOINDEX: &str = "noindex";
 
 #[test]
 fn the_cloudfront_function_routes_a_preview_host_to_its_prefix_and_leaves_the_real_hosts_as_they_were()
@@ -308,7 +348,11 @@ fn the_cloudfront_function_routes_a_preview_host_to_its_prefix_and_leaves_the_re
             uri("/previews/pr-7/et/about/index.html"),
             uri("/previews/pr-7/assets/app.1234.js"),
             uri("/previews/pr-7/index.html"),
-            not_found.clone(),
+            serde_json::json!({
+                "statusCode": 404,
+                "statusDescription": "Not Found",
+                "headers": { "x-robots-tag": { "value": NOINDEX } },
+            }),
             www_uri("/about/index.html"),
             serde_json::json!({
                 "statusCode": 301,
@@ -322,6 +366,85 @@ fn the_cloudfront_function_routes_a_preview_host_to_its_prefix_and_leaves_the_re
     );
 }
 
+/// A preview's own redirects, which the site's build cannot know, come from the KeyValueStore
+/// `sitegen deploy --preview` fills; the site's hosts keep the inline table and never read it.
+#[test]
+fn a_preview_s_own_redirects_are_answered_at_its_host_from_the_store_and_the_site_s_hosts_keep_theirs()
+ {
+    let rules = Rules::parse("/old /about/ 301\n/old/ /about/ 301\n/gone /404.html 410\n")
+        .expect("valid rules");
+    let code = rules
+        .cloudfront_function(Some(PreviewHosts {
+            domain: "preview.example.com",
+            redirects_store: true,
+        }))
+        .expect("the function fits");
+    let preview_rules = Rules::parse("/old-pricing /pricing/ 301\n/offers/2023 /404.html 410\n")
+        .expect("valid rules");
+    let store: serde_json::Map<String, serde_json::Value> =
+        sitegen::deploy::kvs::entries("pr-7", &preview_rules)
+            .expect("they fit")
+            .into_iter()
+            .map(|(k, v)| (k, v.into()))
+            .collect();
+    let pr7 = "pr-7.preview.example.com";
+    let www = "www.example.com";
+    let (answers, reads) = run_function(
+        &code,
+        &store.into(),
+        &[
+            (pr7, "/old-pricing"),
+            (pr7, "/offers/2023"),
+            (pr7, "/old"),
+            ("pr-8.preview.example.com", "/old-pricing"),
+            (www, "/old-pricing"),
+            (www, "/old"),
+            (www, "/gone"),
+        ],
+    );
+    let noindex = serde_json::json!({ "value": NOINDEX });
+    assert_eq!(
+        answers,
+        [
+            serde_json::json!({
+                "statusCode": 301,
+                "statusDescription": "Moved Permanently",
+                "headers": { "location": { "value": "/pricing/" }, "x-robots-tag": noindex },
+            }),
+            serde_json::json!({
+                "statusCode": 410,
+                "statusDescription": "Gone",
+                "headers": { "x-robots-tag": noindex },
+            }),
+            // A miss in the store: the page (or the not-found page) of the preview answers, and
+            // the site's table is not the preview's.
+            serde_json::json!({ "uri": "/previews/pr-7/old/index.html", "headers": { "host": { "value": pr7 } } }),
+            serde_json::json!({
+                "uri": "/previews/pr-8/old-pricing/index.html",
+                "headers": { "host": { "value": "pr-8.preview.example.com" } },
+            }),
+            serde_json::json!({ "uri": "/old-pricing/index.html", "headers": { "host": { "value": www } } }),
+            serde_json::json!({
+                "statusCode": 301,
+                "statusDescription": "Moved Permanently",
+                "headers": { "location": { "value": "/about/" } },
+            }),
+            serde_json::json!({ "statusCode": 410, "statusDescription": "Gone" }),
+        ]
+    );
+    assert_eq!(
+        reads,
+        [
+            "pr-7/old-pricing",
+            "pr-7/offers/2023",
+            "pr-7/old",
+            "pr-8/old-pricing"
+        ],
+        "only preview hosts read the store"
+    );
+    assert!(code.starts_with("import cf from 'cloudfront';\n"), "{code}");
+}
+
 #[test]
 fn a_cloudfront_function_over_10_kb_is_refused_with_what_to_do() {
     let text: String = (0..400)
@@ -329,7 +452,10 @@ fn a_cloudfront_function_over_10_kb_is_refused_with_what_to_do() {
         .collect();
     let rules = Rules::parse(&text).expect("valid rules");
     let err = rules
-        .cloudfront_function(None)
+        .cloudfront_function(Some(PreviewHosts {
+            domain: "preview.example.com",
+            redirects_store: true,
+        }))
         .expect_err("400 redirects do not fit");
     let message = err.to_string();
     assert!(

@@ -363,8 +363,10 @@ async fn the_not_found_page_is_precompressed_too() {
     assert_eq!(unbrotli(&body(res).await), fixture("404.html"));
 }
 
-/// `sitegen serve --previews`: `pr-7.localhost` is the preview under `previews/pr-7/`, never
-/// indexed; the site's own host keeps its pages and does not reach the previews.
+/// `sitegen serve --previews`: `pr-7.localhost` is the preview under `previews/pr-7/`, with
+/// its own redirects and not-found page, never indexed; an unknown preview meets the site's
+/// not-found page, as on CloudFront; the site's own host keeps its pages and redirects and
+/// does not reach the previews.
 #[tokio::test]
 async fn a_preview_is_served_at_its_name_on_localhost_with_noindex() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -372,6 +374,15 @@ async fn a_preview_is_served_at_its_name_on_localhost_with_noindex() {
     let preview = dir.path().join("previews/pr-7");
     crate::common::copy_tree(&dist_basic(), &preview, &[]).expect("a preview");
     std::fs::write(preview.join("about/index.html"), "the preview's about page").expect("write");
+    std::fs::write(preview.join("404.html"), "the preview's not-found page").expect("write");
+    for variant in ["404.html.br", "404.html.gz"] {
+        std::fs::remove_file(preview.join(variant)).expect("remove");
+    }
+    std::fs::write(
+        preview.join("_redirects"),
+        "/old-pricing /about/ 301\n/offers/2023 /404.html 410\n",
+    )
+    .expect("write");
     let app = sitegen::serve::router_with_previews(dir.path().to_owned()).expect("servable");
     let get = |host: &str, path: &str| {
         let req = Request::get(path)
@@ -390,9 +401,30 @@ async fn a_preview_is_served_at_its_name_on_localhost_with_noindex() {
     let missing = get("pr-7.localhost", "/nowhere").await.expect("infallible");
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
     assert_eq!(header(&missing, "x-robots-tag"), Some("noindex"));
+    assert_eq!(body(missing).await, b"the preview's not-found page");
+    let moved = get("pr-7.localhost", "/old-pricing")
+        .await
+        .expect("infallible");
+    assert_eq!(moved.status(), StatusCode::MOVED_PERMANENTLY);
+    assert_eq!(header(&moved, "location"), Some("/about/"));
+    assert_eq!(header(&moved, "x-robots-tag"), Some("noindex"));
+    let gone = get("pr-7.localhost", "/offers/2023")
+        .await
+        .expect("infallible");
+    assert_eq!(gone.status(), StatusCode::GONE);
+    assert_eq!(header(&gone, "x-robots-tag"), Some("noindex"));
     let unknown = get("pr-8.localhost", "/").await.expect("infallible");
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
     assert_eq!(header(&unknown, "x-robots-tag"), Some("noindex"));
+    assert_eq!(
+        body(unknown).await,
+        fixture("404.html"),
+        "the site's not-found page"
+    );
+    let not_the_site_s = get("127.0.0.1:4424", "/old-pricing")
+        .await
+        .expect("infallible");
+    assert_eq!(not_the_site_s.status(), StatusCode::NOT_FOUND);
 
     let site = get("127.0.0.1:4424", "/about/").await.expect("infallible");
     assert_eq!(site.status(), StatusCode::OK);
