@@ -13,10 +13,15 @@ use serde_json::{Map, Value};
 /// (`#[schemars(extend("x-sitegen-choices" = "authors"))]`), a key of [`Choices`].
 pub const CHOICES_KEYWORD: &str = "x-sitegen-choices";
 
-/// The name the editor gives the key of an entry of a map laid out as a list.
-pub const MAP_KEY: &str = "key";
+/// The name the editor gives the key of an entry of a map laid out as a list. The names the
+/// editor gives what has no key in the file start with `_`, as no key of the model does.
+pub const MAP_KEY: &str = "_key";
 /// The name the editor gives the value of an entry of a map of plain values.
-pub const MAP_VALUE: &str = "value";
+pub const MAP_VALUE: &str = "_value";
+/// The name the editor gives the one field of each item of a list of plain values.
+pub const LIST_ITEM: &str = "_item";
+/// The names of the editor's fields that stand for no key of the file.
+pub const EDITOR_ONLY: &[&str] = &[ROOT_MAP, MAP_KEY, MAP_VALUE, LIST_ITEM];
 
 /// The values a reference may take, by the name its field gives them
 /// ([`CHOICES_KEYWORD`]): `authors` (keys of `authors.yaml`), `services` (category files).
@@ -76,7 +81,7 @@ pub struct SelectOption {
 /// The name of the one field of a file that is a map or a list (`authors.yaml`,
 /// `countries.yaml`): the editor's form is made of named fields, so the file's entries are
 /// this field's items.
-pub const ROOT_MAP: &str = "entries";
+pub const ROOT_MAP: &str = "_entries";
 
 /// The fields of the object `schema` (a root schema, whose `$defs` its references name); a
 /// map or a list is one field, [`ROOT_MAP`].
@@ -89,7 +94,9 @@ pub fn of_root(schema: &Value, choices: &Choices) -> Result<Vec<Field>, String> 
     if resolved.schema.get("properties").is_some() {
         return walker.properties("", &resolved);
     }
-    Ok(vec![walker.field(ROOT_MAP, ROOT_MAP, schema, true)?])
+    let mut entries = walker.field(ROOT_MAP, ROOT_MAP, schema, true)?;
+    entries.label = "Entries".into();
+    Ok(vec![entries])
 }
 
 /// Reads schemas with their `$defs` at hand.
@@ -260,7 +267,7 @@ impl<'a> Walker<'a> {
             } else {
                 // A list of maps: each item laid out as a map is.
                 field.field = Some(Box::new(Field {
-                    name: "item".into(),
+                    name: LIST_ITEM.into(),
                     label: "Item".into(),
                     ..inner
                 }));
@@ -268,7 +275,7 @@ impl<'a> Walker<'a> {
         } else {
             field.field = Some(Box::new(self.field(
                 &format!("{path}[]"),
-                "item",
+                LIST_ITEM,
                 items,
                 true,
             )?));
@@ -294,7 +301,7 @@ impl<'a> Walker<'a> {
         };
         let mut key = Field {
             name: MAP_KEY.into(),
-            label: "Key".into(),
+            label: "Name".into(),
             widget: "string",
             ..Field::default()
         };

@@ -299,7 +299,7 @@ fn translatable(rel: &str, path: &mut Vec<String>, fields: &mut [Field]) -> bool
         // The editor's own names for a map's entries and their keys are no keys of the file.
         let key = match field.name.as_str() {
             fields::MAP_KEY => continue,
-            fields::ROOT_MAP | fields::MAP_VALUE | "item" => None,
+            fields::ROOT_MAP | fields::MAP_VALUE | fields::LIST_ITEM => None,
             name => Some(name.to_owned()),
         };
         let pushed = key.map(|key| path.push(key)).is_some();

@@ -1,0 +1,305 @@
+//! The browser editor's configuration (`sitegen cms config`) against the content model: every
+//! kind of content file has its collection or file entry, and every property of its JSON Schema
+//! a field there, with the model's required-ness and choices; the languages are `site.yaml`'s.
+//!
+//! The schemas are read here with a walker of their own, not the generator's, so a property the
+//! generator skips or misreads fails.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+fn content() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../content")
+}
+
+fn config() -> Value {
+    let backend = sitegen::cms::Backend::Local {
+        proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
+    };
+    let config = sitegen::cms::config(&content(), "content", backend).expect("config");
+    serde_json::to_value(&config).expect("as JSON")
+}
+
+/// What the model says of one property, and what the editor must say of its field.
+#[derive(Debug, PartialEq)]
+struct Expect {
+    required: bool,
+    /// The values of an enum, in order.
+    choices: Option<Vec<String>>,
+}
+
+use sitegen::cms::fields::EDITOR_ONLY;
+
+/// Every property of `schema` by its path of keys (`hero.actions.label`; list items and map
+/// entries add nothing to the path).
+fn model_paths(schema: &Value) -> BTreeMap<String, Expect> {
+    fn resolve<'a>(root: &'a Value, mut schema: &'a Value) -> (&'a Value, bool) {
+        let mut nullable = false;
+        loop {
+            if let Some(any) = schema.get("anyOf").and_then(Value::as_array) {
+                nullable = true;
+                schema = any
+                    .iter()
+                    .find(|a| a.get("type") != Some(&Value::from("null")))
+                    .expect("an Option");
+            } else if let Some(r) = schema.get("$ref").and_then(Value::as_str) {
+                schema = root
+                    .pointer(&r.replace("#/", "/"))
+                    .unwrap_or_else(|| panic!("missing {r}"));
+            } else {
+                return (schema, nullable);
+            }
+        }
+    }
+    fn walk(root: &Value, schema: &Value, path: &str, out: &mut BTreeMap<String, Expect>) {
+        let (schema, _) = resolve(root, schema);
+        if let Some(items) = schema.get("items") {
+            return walk(root, items, path, out);
+        }
+        if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+            return walk(root, values, path, out);
+        }
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            return;
+        };
+        let required = schema.get("required").and_then(Value::as_array);
+        for (name, property) in properties {
+            let at = if path.is_empty() {
+                name.clone()
+            } else {
+                format!("{path}.{name}")
+            };
+            let (target, nullable) = resolve(root, property);
+            let listed = required.is_some_and(|r| r.contains(&Value::from(name.as_str())));
+            let boolean = target.get("type") == Some(&Value::from("boolean"));
+            let choices = target
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .map(|variants| {
+                    variants
+                        .iter()
+                        .map(|v| v["const"].as_str().expect("a unit variant").to_owned())
+                        .collect()
+                });
+            out.insert(
+                at.clone(),
+                Expect {
+                    required: listed && !nullable && !boolean && property.get("default").is_none(),
+                    choices,
+                },
+            );
+            walk(root, property, &at, out);
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(schema, schema, "", &mut out);
+    out
+}
+
+/// Every field of `fields` by its path of keys, the editor's own names left out.
+fn editor_paths(fields: &Value) -> BTreeMap<String, Expect> {
+    fn walk(fields: &Value, path: &str, out: &mut BTreeMap<String, Expect>) {
+        for field in fields.as_array().into_iter().flatten() {
+            let name = field["name"].as_str().expect("a name");
+            let at = match (EDITOR_ONLY.contains(&name), path.is_empty()) {
+                (true, _) => path.to_owned(),
+                (false, true) => name.to_owned(),
+                (false, false) => format!("{path}.{name}"),
+            };
+            if !EDITOR_ONLY.contains(&name) {
+                let choices = field.get("options").and_then(Value::as_array).map(|o| {
+                    o.iter()
+                        .map(|o| o["value"].as_str().expect("a value").to_owned())
+                        .collect()
+                });
+                out.insert(
+                    at.clone(),
+                    Expect {
+                        required: field.get("required") != Some(&Value::Bool(false)),
+                        choices,
+                    },
+                );
+            }
+            if let Some(inner) = field.get("fields") {
+                walk(inner, &at, out);
+            }
+            if let Some(item) = field.get("field") {
+                walk(&Value::Array(vec![item.clone()]), &at, out);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(fields, "", &mut out);
+    out
+}
+
+/// The fields of the file entry `file` (relative to content/) of the configuration.
+fn entry_fields<'a>(config: &'a Value, file: &str) -> &'a Value {
+    let path = format!("content/{file}");
+    config["collections"]
+        .as_array()
+        .expect("collections")
+        .iter()
+        .flat_map(|c| {
+            c.get("files")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+        })
+        .find(|f| f["file"] == path.as_str())
+        .map(|f| &f["fields"])
+        .unwrap_or_else(|| panic!("no file entry for {path}"))
+}
+
+/// Asserts that `fields` has a field for every property of `schema`, as required and with the
+/// choices the model gives it; `what` names the file in the failure.
+fn assert_covers(what: &str, schema: &Value, fields: &Value) {
+    let model = model_paths(schema);
+    let editor = editor_paths(fields);
+    let missing: Vec<&String> = model.keys().filter(|p| !editor.contains_key(*p)).collect();
+    assert!(
+        missing.is_empty(),
+        "{what}: no field in the editor for {missing:?}"
+    );
+    for (path, expect) in &model {
+        let got = &editor[path];
+        assert_eq!(got.required, expect.required, "{what}: `{path}` required");
+        if expect.choices.is_some() {
+            assert_eq!(got.choices, expect.choices, "{what}: `{path}` choices");
+        }
+    }
+    let extra: Vec<&String> = editor.keys().filter(|p| !model.contains_key(*p)).collect();
+    assert!(
+        extra.is_empty(),
+        "{what}: editor fields the model lacks: {extra:?}"
+    );
+}
+
+#[test]
+fn every_field_of_every_content_file_has_its_place_in_the_editor() {
+    let config = config();
+    let mut covered = 0;
+    for schema in sitegen::schema::file_schemas() {
+        if schema.name.ends_with(sitegen::schema::TRANSLATION) {
+            continue;
+        }
+        let files: Vec<String> = if schema.name == sitegen::schema::SERVICE_CATEGORY {
+            std::fs::read_dir(content().join("services"))
+                .expect("services")
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.matches('.').count() == 1)
+                .map(|n| format!("services/{n}"))
+                .collect()
+        } else {
+            vec![format!("{}.yaml", schema.name)]
+        };
+        assert!(!files.is_empty(), "{}: no files", schema.name);
+        let model = schema.schema.to_value();
+        for file in files {
+            assert_covers(&file, &model, entry_fields(&config, &file));
+            covered += 1;
+        }
+    }
+    assert!(covered > 15, "only {covered} files covered");
+}
+
+#[test]
+fn the_article_form_is_the_front_matter_with_the_slug_of_a_translation_and_the_body() {
+    let config = config();
+    let articles = &config["collections"][0];
+    assert_eq!(articles["name"], "articles");
+    assert_eq!(articles["folder"], "content/articles");
+    assert_eq!(articles["format"], "frontmatter");
+    let mut fields = articles["fields"].as_array().expect("fields").clone();
+    let body = fields.pop().expect("body");
+    assert_eq!(
+        (body["name"].as_str(), body["widget"].as_str()),
+        (Some("body"), Some("markdown"))
+    );
+    let slug = fields.pop().expect("slug");
+    assert_eq!(slug["name"], "slug");
+    assert_eq!(
+        slug["i18n"], true,
+        "an Estonian article is named by its own slug"
+    );
+    assert_eq!(slug["required"], false);
+    let front = sitegen::content::articles::front_matter_schema().to_value();
+    assert_covers(
+        "article front matter",
+        &front,
+        &Value::Array(fields.clone()),
+    );
+    // References are choices read from the content, not free text.
+    let options = |name: &str| -> Vec<String> {
+        let field = fields.iter().find(|f| f["name"] == name).expect("field");
+        assert_eq!(field["widget"], "select", "{name}");
+        field["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| o["value"].as_str().expect("value").to_owned())
+            .collect()
+    };
+    assert!(options("author").contains(&"maria-tamm".to_owned()));
+    assert_eq!(
+        options("category"),
+        [
+            "artificial-intelligence",
+            "cloud-services",
+            "data-analytics",
+            "software-engineering"
+        ]
+    );
+    // Drafts and scheduled dates are fields of the form, not editorial-workflow state.
+    for name in ["draft", "publish_at", "expires_at"] {
+        assert!(
+            fields.iter().any(|f| f["name"] == name),
+            "no `{name}` field"
+        );
+    }
+}
+
+#[test]
+fn the_languages_are_the_sites_and_only_words_are_translated() {
+    let config = config();
+    assert_eq!(config["i18n"]["locales"], serde_json::json!(["en", "et"]));
+    assert_eq!(config["i18n"]["default_locale"], "en");
+    let article = &config["collections"][0]["fields"];
+    let i18n = |name: &str| {
+        article
+            .as_array()
+            .expect("fields")
+            .iter()
+            .find(|f| f["name"] == name)
+            .map(|f| f.get("i18n") == Some(&Value::Bool(true)))
+            .expect("field")
+    };
+    assert!(i18n("title") && i18n("excerpt") && i18n("image_alt") && i18n("body"));
+    assert!(!i18n("date") && !i18n("author") && !i18n("image") && !i18n("aliases"));
+    // A path answers the same in every language.
+    let redirects = config["collections"]
+        .as_array()
+        .expect("collections")
+        .iter()
+        .find(|c| c["name"] == "redirects")
+        .expect("redirects");
+    assert!(redirects.get("i18n").is_none());
+}
+
+#[test]
+fn the_printed_configuration_is_yaml_of_the_same_configuration() {
+    let backend = sitegen::cms::Backend::Github {
+        repo: "nordvale/site".into(),
+        branch: "main".into(),
+    };
+    let config = sitegen::cms::config(&content(), "content", backend).expect("config");
+    let yaml = config.to_yaml().expect("yaml");
+    let back: Value = serde_yaml::from_str(&yaml).expect("parses");
+    assert_eq!(
+        back["backend"],
+        serde_json::json!({"name": "github", "repo": "nordvale/site", "branch": "main"})
+    );
+    assert_eq!(back, serde_json::to_value(&config).expect("json"));
+}
