@@ -243,6 +243,19 @@ impl Config {
     }
 }
 
+/// Writes the configuration of the editor of `sitegen dev` (saving through it) as JSON to
+/// `path`, through a temporary file and a rename: what `/admin/` hands the editor
+/// (`site/lib/devAdmin.ts`).
+pub fn write_local_config(content_dir: &Path, path: &Path) -> Result<()> {
+    let backend = Backend::Local {
+        proxy_url: LOCAL_PROXY_URL.into(),
+    };
+    let json = serde_json::to_vec(&config(content_dir, "content", backend)?)?;
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, json).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+}
+
 /// The name of the choices of a service category ([`fields::CHOICES_KEYWORD`]).
 const SERVICES: &str = "services";
 /// The name of the choices of an author.
