@@ -11,6 +11,7 @@
 //! presented to it and written: a translation beside its source (`about.yaml`,
 //! `about.et.yaml`), a map of the model as the list of entries [`fields`] lays it out as.
 
+pub mod edit;
 pub mod fields;
 
 use std::path::Path;
