@@ -6,7 +6,8 @@
 //! the whole file. Here the old and the new documents are compared, and only the scalars whose
 //! values differ are rewritten, at the byte positions the parser reports: a one-field edit is a
 //! one-line diff. A change of shape (a key added or removed, a list grown or shrunk) is not
-//! written yet: it is refused with the field it concerns, and the file is left as it was.
+//! written yet: it is refused with the field it concerns, and the file is left as it was. Nor is
+//! anything written that does not read back as the edited document.
 
 use std::collections::HashMap;
 
@@ -30,6 +31,15 @@ pub enum EditError {
         /// What changed.
         what: String,
     },
+    /// The text written in place does not read back as the edited document: a value shared
+    /// through a YAML anchor (`&errors` ... `*errors`) changes in every place that names it.
+    #[error(
+        "{field}: its value is shared with other places of the file (a YAML anchor); edit the file itself for this change"
+    )]
+    Shared {
+        /// The first field edited.
+        field: String,
+    },
     /// The value at `field` is written in a way that is not rewritten in place yet (a block
     /// scalar, a plain scalar over several lines).
     #[error(
@@ -50,6 +60,7 @@ pub fn apply(original: &str, new: &Value) -> Result<String, EditError> {
     if changed.is_empty() {
         return Ok(original.to_owned());
     }
+    let first = changed[0].0.clone();
     let scalars = scalar_positions(original);
     let mut edits: Vec<(usize, usize, String)> = changed
         .into_iter()
@@ -71,7 +82,11 @@ pub fn apply(original: &str, new: &Value) -> Result<String, EditError> {
     for (start, end, replacement) in edits {
         text.replace_range(start..end, &replacement);
     }
-    Ok(text)
+    // Nothing is written that does not read back as the edited document.
+    match yaml::value_from_str(&text) {
+        Ok(written) if written == *new => Ok(text),
+        _ => Err(EditError::Shared { field: first }),
+    }
 }
 
 /// The scalars of `new` that differ from `old`'s at the same place, by field path; an error
@@ -425,6 +440,18 @@ hero:
         assert!(
             err.to_string().starts_with("meta: `share_image` is added"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_value_shared_through_an_anchor_is_refused() {
+        let original = "a: &words\n  hello: Hi\nb: *words\n";
+        let err = edit(original, |v| set(v, &["a", "hello"], "Hey")).expect_err("shared");
+        assert_eq!(
+            err,
+            EditError::Shared {
+                field: "a.hello".into()
+            }
         );
     }
 

@@ -303,3 +303,110 @@ fn the_printed_configuration_is_yaml_of_the_same_configuration() {
     );
     assert_eq!(back, serde_json::to_value(&config).expect("json"));
 }
+
+/// Every string value of `value` by its path, as [`sitegen::cms::edit`] names fields.
+fn string_paths(value: &serde_yaml::Value, path: &str, out: &mut Vec<String>) {
+    match value {
+        serde_yaml::Value::String(_) => out.push(path.to_owned()),
+        serde_yaml::Value::Mapping(map) => {
+            for (key, value) in map {
+                let key = key.as_str().expect("a text key");
+                let at = if path.is_empty() {
+                    key.to_owned()
+                } else {
+                    format!("{path}.{key}")
+                };
+                string_paths(value, &at, out);
+            }
+        }
+        serde_yaml::Value::Sequence(items) => {
+            for (i, item) in items.iter().enumerate() {
+                string_paths(item, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The value at `path` (`hero.actions[1].label`) of `value`.
+fn at_path<'a>(value: &'a mut serde_yaml::Value, path: &str) -> &'a mut serde_yaml::Value {
+    let mut at = value;
+    for part in path.split('.') {
+        let (key, indexes) = part
+            .split_once('[')
+            .map_or((part, ""), |(k, rest)| (k, rest));
+        if !key.is_empty() {
+            at = &mut at[key];
+        }
+        for index in indexes.split('[').filter(|s| !s.is_empty()) {
+            at = &mut at[index.trim_end_matches(']').parse::<usize>().expect("index")];
+        }
+    }
+    at
+}
+
+#[test]
+fn editing_any_one_value_of_the_real_content_changes_one_line_and_reads_back() {
+    let mut edited = 0;
+    let mut refused = 0;
+    for entry in walkdir::WalkDir::new(content())
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let original = std::fs::read_to_string(path).expect("read");
+        let value: serde_yaml::Value = serde_yaml::from_str(&original).expect("parses");
+        let mut paths = Vec::new();
+        string_paths(&value, "", &mut paths);
+        // A sample of each file's values: the first ones and every seventh after.
+        for field in paths
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i < 10 || i % 7 == 0)
+            .map(|(_, p)| p)
+        {
+            let mut new = value.clone();
+            let target = at_path(&mut new, field);
+            let text = format!(
+                "{} (edited: it's \"new\" #1)",
+                target.as_str().expect("text")
+            );
+            *target = serde_yaml::Value::String(text);
+            match sitegen::cms::edit::apply(&original, &new) {
+                Ok(written) => {
+                    let back: serde_yaml::Value = serde_yaml::from_str(&written)
+                        .unwrap_or_else(|e| panic!("{}: {field}: {e}\n{written}", path.display()));
+                    assert!(
+                        back == new,
+                        "{}: {field} reads back otherwise",
+                        path.display()
+                    );
+                    let differ = original
+                        .lines()
+                        .zip(written.lines())
+                        .filter(|(a, b)| a != b)
+                        .count();
+                    assert_eq!(
+                        (differ, original.lines().count()),
+                        (1, written.lines().count()),
+                        "{}: {field}",
+                        path.display()
+                    );
+                    edited += 1;
+                }
+                Err(
+                    sitegen::cms::edit::EditError::Style { .. }
+                    | sitegen::cms::edit::EditError::Shared { .. },
+                ) => refused += 1,
+                Err(err) => panic!("{}: {field}: {err}", path.display()),
+            }
+        }
+    }
+    eprintln!("{edited} one-line edits, {refused} refused");
+    assert!(edited > 500, "only {edited} edits ({refused} refused)");
+    // Values over several lines are few; most of the content is written on one line each.
+    assert!(refused * 10 < edited, "{refused} refused of {edited}");
+}
