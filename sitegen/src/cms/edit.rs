@@ -112,13 +112,14 @@ fn diff<'a>(
                 let at = join(path, name);
                 match old.get(key) {
                     Some(before) => diff(before, value, &at, out)?,
-                    None if value.is_null() => {}
+                    // An editor writes an optional field left empty as `''`, `[]` or null.
+                    None if blank(value) => {}
                     None => return Err(shape(format!("`{name}` is added"))),
                 }
             }
             if let Some((key, _)) = old
                 .iter()
-                .find(|(key, value)| !new.contains_key(*key) && !value.is_null())
+                .find(|(key, value)| !new.contains_key(*key) && !blank(value))
             {
                 return Err(shape(format!(
                     "`{}` is removed",
@@ -157,6 +158,17 @@ fn join(path: &str, key: &str) -> String {
         key.to_owned()
     } else {
         format!("{path}.{key}")
+    }
+}
+
+/// Whether `value` holds nothing: null, an empty text, list or mapping, or one of blanks.
+pub fn blank(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.is_empty(),
+        Value::Sequence(items) => items.iter().all(blank),
+        Value::Mapping(fields) => fields.values().all(blank),
+        _ => false,
     }
 }
 

@@ -13,6 +13,7 @@
 
 pub mod edit;
 pub mod fields;
+pub mod local;
 
 use std::path::Path;
 

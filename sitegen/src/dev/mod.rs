@@ -649,6 +649,21 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
     };
 
     exported.write_cms_config(&options.content_dir);
+    // The editor of /admin/ saves through this: the dev server forwards its requests here.
+    let cms_listener = tokio::net::TcpListener::bind(SocketAddr::new(options.host, 0))
+        .await
+        .context("listening for the editor's saves")?;
+    let cms_api = format!(
+        "http://{}{}",
+        cms_listener.local_addr()?,
+        crate::cms::LOCAL_PROXY_URL
+    );
+    let cms_router = crate::cms::local::router(options.content_dir.clone(), public.clone());
+    tokio::spawn(async move {
+        if let Err(err) = axum::serve(cms_listener, cms_router).await {
+            eprintln!("warning: the editor's saves stopped: {err}");
+        }
+    });
     let mut command = Command::new("node");
     command
         // Each save replaces the content the dev server holds, and V8 let the garbage of the
@@ -666,6 +681,7 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         .env("SITEGEN_DEV_FILES", exported.files_file())
         .env("SITEGEN_DEV_REDIRECTS", exported.redirects_file())
         .env("SITEGEN_DEV_CMS_CONFIG", exported.cms_config_file())
+        .env("SITEGEN_DEV_CMS_API", &cms_api)
         .env(
             "VITE_CONFIG",
             serde_json::json!({
