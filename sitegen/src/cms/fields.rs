@@ -250,7 +250,15 @@ impl<'a> Walker<'a> {
                     .ok_or_else(|| format!("{path}: a list without `items`"))?;
                 self.items(path, items, &mut field)?;
             }
-            Some("object") => self.object(path, &resolved, &mut field)?,
+            Some("object") => {
+                self.object(path, &resolved, &mut field)?;
+                if optional && field.widget == "object" {
+                    // The editor checks the fields of an object left out as if it were there
+                    // (Decap CMS): what the object requires is required only when it is written,
+                    // which the validation of the save checks.
+                    optional_within(&mut field.fields);
+                }
+            }
             other => return Err(format!("{path}: no widget for type {other:?}: {target}")),
         }
         Ok(field)
@@ -324,6 +332,17 @@ impl<'a> Walker<'a> {
                 .push(self.field(&format!("{path}.*"), MAP_VALUE, values, true)?);
         }
         Ok(())
+    }
+}
+
+/// `fields` made optional, and those of the objects among them; the items of a list are
+/// checked only when there are some, so what they require stays required.
+fn optional_within(fields: &mut [Field]) {
+    for field in fields {
+        field.required = Some(false);
+        if field.widget == "object" {
+            optional_within(&mut field.fields);
+        }
     }
 }
 

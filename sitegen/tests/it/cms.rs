@@ -53,13 +53,21 @@ fn model_paths(schema: &Value) -> BTreeMap<String, Expect> {
             }
         }
     }
-    fn walk(root: &Value, schema: &Value, path: &str, out: &mut BTreeMap<String, Expect>) {
+    /// `within_optional`: under an object that may be left out, whose fields the editor
+    /// cannot require (it checks them when the object is absent too).
+    fn walk(
+        root: &Value,
+        schema: &Value,
+        path: &str,
+        within_optional: bool,
+        out: &mut BTreeMap<String, Expect>,
+    ) {
         let (schema, _) = resolve(root, schema);
         if let Some(items) = schema.get("items") {
-            return walk(root, items, path, out);
+            return walk(root, items, path, false, out);
         }
         if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
-            return walk(root, values, path, out);
+            return walk(root, values, path, false, out);
         }
         let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
             return;
@@ -83,18 +91,26 @@ fn model_paths(schema: &Value) -> BTreeMap<String, Expect> {
                         .map(|v| v["const"].as_str().expect("a unit variant").to_owned())
                         .collect()
                 });
+            let required = listed && !nullable && !boolean && property.get("default").is_none();
             out.insert(
                 at.clone(),
                 Expect {
-                    required: listed && !nullable && !boolean && property.get("default").is_none(),
+                    required: required && !within_optional,
                     choices,
                 },
             );
-            walk(root, property, &at, out);
+            let object = target.get("properties").is_some();
+            walk(
+                root,
+                property,
+                &at,
+                within_optional || (object && !required),
+                out,
+            );
         }
     }
     let mut out = BTreeMap::new();
-    walk(schema, schema, "", &mut out);
+    walk(schema, schema, "", false, &mut out);
     out
 }
 
