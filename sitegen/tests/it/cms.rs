@@ -426,3 +426,135 @@ fn editing_any_one_value_of_the_real_content_changes_one_line_and_reads_back() {
     // Values over several lines are few; most of the content is written on one line each.
     assert!(refused * 10 < edited, "{refused} refused of {edited}");
 }
+
+/// `sitegen dev`'s backend of the editor on a copy of the content.
+fn local(content: &Path) -> sitegen::cms::local::Local {
+    let backend = sitegen::cms::Backend::Local {
+        proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
+    };
+    let config = sitegen::cms::config(content, "content", backend).expect("config");
+    let public = Path::new(env!("CARGO_MANIFEST_DIR")).join("../site/public");
+    sitegen::cms::local::Local::new(content, &public, config).expect("backend")
+}
+
+fn request(action: &str, params: Value) -> sitegen::cms::local::Request {
+    serde_json::from_value(serde_json::json!({ "action": action, "params": params }))
+        .expect("request")
+}
+
+/// The lines of `after` that differ from `before`'s, which has as many.
+fn changed(before: &str, after: &str) -> Vec<String> {
+    assert_eq!(before.lines().count(), after.lines().count(), "{after}");
+    before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(_, b)| b.to_owned())
+        .collect()
+}
+
+#[test]
+fn a_save_through_sitegen_dev_changes_only_the_lines_edited_in_each_language() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("content");
+    crate::common::copy_dir(&content(), &copy).expect("copy");
+    let backend = local(&copy);
+    let path = "content/pages/about.yaml";
+    let entry = backend
+        .handle(&request("getEntry", serde_json::json!({ "path": path })))
+        .expect("entry");
+    // The page and its translation, as the editor shows a translated file: one document.
+    let mut document: serde_yaml::Value =
+        serde_yaml::from_str(entry["data"].as_str().expect("data")).expect("yaml");
+    document["en"]["meta"]["title"] = "About Nordvale".into();
+    document["et"]["meta"]["title"] = "Meie | Nordvale".into();
+    let before = |file: &str| std::fs::read_to_string(copy.join(file)).expect("read");
+    let (source, translation) = (before("pages/about.yaml"), before("pages/about.et.yaml"));
+    let raw = serde_yaml::to_string(&document).expect("yaml");
+    let saved = backend.handle(&request(
+        "persistEntry",
+        serde_json::json!({ "dataFiles": [{ "path": path, "raw": raw }], "assets": [] }),
+    ));
+    saved.expect("saved");
+    assert_eq!(
+        changed(&source, &before("pages/about.yaml")),
+        ["  title: About Nordvale"]
+    );
+    assert_eq!(
+        changed(&translation, &before("pages/about.et.yaml")),
+        ["  title: Meie | Nordvale"]
+    );
+    assert!(
+        before("pages/about.et.yaml").contains("# translated_from: "),
+        "the comment is kept"
+    );
+
+    // A link to a missing page: refused with its file, line and message; nothing written.
+    let written = before("pages/about.yaml");
+    document["en"]["hero"]["actions"][0]["href"] = "/no-such-page".into();
+    let raw = serde_yaml::to_string(&document).expect("yaml");
+    let refused = backend
+        .handle(&request(
+            "persistEntry",
+            serde_json::json!({ "dataFiles": [{ "path": path, "raw": raw }], "assets": [] }),
+        ))
+        .expect_err("invalid");
+    let message = refused.to_string();
+    assert!(
+        message.contains("content/pages/about.yaml:")
+            && message.contains("link `/no-such-page` leads to no page"),
+        "{message}"
+    );
+    assert_eq!(before("pages/about.yaml"), written, "nothing is written");
+}
+
+#[test]
+fn an_article_is_shown_in_one_file_per_language_and_saved_under_its_own_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("content");
+    crate::common::copy_dir(&content(), &copy).expect("copy");
+    let backend = local(&copy);
+    let listed = backend
+        .handle(&request(
+            "entriesByFolder",
+            serde_json::json!({ "folder": "content/articles", "extension": "md", "depth": 1 }),
+        ))
+        .expect("entries");
+    let paths: Vec<&str> = listed
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|e| e["file"]["path"].as_str().expect("path"))
+        .collect();
+    let slug = "designing-event-driven-apis-that-scale";
+    assert!(
+        paths.contains(&format!("content/articles/{slug}.en.md").as_str()),
+        "{paths:?}"
+    );
+    assert!(
+        paths.contains(&format!("content/articles/{slug}.et.md").as_str()),
+        "{paths:?}"
+    );
+    let path = format!("content/articles/{slug}.en.md");
+    let entry = backend
+        .handle(&request("getEntry", serde_json::json!({ "path": path })))
+        .expect("entry");
+    let raw = entry["data"].as_str().expect("data").replacen(
+        "title: Designing event-driven APIs that scale",
+        "title: Designing event-driven APIs that last",
+        1,
+    );
+    let file = copy.join(format!("articles/{slug}.md"));
+    let before = std::fs::read_to_string(&file).expect("read");
+    backend
+        .handle(&request(
+            "persistEntry",
+            serde_json::json!({ "dataFiles": [{ "path": path, "raw": raw }], "assets": [] }),
+        ))
+        .expect("saved");
+    let after = std::fs::read_to_string(&file).expect("read");
+    assert_eq!(
+        changed(&before, &after),
+        ["title: Designing event-driven APIs that last"]
+    );
+}
