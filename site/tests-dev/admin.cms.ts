@@ -1,6 +1,7 @@
 // The browser editor of `sitegen dev` end to end: /admin/ loads Decap CMS with the generated
-// configuration, an edit saved there is a one-line diff of the file and shows in the open site
-// page, and an invalid value is refused with its error while the file stays as it was.
+// configuration, an edit saved there (a service page's title, an article's) is a one-line diff
+// of the file and shows in the open site page, and an invalid value is refused with its error
+// while the file stays as it was.
 // Not in `make test` (its first /admin/ makes Vite bundle the editor, half a minute on two
 // cores): `cd site && npx playwright test -c playwright.dev.config.ts --project admin`.
 import { readFileSync } from 'node:fs'
@@ -44,11 +45,21 @@ test('an edit saved in /admin/ is a one-line diff, shows in the site, and an inv
     // The open page of the site reloads with it, as after any save.
     await expect(site).toHaveTitle('Cloud Services and Platforms | Nordvale')
 
-    // A date that is no date: refused by the site's validation, the article left as it was.
+    // An article's title: one line of its front matter, the body as it was.
     const article = path.join(dev.contentDir, 'articles/designing-event-driven-apis-that-scale.md')
-    const written = readFileSync(article, 'utf8')
+    const original = readFileSync(article, 'utf8')
     const editor = await page.context().newPage()
     await editor.goto(new URL('/admin/#/collections/articles/entries/designing-event-driven-apis-that-scale', dev.url).href)
+    const heading = editor.getByLabel('Title', { exact: true }).first()
+    await expect(heading).toHaveValue('Designing event-driven APIs that scale')
+    await heading.fill('Designing event-driven APIs that last')
+    await editor.getByRole('button', { name: 'Publish' }).click()
+    await editor.getByText('Publish now').click()
+    await expect.poll(() => readFileSync(article, 'utf8')).not.toBe(original)
+    expect(changedLines(original, readFileSync(article, 'utf8'))).toEqual(['title: Designing event-driven APIs that last'])
+
+    // A date that is no date: refused by the site's validation, the article left as it was.
+    const written = readFileSync(article, 'utf8')
     const date = editor.getByLabel('Date', { exact: true }).first()
     await expect(date).toHaveValue('2024-02-14')
     await date.fill('someday')
