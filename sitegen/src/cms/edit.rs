@@ -172,6 +172,22 @@ pub fn blank(value: &Value) -> bool {
     }
 }
 
+/// `value` without its [`blank`] fields: what a new file holds of what an editor sends (an
+/// optional field left empty is left out, as the model reads a missing one).
+pub fn without_blanks(value: Value) -> Value {
+    match value {
+        Value::Mapping(fields) => Value::Mapping(
+            fields
+                .into_iter()
+                .filter(|(_, value)| !blank(value))
+                .map(|(key, value)| (key, without_blanks(value)))
+                .collect(),
+        ),
+        Value::Sequence(items) => Value::Sequence(items.into_iter().map(without_blanks).collect()),
+        value => value,
+    }
+}
+
 /// Whether two scalars are the same value (`1` and `1.0` are not: the text would change).
 fn same_scalar(a: &Value, b: &Value) -> bool {
     a == b
@@ -465,6 +481,15 @@ hero:
                 field: "a.hello".into()
             }
         );
+    }
+
+    #[test]
+    fn a_new_file_leaves_out_the_fields_left_empty() {
+        let sent: Value =
+            serde_yaml::from_str("title: New\nslug: ''\naliases: []\nmeta: {share_image: null}\n")
+                .expect("yaml");
+        let kept: Value = serde_yaml::from_str("title: New\n").expect("yaml");
+        assert_eq!(without_blanks(sent), kept);
     }
 
     #[test]

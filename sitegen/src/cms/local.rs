@@ -366,7 +366,8 @@ fn new_file_text(content_dir: &Path, file: &Path, value: &Value) -> Result<Strin
     let mut text = crate::schema::schema_comment(&rel)
         .map(|c| c + "\n")
         .unwrap_or_default();
-    text.push_str(&serde_yaml::to_string(value).map_err(|err| LocalError::Io(err.into()))?);
+    let value = super::edit::without_blanks(value.clone());
+    text.push_str(&serde_yaml::to_string(&value).map_err(|err| LocalError::Io(err.into()))?);
     Ok(text)
 }
 
@@ -383,7 +384,8 @@ fn article_text(disk: &Path, raw: &str) -> Result<String, LocalError> {
     }) {
         Some(old_front) => super::edit::apply(&old_front, &new)
             .map_err(|err| LocalError::Refused(format!("{}: {err}", disk.display())))?,
-        None => serde_yaml::to_string(&new).map_err(|err| LocalError::Io(err.into()))?,
+        None => serde_yaml::to_string(&super::edit::without_blanks(new))
+            .map_err(|err| LocalError::Io(err.into()))?,
     };
     let front = front.trim_end_matches('\n');
     Ok(format!("---\n{front}\n---\n{body}"))

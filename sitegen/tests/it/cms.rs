@@ -558,3 +558,35 @@ fn an_article_is_shown_in_one_file_per_language_and_saved_under_its_own_name() {
         ["title: Designing event-driven APIs that last"]
     );
 }
+
+#[test]
+fn a_new_article_from_the_editor_is_written_under_its_slug_without_its_empty_fields() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("content");
+    crate::common::copy_dir(&content(), &copy).expect("copy");
+    let backend = local(&copy);
+    // As the editor sends it: every field of the form, those left empty included.
+    let raw = "---\ntitle: A new article\nexcerpt: Written in the browser.\nauthor: maria-tamm\n\
+               date: 2026-12-01\ncategory: cloud-services\ntype: article\n\
+               image: /images/insights/event-driven-apis.svg\nimage_alt: An illustration\n\
+               slug: ''\naliases: []\nshare_image: ''\ndraft: false\n---\n\nThe body.\n";
+    backend
+        .handle(&request(
+            "persistEntry",
+            serde_json::json!({
+                "dataFiles": [{ "path": "content/articles/a-new-article.en.md", "raw": raw }],
+                "assets": [],
+            }),
+        ))
+        .expect("saved");
+    let written = std::fs::read_to_string(copy.join("articles/a-new-article.md")).expect("written");
+    assert!(
+        written.starts_with("---\ntitle: A new article\n"),
+        "{written}"
+    );
+    assert!(
+        !written.contains("slug:") && !written.contains("aliases:"),
+        "{written}"
+    );
+    assert!(written.ends_with("---\n\nThe body.\n"), "{written}");
+}
