@@ -651,8 +651,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 },
             };
             let config = sitegen::cms::config(&content, "content", backend)?;
-            print!("{}", config.to_yaml()?);
-            Ok(())
+            let printed = write!(std::io::stdout().lock(), "{}", config.to_yaml()?);
+            // A reader that stops early (`| head`) is no failure.
+            match printed {
+                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+                _ => Ok(()),
+            }
         }
     }
 }
