@@ -6,6 +6,7 @@ import path from 'node:path'
 import { defineConfig, type Plugin, type UserConfig } from 'vite'
 import { outDir } from './lib/buildOutput.ts'
 import { contentFile } from './lib/contentFile.ts'
+import { adminPage } from './lib/devAdmin.ts'
 import { reloadOnContent } from './lib/devContent.ts'
 import { sonnerStylesAsFile } from './lib/sonnerStyles.ts'
 
@@ -90,7 +91,7 @@ function firstPageAhead(): Plugin {
 // (lib/contentGlobal.ts), from sitegen's render workers in a build and from the content JSON that
 // `sitegen dev` / `sitegen export` write under the dev server (lib/devContent.ts).
 export default defineConfig(({ command }) => ({
-  plugins: [react(), vike(), stylesheetsForTheBrowser(), tailwindcss(), sonnerStylesAsFile(), reloadOnContent(contentFile(siteDir)), firstPageAhead(), renderWorkerEntry(), iconOnce()],
+  plugins: [react(), vike(), stylesheetsForTheBrowser(), tailwindcss(), sonnerStylesAsFile(), adminPage(), reloadOnContent(contentFile(siteDir)), firstPageAhead(), renderWorkerEntry(), iconOnce()],
   build: {
     outDir,
   },

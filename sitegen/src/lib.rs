@@ -10,6 +10,7 @@ pub mod bundle;
 pub mod cache;
 pub mod cards;
 pub mod check;
+pub mod cms;
 pub mod compress;
 pub mod content;
 pub mod deploy;

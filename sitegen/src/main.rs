@@ -141,6 +141,30 @@ enum Cmd {
         #[arg(long, default_value = "site/schema")]
         out: PathBuf,
     },
+    /// The browser editor of the content (`/admin/` of `sitegen dev`).
+    Cms {
+        #[command(subcommand)]
+        action: CmsAction,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum CmsAction {
+    /// Print the editor's configuration (Decap CMS's config.yml), generated from the content
+    /// model: every kind of content file a collection, every field with its widget, hint and
+    /// choices.
+    Config {
+        /// The YAML content directory.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+        /// Edit through GitHub's API on this repository (`owner/name`) instead of saving
+        /// through `sitegen dev`.
+        #[arg(long, value_name = "OWNER/NAME", requires = "branch")]
+        repo: Option<String>,
+        /// The branch the editor's changes target, with `--repo`.
+        #[arg(long)]
+        branch: Option<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -646,6 +670,28 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 json.display()
             );
             Ok(())
+        }
+        Cmd::Cms {
+            action:
+                CmsAction::Config {
+                    content,
+                    repo,
+                    branch,
+                },
+        } => {
+            let backend = match (repo, branch) {
+                (Some(repo), Some(branch)) => sitegen::cms::Backend::Github { repo, branch },
+                _ => sitegen::cms::Backend::Local {
+                    proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
+                },
+            };
+            let config = sitegen::cms::config(&content, "content", backend)?;
+            let printed = write!(std::io::stdout().lock(), "{}", config.to_yaml()?);
+            // A reader that stops early (`| head`) is no failure.
+            match printed {
+                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+                _ => Ok(()),
+            }
         }
     }
 }

@@ -105,7 +105,7 @@ pub fn file_schemas() -> Vec<FileSchema> {
 }
 
 /// What the schema name of a translation adds to its source's (`pages/about.translation`).
-const TRANSLATION: &str = ".translation";
+pub const TRANSLATION: &str = ".translation";
 
 /// `schema` with no field required: a translation gives only the words it translates (see
 /// [`crate::content::translate`]), and still no field its source does not have.
@@ -132,7 +132,7 @@ fn translation_schema(schema: schemars::Schema) -> schemars::Schema {
 }
 
 /// The schema name of every file under `services/`.
-const SERVICE_CATEGORY: &str = "service-category";
+pub const SERVICE_CATEGORY: &str = "service-category";
 
 fn file_schema(rel: &str, schema: schemars::Schema) -> FileSchema {
     FileSchema {

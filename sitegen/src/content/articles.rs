@@ -57,7 +57,9 @@ pub struct Author {
 }
 
 /// What kind of piece an article is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, TS, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ArticleType {
     /// An opinion or how-to article.
@@ -80,38 +82,75 @@ impl ArticleType {
     ];
 }
 
-/// The front matter as written.
-#[derive(Debug, Deserialize)]
+/// The front matter as written: what an author fills in at the top of `articles/SLUG.md`.
+///
+/// Its JSON Schema is what the browser editor's article form is generated from
+/// ([`front_matter_schema`], `sitegen cms config`).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct FrontMatter {
+    /// The article's heading.
     title: String,
+    /// Two or three sentences: cards, meta description, feed summary.
     excerpt: String,
+    /// Who wrote it: a key of `authors.yaml`.
+    #[schemars(extend("x-sitegen-choices" = "authors"))]
     author: String,
+    /// ISO date (`2024-03-14`).
     date: String,
+    /// The service category it belongs to: a file name of `services/` without `.yaml`.
+    #[schemars(extend("x-sitegen-choices" = "services"))]
     category: String,
+    /// What kind of piece it is.
     #[serde(rename = "type")]
     kind: ArticleType,
+    /// The illustration: an SVG under `site/public` or a photo under `content/images`.
     image: String,
+    /// The illustration's alternative text; leave it out with `decorative: true`.
     #[serde(default)]
     image_alt: String,
+    /// Whether the illustration adds nothing the title does not say: then it is shown with
+    /// empty alternative text.
     #[serde(default)]
     decorative: bool,
+    /// The picture link previews show instead of the article's card: a JPEG, PNG or WebP under
+    /// `content/images` of at least 1200 x 630 pixels.
     #[serde(default)]
     share_image: Option<String>,
+    /// What `share_image` shows; required with it.
     #[serde(default)]
     share_image_alt: Option<String>,
+    /// Whether the Insights page shows it among the featured articles.
     #[serde(default)]
     featured: bool,
+    /// Minutes of reading, when the one computed from the body is not right.
     #[serde(default)]
     read_time: Option<u32>,
+    /// Old paths of the article (`/insights/old-slug`), each answered with a permanent
+    /// redirect to it.
     #[serde(default)]
     aliases: Vec<String>,
+    /// Whether it is a draft: left out of a production build, shown with a banner by
+    /// `sitegen dev` and a preview build.
     #[serde(default)]
     draft: bool,
+    /// When it is published: an RFC 3339 time with its offset (`2026-12-09T09:00:00+02:00`)
+    /// or a date (`2026-12-09`, 00:00 in `site.yaml`'s `time_zone`).
     #[serde(default)]
     publish_at: Option<String>,
+    /// When it is withdrawn, written as `publish_at`: from then on its path answers 410 Gone.
     #[serde(default)]
     expires_at: Option<String>,
+}
+
+/// The JSON Schema of an article's front matter, for the browser editor (`sitegen cms config`).
+pub fn front_matter_schema() -> schemars::Schema {
+    super::json_schema_of::<FrontMatter>()
+}
+
+/// The JSON Schema of what a translation's front matter adds to its source's words.
+pub fn translated_front_matter_schema() -> schemars::Schema {
+    super::json_schema_of::<TranslatedFrontMatter>()
 }
 
 /// One entry of an article's table of contents.
@@ -481,8 +520,10 @@ fn split_front_matter(text: &str) -> Option<(&str, usize, &str, usize)> {
 }
 
 /// The front matter of a translation besides the source's words: its own slug.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 struct TranslatedFrontMatter {
+    /// The last part of the translation's path (`/et/insights/SLUG`), in its own language;
+    /// the file keeps the source's name.
     #[serde(default)]
     slug: Option<String>,
 }

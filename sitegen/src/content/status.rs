@@ -251,6 +251,7 @@ pub fn status(content_dir: &Path) -> anyhow::Result<Status> {
 /// Added to the fields the loader already takes for no words ([`super::loader::NOT_WORDS`]).
 const NOT_WORDS: &[&str] = &[
     "slug",
+    "aliases",
     "src",
     "image",
     "share_image",
@@ -329,6 +330,18 @@ fn missing_words(rel: &str, source: &str, translated: &str) -> anyhow::Result<Ve
         .flat_map(|key| super::translate::untranslated(&source, &translated, key, &not_words))
         .filter(|path| !is_name(path))
         .collect())
+}
+
+/// Whether the field at `path` (its keys from the top of the file, list positions left out:
+/// `team`, `people`, `name`) of the file `rel` may hold words to translate: what the browser
+/// editor offers to translate, by the same lists as the count of missing words.
+pub fn holds_words(rel: &str, path: &[&str]) -> bool {
+    let people = rel == AUTHORS_FILE && path.last() == Some(&"name");
+    !people
+        && !path
+            .iter()
+            .any(|key| super::loader::NOT_WORDS.contains(key) || NOT_WORDS.contains(key))
+        && !is_name(&path.join("."))
 }
 
 /// Whether the field at `path` is one of the [`NAMES`].

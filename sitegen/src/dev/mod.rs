@@ -495,6 +495,20 @@ impl Exported {
         self.dir.join("status.json")
     }
 
+    /// The browser editor's configuration, which `/admin/` hands the editor
+    /// ([`crate::cms::write_local_config`]).
+    fn cms_config_file(&self) -> PathBuf {
+        self.dir.join("cms-config.json")
+    }
+
+    /// Writes the editor's configuration again: a new author or service category is a new
+    /// choice. A mistake leaves the last one and is printed; the site keeps working.
+    fn write_cms_config(&self, content_dir: &Path) {
+        if let Err(err) = crate::cms::write_local_config(content_dir, &self.cms_config_file()) {
+            eprintln!("warning: the editor's configuration (/admin/): {err:#}");
+        }
+    }
+
     /// The content's redirects as a build writes them into `_redirects` (aliases,
     /// `redirects.yaml`, expired pages): the dev server answers them as `sitegen serve` does.
     fn redirects_file(&self) -> PathBuf {
@@ -634,6 +648,22 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         }
     };
 
+    exported.write_cms_config(&options.content_dir);
+    // The editor of /admin/ saves through this: the dev server forwards its requests here.
+    let cms_listener = tokio::net::TcpListener::bind(SocketAddr::new(options.host, 0))
+        .await
+        .context("listening for the editor's saves")?;
+    let cms_api = format!(
+        "http://{}{}",
+        cms_listener.local_addr()?,
+        crate::cms::LOCAL_PROXY_URL
+    );
+    let cms_router = crate::cms::local::router(options.content_dir.clone(), public.clone());
+    tokio::spawn(async move {
+        if let Err(err) = axum::serve(cms_listener, cms_router).await {
+            eprintln!("warning: the editor's saves stopped: {err}");
+        }
+    });
     let mut command = Command::new("node");
     command
         // Each save replaces the content the dev server holds, and V8 let the garbage of the
@@ -650,6 +680,8 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         .env("SITEGEN_DEV_STATUS", exported.status_file())
         .env("SITEGEN_DEV_FILES", exported.files_file())
         .env("SITEGEN_DEV_REDIRECTS", exported.redirects_file())
+        .env("SITEGEN_DEV_CMS_CONFIG", exported.cms_config_file())
+        .env("SITEGEN_DEV_CMS_API", &cms_api)
         .env(
             "VITE_CONFIG",
             serde_json::json!({
@@ -754,6 +786,9 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
                     Ok(Some(pending)) => drawer.draw(pending),
                     Ok(None) => {}
                     Err(err) => break Err(err),
+                }
+                if pages.is_some() {
+                    exported.write_cms_config(&options.content_dir);
                 }
                 if let Some(pages) = pages {
                     // The two figures `make bench-dev` reports of each save beside its time to

@@ -10,6 +10,7 @@ mod support;
 mod bundle;
 mod cache_integrity;
 mod check;
+mod cms;
 mod compress;
 mod deploy;
 mod dev;
