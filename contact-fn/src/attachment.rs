@@ -153,6 +153,18 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     }
 }
 
+/// The type of a whole file: the one its leading bytes `head` announce ([`sniff`]); plain
+/// text when they announce none and `is_text` ([`TextCheck::is_text`]); for a zip, the one its
+/// container declares ([`container_type`], read from `file`, blocking). `None` for a file of
+/// no type the contract takes.
+pub fn detect(head: &[u8], is_text: bool, file: &mut std::fs::File) -> Option<&'static FileType> {
+    match sniff(head) {
+        Sniffed::Known(known) => Some(known),
+        Sniffed::Unknown => is_text.then(|| ATTACHMENTS.by_mime("text/plain")).flatten(),
+        Sniffed::Zip => container_type(file),
+    }
+}
+
 /// Whether a stream of bytes, given in pieces, is plain text: UTF-8 (a BOM allowed) with no
 /// control character but tab, line breaks and form feed.
 #[derive(Debug, Default)]
