@@ -194,10 +194,7 @@ pub(crate) fn derive(
             loader.key_position(REDIRECTS_FILE, key, *n),
         );
         *n += 1;
-        let entry = normalise(key)
-            .map_err(|problem| format!("`{key}` {problem}"))
-            .and_then(|from| Ok((from, target(to)?)));
-        match entry {
+        match entry(key, to) {
             Ok((from, to)) => declared.push(Declared {
                 from,
                 to: Written::Entry(to),
@@ -327,6 +324,14 @@ impl Target {
             Target::Gone => GONE,
         }
     }
+}
+
+/// An entry of `redirects.yaml` as written, `from` (an old path) and `to` (a path, a URL or
+/// `gone`): the old path as a route and its target, or why it is not one. Whether the
+/// target leads to a page is known only with the whole table.
+pub fn entry(from: &str, to: &str) -> Result<(String, Target), String> {
+    let from = normalise(from).map_err(|problem| format!("`{from}` {problem}"))?;
+    Ok((from, target(to)?))
 }
 
 /// The route of a path that may carry a `#fragment`.
