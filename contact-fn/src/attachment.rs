@@ -374,14 +374,19 @@ pub fn extension(name: &str) -> Option<String> {
 }
 
 /// `given` without what may not be shown: only the last part of a path (either slash), no
-/// control or hidden characters, no leading dots or outer spaces, at most
+/// control or hidden characters, `_` for each `?`, no leading dots or outer spaces, at most
 /// [`form_contract::Attachments::max_name_chars`] characters (shortened in the middle, so
 /// the ending stays). May be empty.
+///
+/// A `?` would let a name read as an RFC 2047 encoded-word (`=?utf-8?q?x?=`), which mail
+/// readers decode even inside the quoted `filename` parameter the name is sent in (found by
+/// the fuzz target `header_names`); and no Windows folder takes it in a file name.
 pub fn clean_name(given: &str) -> String {
     let last = given.rsplit(['/', '\\']).next().unwrap_or_default();
     let name = last
         .chars()
         .filter(|c| !is_hidden(*c))
+        .map(|c| if c == '?' { '_' } else { c })
         .collect::<String>()
         .trim()
         .trim_start_matches('.')
@@ -560,6 +565,11 @@ mod tests {
         );
         assert_eq!(display_name("..", pdf), "attachment.pdf");
         assert_eq!(display_name("report", pdf), "report.pdf");
+        // found by the fuzz target header_names: read back as "x G.pdf"
+        assert_eq!(
+            display_name("=?utf-8?q?x?= G.pdf", pdf),
+            "=_utf-8_q_x_= G.pdf"
+        );
         let long = format!("{}.pdf", "x".repeat(300));
         let shown = display_name(&long, pdf);
         assert_eq!(shown.chars().count(), ATTACHMENTS.max_name_chars);
