@@ -9,10 +9,11 @@ use std::path::Path;
 use libfuzzer_sys::fuzz_target;
 use sitegen::fuzzing::{ARTICLE, ROOT, TRANSLATION, read_article};
 
-/// How many lines `text` has, a last one without its line break included; a position may
-/// also be just past the end (an error at the end of the file), on its last line.
+/// How many lines `text` has, a last one without its line break included, as YAML and
+/// editors count them: CR LF, LF and a lone CR each end a line (a run found an error at line
+/// 134 of a file of 44 LFs and 90 lone CRs, rightly).
 fn lines(text: &str) -> usize {
-    text.split('\n').count()
+    text.replace("\r\n", "\n").split(['\n', '\r']).count()
 }
 
 fuzz_target!(|data: &[u8]| {
