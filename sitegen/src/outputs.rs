@@ -166,6 +166,16 @@ fn revalidated_paths(
     paths.push(format!("/{NOT_FOUND_FILE}"));
     paths.extend(SITE_WIDE_FILES.map(|f| format!("/{f}")));
     for prefix in prefixes {
+        // Its pages would match the folder's rule too (found by the fuzz target `headers`).
+        if let Some(dir) = HASHED_DIRS
+            .iter()
+            .find(|d| prefix.trim_start_matches('/') == **d)
+        {
+            bail!(
+                "the language folder `{prefix}/` is the folder of the site's own files `/{dir}/`; \
+                 give the language another tag in site.yaml"
+            );
+        }
         paths.push(format!("{prefix}/{NOT_FOUND_FILE}"));
         paths.push(format!("{prefix}/{}", crate::content::articles::FEED_FILE));
     }
@@ -455,7 +465,7 @@ mod tests {
 
     /// Writes the site-wide files of a site with the pages `/` and `/about`, the files of
     /// `public` made by `make` in a folder of its own, and `cache`; the error, if any.
-    fn written_with(make: impl Fn(&Path), cache: CacheRules) -> Result<String> {
+    fn written_with(make: impl Fn(&Path), cache: CacheRules, prefix: &str) -> Result<String> {
         let temp = tempfile::tempdir()?;
         let (out, public) = (temp.path().join("dist"), temp.path().join("public"));
         fs::create_dir_all(&out)?;
@@ -480,7 +490,7 @@ mod tests {
     fn what_headers_cannot_write_as_one_rule_per_file_is_refused() {
         let cache = CacheRules::default;
         let refused = |make: &dyn Fn(&Path), cache: CacheRules| {
-            let err = written_with(make, cache).expect_err("refused");
+            let err = written_with(make, cache, "/et").expect_err("refused");
             format!("{err:#}")
         };
         let message = refused(
@@ -521,14 +531,19 @@ mod tests {
         );
         // A name that is one literal path, and a folder of its own, are taken.
         let text = written_with(
-            &|public| {
+            &|public: &Path| {
                 fs::write(public.join("favicon.ico"), "a").unwrap();
                 fs::create_dir(public.join("fonts")).unwrap();
                 fs::write(public.join("fonts").join("a.woff2"), "a").unwrap();
             },
             cache(),
+            "/et",
         )
         .expect("written");
+        // A language whose folder is the pictures' (`img` is a tag of three letters).
+        let err = written_with(&|_: &Path| {}, cache(), &format!("/{}", crate::images::DIR))
+            .expect_err("refused");
+        assert!(err.to_string().starts_with("the language folder"), "{err}");
         assert!(
             text.contains("\n/favicon.ico\n") && text.contains("\n/fonts/*\n"),
             "{text}"
