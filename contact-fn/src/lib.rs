@@ -252,6 +252,7 @@ mod tests {
         &["intake", "error"],
         &["state"],
         &["routes", "operator"],
+        &["fuzzing"],
         &["lib", "main"],
     ];
 

@@ -216,19 +216,19 @@ fn revalidated_paths(
         };
         let taken = prefixes.iter().any(|p| first_segment(p) == name)
             || routes.iter().any(|r| first_segment(&r.path) == name);
-        if path.is_dir() && taken {
-            bail!(
-                "{}: a folder named as a folder of the site's pages (`/{name}/`), whose files \
-                 would take two caching rules; rename it",
-                path.display()
-            );
-        }
         if path.is_dir() {
             // A folder of pages is covered by the page patterns.
             let has_pages = walkdir::WalkDir::new(&path)
                 .into_iter()
                 .filter_map(Result::ok)
                 .any(|e| e.file_name() == "index.html");
+            if !has_pages && taken {
+                bail!(
+                    "{}: a folder of files named as a folder of the site's pages (`/{name}/`), \
+                     whose files would take two caching rules; rename it",
+                    path.display()
+                );
+            }
             if !has_pages {
                 files.push(format!("/{name}/*"));
             }
@@ -478,7 +478,7 @@ mod tests {
             "https://example.com",
             "",
             &routes,
-            &["/et"],
+            &[prefix],
             &cache,
         )?;
         Ok(fs::read_to_string(out.join("_headers"))?)
