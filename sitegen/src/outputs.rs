@@ -494,7 +494,7 @@ mod tests {
             format!("{err:#}")
         };
         let message = refused(
-            &|public| fs::write(public.join("n in\n  # a comment"), "a").unwrap(),
+            &|public| fs::write(public.join("n in\n  # a comment"), "a").expect("a file"),
             cache(),
         );
         assert!(
@@ -505,13 +505,13 @@ mod tests {
         );
         for name in ["*", ":name", "a b"] {
             refused(
-                &|public| fs::write(public.join(name), "a").unwrap(),
+                &|public| fs::write(public.join(name), "a").expect("a file"),
                 cache(),
             );
         }
         for folder in ["about", "et"] {
             let message = refused(
-                &|public| fs::create_dir(public.join(folder)).unwrap(),
+                &|public| fs::create_dir(public.join(folder)).expect("a folder"),
                 cache(),
             );
             assert!(message.contains(&format!("(`/{folder}/`)")), "{message}");
@@ -531,17 +531,17 @@ mod tests {
         );
         // A name that is one literal path, and a folder of its own, are taken.
         let text = written_with(
-            &|public: &Path| {
-                fs::write(public.join("favicon.ico"), "a").unwrap();
-                fs::create_dir(public.join("fonts")).unwrap();
-                fs::write(public.join("fonts").join("a.woff2"), "a").unwrap();
+            |public: &Path| {
+                fs::write(public.join("favicon.ico"), "a").expect("a file");
+                fs::create_dir(public.join("fonts")).expect("a folder");
+                fs::write(public.join("fonts").join("a.woff2"), "a").expect("a file");
             },
             cache(),
             "/et",
         )
         .expect("written");
         // A language whose folder is the pictures' (`img` is a tag of three letters).
-        let err = written_with(&|_: &Path| {}, cache(), &format!("/{}", crate::images::DIR))
+        let err = written_with(|_: &Path| {}, cache(), &format!("/{}", crate::images::DIR))
             .expect_err("refused");
         assert!(err.to_string().starts_with("the language folder"), "{err}");
         assert!(

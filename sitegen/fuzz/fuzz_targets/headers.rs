@@ -11,7 +11,7 @@ use sitegen::content::i18n::is_language_tag;
 use sitegen::content::settings::CacheRules;
 use sitegen::headers::HeaderRules;
 use sitegen::output_dir::CONFIG_FILES;
-use sitegen::outputs::{HASHED_DIRS, SitemapEntry, write_site_files};
+use sitegen::outputs::{HASHED_DIRS, SITE_WIDE_FILES, SitemapEntry, write_site_files};
 
 #[derive(Debug, Arbitrary)]
 struct Input {
@@ -86,6 +86,7 @@ fuzz_target!(|input: Input| {
         // Files revalidated_paths leaves to other rules (or to none: a config file).
         let skipped = HASHED_DIRS.contains(&name.as_str())
             || CONFIG_FILES.contains(&name.as_str())
+            || SITE_WIDE_FILES.contains(&name.as_str())
             || name.ends_with(".html")
             || name.ends_with(".br")
             || name.ends_with(".gz");
