@@ -16,7 +16,7 @@ SITEGEN := target/debug/sitegen
 CONTACT := target/debug/contact-fn
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help run dev build test test-times test-times-reset test-setup test-compile test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
+.PHONY: help run dev build test fuzz fuzz-seeds cargo-fuzz test-times test-times-reset test-setup test-compile test-rust typecheck test-browser bench bench-site bench-dev bench-lighthouse bench-deploy bench-peers check fmt lint schema content deps nasm chromium postgres moto actionlint promtool clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
@@ -167,6 +167,41 @@ test-browser: deps nasm chromium ## Browser tests (Playwright + Debian Chromium)
 	$(call timed,Playwright (static and Chromium),cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json \
 	  E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) E2E_FORMS=required npx playwright test)
 	$(call timed,Playwright (sitegen dev),cd site && npx playwright test -c playwright.dev.config.ts --project dev)
+
+# --- fuzzing ------------------------------------------------------------------
+# libFuzzer through cargo fuzz (nightly) on every parser that reads what strangers send
+# (contact-fn/fuzz/) or what authors write (sitegen/fuzz/); not part of `make test`. Each
+# target runs FUZZ_SECONDS from its committed seeds (fuzz/seeds/) and the corpus earlier runs
+# grew (fuzz/corpus/, not committed); a finding stops the run, written to fuzz/artifacts/.
+FUZZ_SECONDS ?= 60
+FUZZ_CRATES := contact-fn sitegen
+CARGO_FUZZ := $(CARGO) +nightly fuzz
+# An input that takes longer than this many seconds is reported as a hang.
+FUZZ_TIMEOUT ?= 10
+
+cargo-fuzz: ## Install cargo-fuzz when it is missing
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz --locked
+
+fuzz: cargo-fuzz ## Run every fuzz target for FUZZ_SECONDS (60) each
+	for crate in $(FUZZ_CRATES); do \
+	  for target in $$(cd $$crate/fuzz && $(CARGO_FUZZ) list); do \
+	    mkdir -p $$crate/fuzz/corpus/$$target $$crate/fuzz/seeds/$$target; \
+	    ( cd $$crate/fuzz && $(CARGO_FUZZ) run $$target corpus/$$target seeds/$$target -- \
+	      -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 ); \
+	  done; \
+	done
+
+# The seeds are written by each crate's fuzz/seeds.py (from the tests' fixtures and content/)
+# and minimised by `cargo fuzz cmin` to the inputs that add coverage.
+fuzz-seeds: cargo-fuzz ## Write the fuzz targets' seeds again and minimise them
+	for crate in $(FUZZ_CRATES); do \
+	  rm -rf $$crate/fuzz/seeds-raw && python3 $$crate/fuzz/seeds.py; \
+	  for target in $$(cd $$crate/fuzz && $(CARGO_FUZZ) list); do \
+	    rm -rf $$crate/fuzz/seeds/$$target && mkdir -p $$crate/fuzz/seeds/$$target; \
+	    cp $$crate/fuzz/seeds-raw/$$target/* $$crate/fuzz/seeds/$$target/ 2>/dev/null || true; \
+	    ( cd $$crate/fuzz && $(CARGO_FUZZ) cmin $$target seeds/$$target ); \
+	  done; \
+	done
 
 bench: deps bench-site bench-dev bench-lighthouse bench-contact bench-deploy ## Benchmarks: build speed, page weight, dev reload, Lighthouse, contact-fn load, deploy
 

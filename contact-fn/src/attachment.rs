@@ -153,6 +153,18 @@ pub fn sniff(head: &[u8]) -> Sniffed {
     }
 }
 
+/// The type of a whole file: the one its leading bytes `head` announce ([`sniff`]); plain
+/// text when they announce none and `is_text` ([`TextCheck::is_text`]); for a zip, the one its
+/// container declares ([`container_type`], read from `file`, blocking). `None` for a file of
+/// no type the contract takes.
+pub fn detect(head: &[u8], is_text: bool, file: &mut std::fs::File) -> Option<&'static FileType> {
+    match sniff(head) {
+        Sniffed::Known(known) => Some(known),
+        Sniffed::Unknown => is_text.then(|| ATTACHMENTS.by_mime("text/plain")).flatten(),
+        Sniffed::Zip => container_type(file),
+    }
+}
+
 /// Whether a stream of bytes, given in pieces, is plain text: UTF-8 (a BOM allowed) with no
 /// control character but tab, line breaks and form feed.
 #[derive(Debug, Default)]
@@ -362,14 +374,19 @@ pub fn extension(name: &str) -> Option<String> {
 }
 
 /// `given` without what may not be shown: only the last part of a path (either slash), no
-/// control or hidden characters, no leading dots or outer spaces, at most
+/// control or hidden characters, `_` for each `?`, no leading dots or outer spaces, at most
 /// [`form_contract::Attachments::max_name_chars`] characters (shortened in the middle, so
 /// the ending stays). May be empty.
+///
+/// A `?` would let a name read as an RFC 2047 encoded-word (`=?utf-8?q?x?=`), which mail
+/// readers decode even inside the quoted `filename` parameter the name is sent in (found by
+/// the fuzz target `header_names`); and no Windows folder takes it in a file name.
 pub fn clean_name(given: &str) -> String {
     let last = given.rsplit(['/', '\\']).next().unwrap_or_default();
     let name = last
         .chars()
         .filter(|c| !is_hidden(*c))
+        .map(|c| if c == '?' { '_' } else { c })
         .collect::<String>()
         .trim()
         .trim_start_matches('.')
@@ -548,6 +565,11 @@ mod tests {
         );
         assert_eq!(display_name("..", pdf), "attachment.pdf");
         assert_eq!(display_name("report", pdf), "report.pdf");
+        // found by the fuzz target header_names: read back as "x G.pdf"
+        assert_eq!(
+            display_name("=?utf-8?q?x?= G.pdf", pdf),
+            "=_utf-8_q_x_= G.pdf"
+        );
         let long = format!("{}.pdf", "x".repeat(300));
         let shown = display_name(&long, pdf);
         assert_eq!(shown.chars().count(), ATTACHMENTS.max_name_chars);

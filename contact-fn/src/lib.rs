@@ -14,6 +14,9 @@ mod delivery;
 mod durable;
 mod email;
 mod error;
+/// The fuzz targets' entry points (`contact-fn/fuzz/`); not an interface.
+#[doc(hidden)]
+pub mod fuzzing;
 mod hex;
 mod idempotency;
 mod intake;
@@ -249,6 +252,7 @@ mod tests {
         &["intake", "error"],
         &["state"],
         &["routes", "operator"],
+        &["fuzzing"],
         &["lib", "main"],
     ];
 

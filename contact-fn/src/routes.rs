@@ -23,6 +23,7 @@ use tokio::sync::{Semaphore, SemaphorePermit};
 use tracing::Instrument as _;
 use uuid::Uuid;
 
+use crate::config::Config;
 use crate::durable::now_ms;
 use crate::error::AppError;
 use crate::idempotency;
@@ -32,7 +33,9 @@ use crate::limits::client_ip;
 use crate::newsletter;
 use crate::state::AppState;
 use crate::store::subscribers::Confirmed;
-use crate::submission::{self, Encoding, FieldErrors, FormKind, RawValue, Submission, Verdict};
+use crate::submission::{
+    self, Encoding, FieldErrors, FormKind, RawFields, RawValue, Submission, Verdict,
+};
 use crate::telemetry::{self, RequestId};
 use crate::upload::{self, Spooled, UploadError};
 use form_contract::NewsletterPage;
@@ -345,7 +348,7 @@ async fn submit(state: AppState, sent: Sent, headers: HeaderMap, body: Body) -> 
 
 /// How a submission's body is sent.
 #[derive(Debug, Clone, Copy)]
-enum Posted {
+pub(crate) enum Posted {
     /// Read whole, then decoded.
     Whole(Encoding),
     /// `multipart/form-data`, read as a stream.
@@ -354,7 +357,7 @@ enum Posted {
 
 impl Posted {
     /// The kind of body the request's `Content-Type` names, if it is one the service reads.
-    fn of(headers: &HeaderMap) -> Option<Posted> {
+    pub(crate) fn of(headers: &HeaderMap) -> Option<Posted> {
         if let Some(encoding) = Encoding::of(headers) {
             return Some(Posted::Whole(encoding));
         }
@@ -422,6 +425,43 @@ fn upload_error(error: UploadError) -> AppError {
     }
 }
 
+/// Reads a submission's body, sent as `posted` with the content type `content_type`, into
+/// its fields and (a multipart body's) files, within `config`'s limits and times: what every
+/// form route runs once the request's headers are accepted, and what the fuzz targets run.
+pub(crate) async fn read_submission(
+    config: &Config,
+    kind: FormKind,
+    posted: Posted,
+    content_type: &str,
+    body: Body,
+) -> Result<(RawFields, Vec<Spooled>), AppError> {
+    match posted {
+        Posted::Whole(encoding) => {
+            let body = read_body(body, config.max_body_bytes, config.body_timeout).await?;
+            let raw = submission::decode(encoding, &body)
+                .map_err(|e| AppError::BadRequest(e.to_string()))?;
+            Ok((raw, Vec::new()))
+        }
+        Posted::Multipart => {
+            let boundary = upload::boundary(content_type).map_err(upload_error)?;
+            let files_allowed = kind == FormKind::Contact;
+            let spool = config.spool_dir();
+            let read = upload::read(
+                body.into_data_stream(),
+                boundary,
+                upload_limits(config.max_body_bytes),
+                &spool,
+                files_allowed,
+            );
+            let upload = tokio::time::timeout(config.upload_timeout, read)
+                .await
+                .map_err(|_| AppError::Timeout)?
+                .map_err(upload_error)?;
+            Ok((upload.fields, upload.files))
+        }
+    }
+}
+
 fn see_other(location: &HeaderValue) -> Response {
     (
         StatusCode::SEE_OTHER,
@@ -471,10 +511,9 @@ async fn accept(
 
     let posted = posted.ok_or(AppError::UnsupportedMediaType)?;
     let key = idempotency::key(headers).map_err(AppError::BadRequest)?;
-    let limits = upload_limits(config.max_body_bytes);
     let max_body = match posted {
         Posted::Whole(_) => config.max_body_bytes as u64,
-        Posted::Multipart => limits.max_body_bytes(),
+        Posted::Multipart => upload_limits(config.max_body_bytes).max_body_bytes(),
     };
     let declared_length = headers
         .get(header::CONTENT_LENGTH)
@@ -493,31 +532,7 @@ async fn accept(
             .bodies
             .enter(client)
             .ok_or(AppError::RateLimited(config.body_timeout))?;
-        match posted {
-            Posted::Whole(encoding) => {
-                let body = read_body(body, config.max_body_bytes, config.body_timeout).await?;
-                let raw = submission::decode(encoding, &body)
-                    .map_err(|e| AppError::BadRequest(e.to_string()))?;
-                (raw, Vec::new())
-            }
-            Posted::Multipart => {
-                let boundary = upload::boundary(content_type(headers)).map_err(upload_error)?;
-                let files_allowed = kind == FormKind::Contact;
-                let spool = config.spool_dir();
-                let read = upload::read(
-                    body.into_data_stream(),
-                    boundary,
-                    limits,
-                    &spool,
-                    files_allowed,
-                );
-                let upload = tokio::time::timeout(config.upload_timeout, read)
-                    .await
-                    .map_err(|_| AppError::Timeout)?
-                    .map_err(upload_error)?;
-                (upload.fields, upload.files)
-            }
-        }
+        read_submission(config, kind, posted, content_type(headers), body).await?
     };
     let _permit = turn(&shared.permits, config.busy_timeout).await?;
 

@@ -285,20 +285,17 @@ async fn spool_file(
     }
     // Whole, though not yet durable: the store makes it so before the answer, as it moves
     // (files) or copies (PostgreSQL) it.
-    let written = file.finish().await.map_err(io)?;
+    let mut written = file.finish().await.map_err(io)?;
+    let is_text = written.text.is_text(size);
     let detected = match attachment::sniff(&head) {
-        Sniffed::Known(known) => Some(known),
-        Sniffed::Unknown => written
-            .text
-            .is_text(size)
-            .then(|| ATTACHMENTS.by_mime("text/plain"))
-            .flatten(),
+        // A zip's type is read from its container, on a thread that may block.
         Sniffed::Zip => {
             let mut file = written.file;
-            tokio::task::spawn_blocking(move || attachment::container_type(&mut file))
+            tokio::task::spawn_blocking(move || attachment::detect(&head, is_text, &mut file))
                 .await
                 .map_err(|e| UploadError::Io(e.into()))?
         }
+        _ => attachment::detect(&head, is_text, &mut written.file),
     };
     let file_type =
         attachment::check(detected, &shown, declared.as_deref()).map_err(|refusal| {

@@ -16,6 +16,9 @@ pub mod content;
 pub mod deploy;
 pub mod dev;
 pub mod feed;
+/// The fuzz targets' entry points (`sitegen/fuzz/`); not an interface.
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod headers;
 pub mod images;
 pub mod interrupt;

@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::Path;
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result, bail, ensure};
 use minijinja::syntax::SyntaxConfig;
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use url::Url;
@@ -88,10 +88,12 @@ pub fn write_site_files(
         ("hashed", &cache.hashed),
         ("revalidated", &cache.revalidated),
     ] {
+        // Visible ASCII: `_headers` is read back into header values, where anything else
+        // has no text (found by the fuzz target `headers`).
         ensure!(
-            !value.trim().is_empty() && !value.chars().any(char::is_control),
-            "site.yaml: cache.{field} must be one line of Cache-Control directives, such as \
-             `public, max-age=0, must-revalidate`; found {value:?}"
+            !value.trim().is_empty() && value.chars().all(|c| c == ' ' || c.is_ascii_graphic()),
+            "site.yaml: cache.{field} must be one line of Cache-Control directives in ASCII, \
+             such as `public, max-age=0, must-revalidate`; found {value:?}"
         );
     }
     let base = parse_base_url(base_url)?;
@@ -116,7 +118,7 @@ pub fn write_site_files(
     }
     let alternates = routes.iter().any(|r| !r.alternates.is_empty());
     let hashed_paths: Vec<String> = HASHED_DIRS.iter().map(|d| format!("/{d}/*")).collect();
-    let revalidated_paths = revalidated_paths(public, prefixes)?;
+    let revalidated_paths = revalidated_paths(public, prefixes, routes)?;
     let sitemap_url = base.join("sitemap.xml")?.to_string();
 
     let env = environment()?;
@@ -151,11 +153,29 @@ pub fn write_site_files(
 /// [`PAGE_PATTERNS`]), the not-found page, the site-wide files, each other language's
 /// not-found page and feed (under its `prefixes`), and the files of `public` (a top-level
 /// file by its name, a folder as `/folder/*`); a missing `public` has none.
-fn revalidated_paths(public: &Path, prefixes: &[&str]) -> Result<Vec<String>> {
+///
+/// A name `_headers` cannot write as one literal path, or a folder named as a page's or a
+/// language's folder (whose files would match two rules), is an error naming the file: found
+/// by the fuzz target `headers`, where a line break in a name wrote lines of their own.
+fn revalidated_paths(
+    public: &Path,
+    prefixes: &[&str],
+    routes: &[SitemapEntry],
+) -> Result<Vec<String>> {
     let mut paths: Vec<String> = PAGE_PATTERNS.map(String::from).to_vec();
     paths.push(format!("/{NOT_FOUND_FILE}"));
     paths.extend(SITE_WIDE_FILES.map(|f| format!("/{f}")));
     for prefix in prefixes {
+        // Its pages would match the folder's rule too (found by the fuzz target `headers`).
+        if let Some(dir) = HASHED_DIRS
+            .iter()
+            .find(|d| prefix.trim_start_matches('/') == **d)
+        {
+            bail!(
+                "the language folder `{prefix}/` is the folder of the site's own files `/{dir}/`; \
+                 give the language another tag in site.yaml"
+            );
+        }
         paths.push(format!("{prefix}/{NOT_FOUND_FILE}"));
         paths.push(format!("{prefix}/{}", crate::content::articles::FEED_FILE));
     }
@@ -178,12 +198,37 @@ fn revalidated_paths(public: &Path, prefixes: &[&str]) -> Result<Vec<String>> {
         if known {
             continue;
         }
+        if let Some(c) = name
+            .chars()
+            .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '*' | ':' | '#'))
+        {
+            bail!(
+                "{}: {c:?} in a file name that `_headers` must write as a path; rename the file",
+                path.display()
+            );
+        }
+        let first_segment = |path: &str| {
+            path.trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let taken = prefixes.iter().any(|p| first_segment(p) == name)
+            || routes.iter().any(|r| first_segment(&r.path) == name);
         if path.is_dir() {
             // A folder of pages is covered by the page patterns.
             let has_pages = walkdir::WalkDir::new(&path)
                 .into_iter()
                 .filter_map(Result::ok)
                 .any(|e| e.file_name() == "index.html");
+            if !has_pages && taken {
+                bail!(
+                    "{}: a folder of files named as a folder of the site's pages (`/{name}/`), \
+                     whose files would take two caching rules; rename it",
+                    path.display()
+                );
+            }
             if !has_pages {
                 files.push(format!("/{name}/*"));
             }
@@ -415,6 +460,93 @@ mod tests {
         assert_eq!(
             escape_xml(r#"a&b<c>"d"'e'/"#),
             "a&amp;b&lt;c&gt;&quot;d&quot;&apos;e&apos;/"
+        );
+    }
+
+    /// Writes the site-wide files of a site with the pages `/` and `/about`, the files of
+    /// `public` made by `make` in a folder of its own, and `cache`; the error, if any.
+    fn written_with(make: impl Fn(&Path), cache: CacheRules, prefix: &str) -> Result<String> {
+        let temp = tempfile::tempdir()?;
+        let (out, public) = (temp.path().join("dist"), temp.path().join("public"));
+        fs::create_dir_all(&out)?;
+        fs::create_dir_all(&public)?;
+        make(&public);
+        let routes = [SitemapEntry::listed("/"), SitemapEntry::listed("/about")];
+        write_site_files(
+            &out,
+            &public,
+            "https://example.com",
+            "",
+            &routes,
+            &[prefix],
+            &cache,
+        )?;
+        Ok(fs::read_to_string(out.join("_headers"))?)
+    }
+
+    /// Found by the fuzz target `headers`: each was written, and `_headers` read back gave
+    /// some files no `Cache-Control`, or two.
+    #[test]
+    fn what_headers_cannot_write_as_one_rule_per_file_is_refused() {
+        let cache = CacheRules::default;
+        let refused = |make: &dyn Fn(&Path), cache: CacheRules| {
+            let err = written_with(make, cache, "/et").expect_err("refused");
+            format!("{err:#}")
+        };
+        let message = refused(
+            &|public| fs::write(public.join("n in\n  # a comment"), "a").expect("a file"),
+            cache(),
+        );
+        assert!(
+            message.ends_with(
+                ": ' ' in a file name that `_headers` must write as a path; rename the file"
+            ),
+            "{message}"
+        );
+        for name in ["*", ":name", "a b"] {
+            refused(
+                &|public| fs::write(public.join(name), "a").expect("a file"),
+                cache(),
+            );
+        }
+        for folder in ["about", "et"] {
+            let message = refused(
+                &|public| fs::create_dir(public.join(folder)).expect("a folder"),
+                cache(),
+            );
+            assert!(message.contains(&format!("(`/{folder}/`)")), "{message}");
+        }
+        let message = refused(
+            &|_| {},
+            CacheRules {
+                revalidated: "no-cache, \u{a0}max-age=0".into(),
+                ..cache()
+            },
+        );
+        assert!(
+            message.contains(
+                "cache.revalidated must be one line of Cache-Control directives in ASCII"
+            ),
+            "{message}"
+        );
+        // A name that is one literal path, and a folder of its own, are taken.
+        let text = written_with(
+            |public: &Path| {
+                fs::write(public.join("favicon.ico"), "a").expect("a file");
+                fs::create_dir(public.join("fonts")).expect("a folder");
+                fs::write(public.join("fonts").join("a.woff2"), "a").expect("a file");
+            },
+            cache(),
+            "/et",
+        )
+        .expect("written");
+        // A language whose folder is the pictures' (`img` is a tag of three letters).
+        let err = written_with(|_: &Path| {}, cache(), &format!("/{}", crate::images::DIR))
+            .expect_err("refused");
+        assert!(err.to_string().starts_with("the language folder"), "{err}");
+        assert!(
+            text.contains("\n/favicon.ico\n") && text.contains("\n/fonts/*\n"),
+            "{text}"
         );
     }
 }

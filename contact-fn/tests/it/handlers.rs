@@ -721,7 +721,7 @@ async fn control_characters_in_every_field_cannot_inject_headers() {
     );
     assert_eq!(
         message.subject(),
-        Some("[Website contact] Hello  Bcc: victim@example.com  X-Injected: subject")
+        Some("[Website contact] Hello Bcc: victim@example.com X-Injected: subject")
     );
     let text = message.body_text(0).unwrap().replace("\r\n", "\n");
     assert!(
@@ -806,8 +806,8 @@ async fn control_characters_in_every_enquiry_field_cannot_inject_headers() {
     assert_eq!(
         message.subject(),
         Some(
-            "[Website enquiry] Eve  Bcc: victim@example.com Mallory  Bcc: victim@example.com \
-             (Evil Corp  Bcc: victim@example.com)"
+            "[Website enquiry] Eve Bcc: victim@example.com Mallory Bcc: victim@example.com \
+             (Evil Corp Bcc: victim@example.com)"
         )
     );
 }

@@ -530,7 +530,7 @@ struct TranslatedFrontMatter {
 
 /// Reads the article `rel` from its `text`; with `translation` (its file and text), the
 /// translation's front matter laid over the source's and the translation's body.
-fn parse_file(
+pub(crate) fn parse_file(
     loader: &mut Loader,
     rel: &str,
     slug: String,

@@ -289,7 +289,7 @@ fn localize_links(content: &mut Content, paths: &HashMap<String, String>) {
 
 /// The path in the language of `href` (`/contact#form` -> `/et/contact#form`), if it is a link
 /// to a page that has a version there.
-pub(super) fn local_href(href: &str, paths: &HashMap<String, String>) -> Option<String> {
+pub fn local_href(href: &str, paths: &HashMap<String, String>) -> Option<String> {
     if !href.starts_with('/') || href.starts_with("//") {
         return None;
     }
@@ -303,7 +303,7 @@ pub(super) fn local_href(href: &str, paths: &HashMap<String, String>) -> Option<
 }
 
 /// `html` with each `href="/..."` pointing at the page's version in the language.
-fn localize_html(html: &str, paths: &HashMap<String, String>) -> String {
+pub fn localize_html(html: &str, paths: &HashMap<String, String>) -> String {
     const ATTR: &str = "href=\"";
     let mut out = String::with_capacity(html.len());
     let mut rest = html;

@@ -10,7 +10,7 @@ pub mod error;
 pub mod forms;
 pub mod i18n;
 pub mod images;
-mod loader;
+pub(crate) mod loader;
 mod locate;
 pub mod pages;
 pub mod publishing;

@@ -194,10 +194,7 @@ pub(crate) fn derive(
             loader.key_position(REDIRECTS_FILE, key, *n),
         );
         *n += 1;
-        let entry = normalise(key)
-            .map_err(|problem| format!("`{key}` {problem}"))
-            .and_then(|from| Ok((from, target(to)?)));
-        match entry {
+        match entry(key, to) {
             Ok((from, to)) => declared.push(Declared {
                 from,
                 to: Written::Entry(to),
@@ -329,6 +326,14 @@ impl Target {
     }
 }
 
+/// An entry of `redirects.yaml` as written, `from` (an old path) and `to` (a path, a URL or
+/// `gone`): the old path as a route and its target, or why it is not one. Whether the
+/// target leads to a page is known only with the whole table.
+pub fn entry(from: &str, to: &str) -> Result<(String, Target), String> {
+    let from = normalise(from).map_err(|problem| format!("`{from}` {problem}"))?;
+    Ok((from, target(to)?))
+}
+
 /// The route of a path that may carry a `#fragment`.
 fn route_of(path: &str) -> &str {
     path.split('#').next().unwrap_or_default()
@@ -352,6 +357,16 @@ fn target(to: &str) -> Result<Target, String> {
     if to.starts_with('/') {
         let (path, fragment) = to.split_once('#').map_or((to, None), |(p, f)| (p, Some(f)));
         let path = normalise(path).map_err(|problem| format!("`{to}` {problem}"))?;
+        // The target is one word of `_redirects` (found by the fuzz target `redirects`).
+        if let Some(c) = fragment
+            .into_iter()
+            .flat_map(str::chars)
+            .find(|c| c.is_whitespace() || c.is_control())
+        {
+            return Err(format!(
+                "`{to}` has {c:?} in its fragment, which a link cannot carry"
+            ));
+        }
         return Ok(Target::Page(match fragment {
             Some(fragment) => format!("{path}#{fragment}"),
             None => path,
@@ -362,14 +377,16 @@ fn target(to: &str) -> Result<Target, String> {
     ))
 }
 
-/// `path` written as a route (`/old/` -> `/old`), or why it cannot be one.
+/// `path` written as a route (`/old/` -> `/old`), or why it cannot be one. A `:` or `*`
+/// would make its line of `_redirects` a pattern rather than an exact path (a `:`, found by
+/// the fuzz target `redirects`).
 fn normalise(path: &str) -> Result<String, String> {
     let Some(rest) = path.strip_prefix('/') else {
         return Err("must be a path of the site, starting with `/`".into());
     };
     if let Some(c) = path
         .chars()
-        .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '*' | '\\'))
+        .find(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '*' | ':' | '\\'))
     {
         return Err(format!("contains {c:?}, which an old path cannot contain"));
     }
@@ -483,5 +500,24 @@ mod tests {
             Ok(Target::Url("https://example.com/x".into()))
         );
         assert!(target("elsewhere").is_err());
+    }
+
+    /// Found by the fuzz target `redirects`: each was accepted, and its line of `_redirects`
+    /// did not read back.
+    #[test]
+    fn what_redirects_cannot_write_as_one_exact_rule_is_refused() {
+        assert_eq!(
+            entry("/s/site", "/sh/# y:/"),
+            Err("`/sh/# y:/` has ' ' in its fragment, which a link cannot carry".into())
+        );
+        assert!(entry("/s", "/a#b\u{2028}c").is_err());
+        assert_eq!(
+            entry("/a:b", "/c"),
+            Err("`/a:b` contains ':', which an old path cannot contain".into())
+        );
+        assert_eq!(
+            entry("/s", "/a#b:c"),
+            Ok(("/s".into(), Target::Page("/a#b:c".into())))
+        );
     }
 }
