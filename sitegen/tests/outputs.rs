@@ -182,7 +182,7 @@ fn a_cache_rule_of_two_lines_is_refused_naming_the_field() {
     .expect_err("refused");
     assert_eq!(
         err.to_string(),
-        "site.yaml: cache.revalidated must be one line of Cache-Control directives, such as \
+        "site.yaml: cache.revalidated must be one line of Cache-Control directives in ASCII, such as \
          `public, max-age=0, must-revalidate`; found \"no-cache\\n/*\\n  X-Injected: 1\""
     );
 }
