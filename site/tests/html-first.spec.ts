@@ -16,19 +16,21 @@ async function neverIdle(page: Page) {
   })
 }
 
-// One test per route, so the workers share the routes (each waits for the network to go idle).
 test.describe('every route', () => {
-  for (const path of routes) {
-    test(`${path} loads no React, react-dom or sonner until a form is used, and one stylesheet`, async ({ page }) => {
-      await neverIdle(page)
+  test('loads no React, react-dom or sonner until a form is used, and one stylesheet', async ({ page }) => {
+    test.slow()
+    await neverIdle(page)
+    for (const path of routes) {
       const assets = recordAssets(page)
       await visit(page, path)
       await page.waitForLoadState('networkidle')
-      expect(frameworkAssets(await assets())).toEqual([])
+      const loaded = await assets()
+      expect(frameworkAssets(loaded), path).toEqual([])
       // The one render-blocking stylesheet.
-      await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(1)
-    })
-  }
+      await expect(page.locator('link[rel="stylesheet"]'), path).toHaveCount(1)
+      page.removeAllListeners('response')
+    }
+  })
 
   test('the prerendered HTML has no inline style and no script but data and speculation rules', async ({ page }) => {
     for (const path of routes) {
@@ -58,21 +60,20 @@ test.describe('every route', () => {
     }
   })
 
-  test('the Content-Security-Policy allows no inline script', async ({ page }) => {
+  test('raises no Content-Security-Policy violation, with the forms in use', async ({ page }) => {
+    test.slow()
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+      document.addEventListener('securitypolicyviolation', (event) => {
+        seen.push(`${event.violatedDirective}: ${event.blockedURI} ${event.sample}`)
+      })
+    })
+    const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
     const csp = (await page.request.get('/')).headers()['content-security-policy'] ?? ''
     expect(csp).toContain("script-src 'self' 'inline-speculation-rules'")
     expect(csp).not.toContain('unsafe-inline')
-  })
-
-  for (const path of routes) {
-    test(`${path} raises no Content-Security-Policy violation, with its form in use`, async ({ page }) => {
-      await page.addInitScript(() => {
-        const seen: string[] = []
-        ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
-        document.addEventListener('securitypolicyviolation', (event) => {
-          seen.push(`${event.violatedDirective}: ${event.blockedURI} ${event.sample}`)
-        })
-      })
+    for (const path of routes) {
       const assets = recordAssets(page)
       await visit(page, path)
       const form = page.locator('[data-island] form')
@@ -81,11 +82,14 @@ test.describe('every route', () => {
         await form.getByRole('textbox').first().focus()
         await expect(page.locator('[data-island]')).toHaveAttribute('data-hydrated', 'true')
         await form.getByRole('textbox').first().fill('Ada')
-        await expect.poll(async () => (await assets()).some(({ text }) => text.includes('data-sonner-toaster'))).toBe(true)
+        await expect
+          .poll(async () => (await assets()).some(({ text }) => text.includes('data-sonner-toaster')), { message: path })
+          .toBe(true)
       }
-      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([])
-    })
-  }
+      expect(await violations(), path).toEqual([])
+      page.removeAllListeners('response')
+    }
+  })
 })
 
 test.describe('scroll reveal', () => {
