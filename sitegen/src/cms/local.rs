@@ -52,9 +52,8 @@ pub enum LocalError {
 /// The content directory the editor works on, and the configuration it was given.
 #[derive(Debug)]
 pub struct Local {
-    /// The repository's root: the editor's paths (`content/pages/about.yaml`) are relative to it.
-    root: PathBuf,
-    /// `content/` under it.
+    /// The content directory on disk, wherever it is: the editor's `content/pages/about.yaml`
+    /// is its `pages/about.yaml`.
     content_dir: PathBuf,
     /// The site's `public/`, for the validation.
     public_dir: PathBuf,
@@ -65,15 +64,11 @@ pub struct Local {
 }
 
 impl Local {
-    /// The backend of the content under `content_dir` (`<root>/content`).
+    /// The backend of the content under `content_dir`, which the editor's paths name
+    /// `config.content_path` (`content`).
     pub fn new(content_dir: &Path, public_dir: &Path, config: Config) -> anyhow::Result<Self> {
         let content_dir = std::path::absolute(content_dir)?;
-        let root = content_dir
-            .parent()
-            .context("the content directory has no parent")?
-            .to_owned();
         Ok(Self {
-            root,
             content_dir,
             public_dir: public_dir.to_owned(),
             locales: config.i18n.locales.clone(),
@@ -124,7 +119,7 @@ impl Local {
     /// The entries of the folder collection at `folder` (`content/articles`): each article,
     /// its source as the default language's file (`SLUG.en.md`).
     fn folder_entries(&self, folder: &str) -> Result<Vec<Json>, LocalError> {
-        let dir = self.root.join(folder);
+        let dir = self.resolve(folder)?;
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .with_context(|| format!("reading {}", dir.display()))?
             .filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -167,17 +162,36 @@ impl Local {
 
     /// The file at the editor's `path` on disk: the default language's `SLUG.en.md` is `SLUG.md`.
     fn disk_path(&self, path: &str) -> Result<PathBuf, LocalError> {
-        if path.contains("..") || !path.starts_with("content/") {
-            return Err(LocalError::Unsupported(format!(
-                "{path}: not a content file"
-            )));
-        }
         let suffix = format!(".{}.md", self.default());
         let path = match path.strip_suffix(&suffix) {
             Some(stem) => format!("{stem}.md"),
             None => path.to_owned(),
         };
-        Ok(self.root.join(path))
+        self.resolve(&path)
+    }
+
+    /// The editor's name of the file `disk` of the content directory.
+    fn editor_path(&self, disk: &Path) -> String {
+        format!(
+            "{}/{}",
+            self.config.content_path,
+            rel(&self.content_dir, disk)
+        )
+    }
+
+    /// The editor's `content/REST` (a file or a folder) on disk: `REST` under the content
+    /// directory. Nothing outside it.
+    fn resolve(&self, path: &str) -> Result<PathBuf, LocalError> {
+        let rest = path
+            .strip_prefix(self.config.content_path.as_str())
+            .and_then(|rest| rest.strip_prefix('/'))
+            .filter(|rest| !rest.split('/').any(|part| matches!(part, "" | "." | "..")));
+        match rest {
+            Some(rest) => Ok(self.content_dir.join(rest)),
+            None => Err(LocalError::Unsupported(format!(
+                "{path}: not a content file"
+            ))),
+        }
     }
 
     /// The default language's tag.
@@ -260,7 +274,7 @@ impl Local {
                 true => {
                     let original = read(&file)?;
                     super::edit::apply(&original, &value).map_err(|err| {
-                        LocalError::Refused(format!("{}: {err}", rel(&self.root, &file)))
+                        LocalError::Refused(format!("{}: {err}", self.editor_path(&file)))
                     })?
                 }
                 false if super::edit::blank(&value) => return Ok(()),

@@ -49,6 +49,10 @@ pub const LOCAL_PROXY_URL: &str = "/admin/api/v1";
 /// The editor's configuration (Decap's `config.yml`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Config {
+    /// Where the content directory is in the repository (`content`): the editor's paths start
+    /// with it, whatever the directory is called on disk.
+    #[serde(skip)]
+    pub content_path: String,
     /// Where saves go.
     pub backend: Backend,
     /// Where uploaded pictures are written, relative to the repository.
@@ -226,6 +230,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         i18n: None,
     });
     Ok(Config {
+        content_path: content_path.to_owned(),
         backend,
         media_folder: format!("{content_path}/{}", content::images::SOURCE_DIR),
         public_folder: format!("/{}", content::images::SOURCE_DIR),

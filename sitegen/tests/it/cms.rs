@@ -511,7 +511,9 @@ fn a_save_through_sitegen_dev_changes_only_the_lines_edited_in_each_language() {
 #[test]
 fn an_article_is_shown_in_one_file_per_language_and_saved_under_its_own_name() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let copy = dir.path().join("content");
+    // Named otherwise than `content` (`sitegen dev --content DIR`): the editor's `content/...`
+    // paths are the directory's, wherever it is.
+    let copy = dir.path().join("site-content");
     crate::common::copy_dir(&content(), &copy).expect("copy");
     let backend = local(&copy);
     let listed = backend
@@ -557,6 +559,16 @@ fn an_article_is_shown_in_one_file_per_language_and_saved_under_its_own_name() {
         changed(&before, &after),
         ["title: Designing event-driven APIs that last"]
     );
+    // Nothing outside the content directory is read.
+    for path in ["content/../Cargo.toml", "Cargo.toml", "content//site.yaml"] {
+        let refused = backend
+            .handle(&request("getEntry", serde_json::json!({ "path": path })))
+            .expect_err(path);
+        assert!(
+            refused.to_string().contains("not a content file"),
+            "{refused}"
+        );
+    }
 }
 
 #[test]
