@@ -24,8 +24,9 @@ pub const LIST_ITEM: &str = "_item";
 pub const EDITOR_ONLY: &[&str] = &[ROOT_MAP, MAP_KEY, MAP_VALUE, LIST_ITEM];
 
 /// The values a reference may take, by the name its field gives them
-/// ([`CHOICES_KEYWORD`]): `authors` (keys of `authors.yaml`), `services` (category files).
-pub type Choices = std::collections::BTreeMap<String, Vec<String>>;
+/// ([`CHOICES_KEYWORD`]): `authors` (keys of `authors.yaml`, shown by the author's name),
+/// `services` (category files, shown by the category's name).
+pub type Choices = std::collections::BTreeMap<String, Vec<SelectOption>>;
 
 /// One field of the editor's form (Decap's field configuration).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -211,13 +212,7 @@ impl<'a> Walker<'a> {
                 .get(source)
                 .ok_or_else(|| format!("{path}: no choices named `{source}`"))?;
             field.widget = "select";
-            field.options = values
-                .iter()
-                .map(|value| SelectOption {
-                    label: value.clone(),
-                    value: value.clone(),
-                })
-                .collect();
+            field.options.clone_from(values);
             return Ok(field);
         }
         if let Some(options) = enum_options(target) {

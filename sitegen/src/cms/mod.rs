@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::content::{self, FixedPage, articles, redirects};
 use crate::schema::FileSchema;
-use fields::{Choices, Field};
+use fields::{Choices, Field, SelectOption};
 
 /// Where the editor saves.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -188,13 +188,13 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         kind: CollectionKind::Files {
             files: choices[SERVICES]
                 .iter()
-                .map(|slug| {
+                .map(|service| {
                     let mut file = entry(
                         crate::schema::SERVICE_CATEGORY,
-                        &format!("{}/{slug}.yaml", content::SERVICES_DIR),
+                        &format!("{}/{}.yaml", content::SERVICES_DIR, service.value),
                     )?;
-                    file.name.clone_from(slug);
-                    file.label = fields::label(slug);
+                    file.name.clone_from(&service.value);
+                    file.label.clone_from(&service.label);
                     Ok(file)
                 })
                 .collect::<Result<_>>()?,
@@ -369,19 +369,29 @@ fn languages(content_dir: &Path) -> Result<Vec<String>> {
 /// The values the references of the model may take: the authors (keys of `authors.yaml`, in
 /// its order) and the service categories (the files of `services/` that are no translation).
 fn choices(content_dir: &Path) -> Result<Choices> {
-    let path = content_dir.join(articles::AUTHORS_FILE);
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let authors = content::yaml::value_from_str(&text)
-        .map_err(|err| anyhow::anyhow!("{}: {}", path.display(), err.message))?;
+    // Each choice is shown by the `name` its file gives it, and written as its key.
+    let named = |key: String, value: &serde_yaml::Value| SelectOption {
+        label: value
+            .get("name")
+            .and_then(serde_yaml::Value::as_str)
+            .map_or_else(|| key.clone(), str::to_owned),
+        value: key,
+    };
+    let read = |path: &Path| -> Result<serde_yaml::Value> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        content::yaml::value_from_str(&text)
+            .map_err(|err| anyhow::anyhow!("{}: {}", path.display(), err.message))
+    };
+    let authors = read(&content_dir.join(articles::AUTHORS_FILE))?;
     let authors = authors
         .as_mapping()
         .into_iter()
         .flatten()
-        .filter_map(|(key, _)| key.as_str().map(str::to_owned))
+        .filter_map(|(key, author)| Some(named(key.as_str()?.to_owned(), author)))
         .collect();
     let dir = content_dir.join(content::SERVICES_DIR);
-    let mut services: Vec<String> = std::fs::read_dir(&dir)
+    let mut slugs: Vec<String> = std::fs::read_dir(&dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|entry| {
             let name = entry.ok()?.file_name().into_string().ok()?;
@@ -389,7 +399,16 @@ fn choices(content_dir: &Path) -> Result<Choices> {
             (!stem.contains('.')).then(|| stem.to_owned())
         })
         .collect();
-    services.sort();
+    slugs.sort();
+    let services = slugs
+        .into_iter()
+        .map(|slug| {
+            Ok(named(
+                slug.clone(),
+                &read(&dir.join(format!("{slug}.yaml")))?,
+            ))
+        })
+        .collect::<Result<_>>()?;
     Ok(Choices::from([
         (AUTHORS.to_owned(), authors),
         (SERVICES.to_owned(), services),

@@ -259,6 +259,18 @@ fn the_article_form_is_the_front_matter_with_the_slug_of_a_translation_and_the_b
             .collect()
     };
     assert!(options("author").contains(&"maria-tamm".to_owned()));
+    // Shown by name, written as the key.
+    let author = fields
+        .iter()
+        .find(|f| f["name"] == "author")
+        .expect("author");
+    assert!(
+        author["options"]
+            .as_array()
+            .expect("options")
+            .contains(&serde_json::json!({ "label": "Maria Tamm", "value": "maria-tamm" })),
+        "{author}"
+    );
     assert_eq!(
         options("category"),
         [
