@@ -11,9 +11,11 @@
 //! presented to it and written: a translation beside its source (`about.yaml`,
 //! `about.et.yaml`), a map of the model as the list of entries [`fields`] lays it out as.
 
+pub mod create;
 pub mod edit;
 pub mod fields;
 pub mod local;
+pub mod media;
 
 use std::path::Path;
 
