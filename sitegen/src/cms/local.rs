@@ -452,6 +452,10 @@ fn new_file_text(content_dir: &Path, file: &Path, value: &Value) -> Result<Strin
 /// values changed), then the body as the editor gives it. A new file is written in the
 /// project's layout ([`super::create`]); a new translation left empty is not written (`None`).
 fn article_text(disk: &Path, raw: &str) -> Result<Option<String>, LocalError> {
+    // The editor sends a language left empty as an empty file.
+    if raw.trim().is_empty() && !disk.exists() {
+        return Ok(None);
+    }
     let (front, body) = split_front_matter(raw)
         .ok_or_else(|| LocalError::Refused(format!("{}: no front matter", disk.display())))?;
     let new: Value = yaml::value_from_str(front)

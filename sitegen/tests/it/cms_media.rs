@@ -125,6 +125,21 @@ fn a_new_article_with_its_picture_and_translation_is_written_as_the_project_writ
         .expect("listed");
     assert_eq!(entry.state, sitegen::content::status::State::Translated);
 
+    // A language left empty in the form comes as an empty file, and is not written.
+    persist(
+        &local,
+        json!([
+            { "path": "content/articles/a-second-one.en.md", "raw": NEW_ARTICLE
+                .replace("Pictures from the browser", "A second one")
+                .replace("/images/pictures-from-the-browser.png", "/images/insights/event-driven-apis.svg") },
+            { "path": "content/articles/a-second-one.et.md", "raw": "\n" },
+        ]),
+        json!([]),
+    )
+    .expect("saved");
+    assert!(copy.join("articles/a-second-one.md").exists());
+    assert!(!copy.join("articles/a-second-one.et.md").exists());
+
     // The media library lists the picture; it is not deleted while the article names it.
     let listed = local
         .handle(&request(
