@@ -670,40 +670,44 @@ pub fn router(content_dir: PathBuf, public_dir: PathBuf) -> axum::Router {
     use axum::http::StatusCode;
     use axum::response::IntoResponse;
     let dirs = std::sync::Arc::new((content_dir, public_dir));
-    axum::Router::new().route(
-        super::LOCAL_PROXY_URL,
-        axum::routing::post(move |axum::Json(request): axum::Json<Request>| {
-            let dirs = std::sync::Arc::clone(&dirs);
-            async move {
-                let answer = tokio::task::spawn_blocking(move || {
-                    let (content_dir, public_dir) = &*dirs;
-                    // Read again for each request: a new author is a new choice at once.
-                    let backend = super::Backend::Local {
-                        proxy_url: super::LOCAL_PROXY_URL.into(),
+    // Pictures come in the request's body: more than axum's default 2 MB.
+    let body_limit = axum::extract::DefaultBodyLimit::max(super::media::MAX_REQUEST_BYTES);
+    axum::Router::new()
+        .route(
+            super::LOCAL_PROXY_URL,
+            axum::routing::post(move |axum::Json(request): axum::Json<Request>| {
+                let dirs = std::sync::Arc::clone(&dirs);
+                async move {
+                    let answer = tokio::task::spawn_blocking(move || {
+                        let (content_dir, public_dir) = &*dirs;
+                        // Read again for each request: a new author is a new choice at once.
+                        let backend = super::Backend::Local {
+                            proxy_url: super::LOCAL_PROXY_URL.into(),
+                        };
+                        let config = super::config(content_dir, "content", backend)?;
+                        Local::new(content_dir, public_dir, config)?
+                            .handle(&request)
+                            .map_err(anyhow::Error::from)
+                    })
+                    .await;
+                    let failed = |status: StatusCode, message: String| {
+                        (status, axum::Json(json!({ "error": message }))).into_response()
                     };
-                    let config = super::config(content_dir, "content", backend)?;
-                    Local::new(content_dir, public_dir, config)?
-                        .handle(&request)
-                        .map_err(anyhow::Error::from)
-                })
-                .await;
-                let failed = |status: StatusCode, message: String| {
-                    (status, axum::Json(json!({ "error": message }))).into_response()
-                };
-                match answer {
-                    Ok(Ok(json)) => axum::Json(json).into_response(),
-                    Ok(Err(err)) => match err.downcast_ref::<LocalError>() {
-                        Some(LocalError::Refused(_) | LocalError::Unsupported(_)) => {
-                            failed(StatusCode::UNPROCESSABLE_ENTITY, err.to_string())
-                        }
-                        _ => {
-                            eprintln!("sitegen dev: the editor's request failed: {err:#}");
-                            failed(StatusCode::INTERNAL_SERVER_ERROR, format!("{err:#}"))
-                        }
-                    },
-                    Err(err) => failed(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()),
+                    match answer {
+                        Ok(Ok(json)) => axum::Json(json).into_response(),
+                        Ok(Err(err)) => match err.downcast_ref::<LocalError>() {
+                            Some(LocalError::Refused(_) | LocalError::Unsupported(_)) => {
+                                failed(StatusCode::UNPROCESSABLE_ENTITY, err.to_string())
+                            }
+                            _ => {
+                                eprintln!("sitegen dev: the editor's request failed: {err:#}");
+                                failed(StatusCode::INTERNAL_SERVER_ERROR, format!("{err:#}"))
+                            }
+                        },
+                        Err(err) => failed(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()),
+                    }
                 }
-            }
-        }),
-    )
+            }),
+        )
+        .layer(body_limit)
 }

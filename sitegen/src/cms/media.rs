@@ -21,6 +21,11 @@ use crate::content::images::{RASTER_EXTENSIONS, SOURCE_DIR};
 /// stage encodes it down to the widths the pages show.
 pub const MAX_UPLOAD_BYTES: usize = 10 * 1024 * 1024;
 
+/// The largest request the editor's endpoint reads: an upload of [`MAX_UPLOAD_BYTES`] in
+/// base64 (a third larger) with room to spare, so that a picture somewhat too large is read and
+/// refused with its size, not cut off by the server.
+pub const MAX_REQUEST_BYTES: usize = 2 * MAX_UPLOAD_BYTES;
+
 /// Why a media action was not done.
 #[derive(Debug, thiserror::Error)]
 pub enum MediaError {
@@ -283,7 +288,7 @@ pub fn write(picture: &Picture) -> Result<(), MediaError> {
     Ok(())
 }
 
-/// `JPEG, PNG or WebP`-like words for the extensions the images stage reads.
+/// The extensions the images stage reads, as a list for a message.
 fn picture_kinds() -> String {
     RASTER_EXTENSIONS.join(", ")
 }

@@ -233,3 +233,70 @@ fn an_article_whose_picture_says_nothing_is_refused_with_the_field_and_nothing_i
         "the picture waits for its article"
     );
 }
+
+#[tokio::test]
+async fn a_photo_larger_than_a_default_request_reaches_the_backend_and_one_too_large_is_refused() {
+    use axum::body::{Body, to_bytes};
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join("content");
+    crate::common::copy_dir(&content(), &copy).expect("copy");
+    let public = Path::new(env!("CARGO_MANIFEST_DIR")).join("../site/public");
+    let router = sitegen::cms::local::router(copy.clone(), public);
+    // Noise does not compress: a PNG of 3 MB, more than axum's default limit of 2 MB.
+    let mut state = 0x2545_f491_u32;
+    let photo = image::RgbImage::from_fn(1000, 1000, |_, _| {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        let [r, g, b, _] = state.to_le_bytes();
+        image::Rgb([r, g, b])
+    });
+    let mut bytes = Vec::new();
+    photo
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .expect("encodes");
+    assert!(bytes.len() > 2 * 1024 * 1024, "{} bytes", bytes.len());
+    let post = |bytes: &[u8], name: &str| {
+        let body = json!({
+            "action": "persistMedia",
+            "params": { "asset": asset(&format!("content/images/{name}"), bytes), "options": {} },
+        });
+        Request::post(sitegen::cms::LOCAL_PROXY_URL)
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .expect("request")
+    };
+    let answer = router
+        .clone()
+        .oneshot(post(&bytes, "noise.png"))
+        .await
+        .expect("answer");
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(
+        std::fs::read(copy.join("images/noise.png")).expect("written"),
+        bytes
+    );
+
+    // Over the limit: refused with the sizes, as JSON the editor shows.
+    let mut big = bytes.clone();
+    big.resize(sitegen::cms::media::MAX_UPLOAD_BYTES + 1, 0);
+    let answer = router.oneshot(post(&big, "big.png")).await.expect("answer");
+    assert_eq!(answer.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let body = to_bytes(answer.into_body(), usize::MAX)
+        .await
+        .expect("body");
+    let error: Value = serde_json::from_slice(&body).expect("json");
+    assert!(
+        error["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("big.png: ") && e.contains("is larger than")),
+        "{error}"
+    );
+    assert!(!copy.join("images/big.png").exists());
+}
