@@ -1,7 +1,8 @@
 // Pictures and new articles in the browser editor of `sitegen dev`: an article created in /admin/
-// with a picture uploaded there lands under content/ in the project's layout, the dev server shows
-// it with its picture, and the real `sitegen build` of that content publishes it; an upload that
-// is no picture and a picture without its alternative text are refused, and nothing is written.
+// with a picture uploaded there and its Estonian version beside it lands under content/ in the
+// project's layout, the dev server shows it with its picture, and the real `sitegen build` of that
+// content publishes it; an upload that is no picture and a picture without its alternative text
+// are refused, and nothing is written.
 // Not in `make test` (see admin.cms.ts): `cd site && npx playwright test admin-media -c
 // playwright.dev.config.ts --project admin`.
 import { execFileSync } from 'node:child_process'
@@ -71,6 +72,13 @@ test('an article created in /admin/ with an uploaded picture is written, shown a
     await fillArticle(page, 'Pictures from the browser')
     await uploadPicture(page, PICTURE)
     await page.getByLabel('Image alt', { exact: true }).first().fill('Tiles in green and blue')
+    // The Estonian version beside it: its words and its own slug.
+    await page.getByLabel('Title', { exact: true }).nth(1).fill('Pildid brauserist')
+    await page.getByLabel('Excerpt', { exact: true }).nth(1).fill('Kirjutatud ja illustreeritud toimetis.')
+    await page.getByLabel('Image alt', { exact: true }).nth(1).fill('Rohelised ja sinised ruudud')
+    await page.getByLabel('Slug (optional)', { exact: true }).nth(1).fill('pildid-brauserist')
+    await page.locator('[data-slate-editor="true"]').nth(1).click()
+    await page.keyboard.type('Toimetis brauseris.')
     await publish(page)
 
     const article = path.join(dev.contentDir, `articles/${slug}.md`)
@@ -96,13 +104,32 @@ test('an article created in /admin/ with an uploaded picture is written, shown a
       ].join('\n'),
     )
 
-    // The dev server shows the article with its picture loaded.
+    // The translation beside it, named by the source, its own slug inside, recorded as following
+    // the source it was written with.
+    const translation = readFileSync(path.join(dev.contentDir, `articles/${slug}.et.md`), 'utf8')
+    expect(translation).toMatch(/^---\n# translated_from: [0-9a-f]{16}\n/)
+    expect(translation.split('\n').slice(2).join('\n')).toBe(
+      [
+        'title: Pildid brauserist',
+        'excerpt: Kirjutatud ja illustreeritud toimetis.',
+        'image_alt: Rohelised ja sinised ruudud',
+        'slug: pildid-brauserist',
+        '---',
+        '',
+        'Toimetis brauseris.',
+        '',
+      ].join('\n'),
+    )
+
+    // The dev server shows the article with its picture loaded, and its Estonian version.
     const site = await page.context().newPage()
     await site.goto(new URL(`/insights/${slug}/`, dev.url).href)
     await expect(site.getByRole('heading', { level: 1, name: 'Pictures from the browser' })).toBeVisible()
     const shown = site.getByRole('img', { name: 'Tiles in green and blue' }).first()
     await expect(shown).toBeVisible()
     await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0)
+    await site.goto(new URL('/et/insights/pildid-brauserist/', dev.url).href)
+    await expect(site.getByRole('heading', { level: 1, name: 'Pildid brauserist' })).toBeVisible()
 
     // It builds: the real `sitegen build` of that content, its page with the picture.
     const bin = process.env.SITEGEN_BIN || path.join(repo, 'target/debug/sitegen')
@@ -123,6 +150,7 @@ test('an article created in /admin/ with an uploaded picture is written, shown a
     const avif = /<source[^>]*type="image\/avif"[^>]*srcSet="([^" ]+)/.exec(html)?.[1]
     expect(avif).toBeDefined()
     expect(existsSync(path.join(dist, decodeURI(avif ?? '')))).toBe(true)
+    expect(readFileSync(path.join(dist, 'et/insights/pildid-brauserist/index.html'), 'utf8')).toContain('Pildid brauserist')
   } finally {
     await dev.stop()
     rmSync(out, { recursive: true, force: true })

@@ -453,6 +453,28 @@ mod tests {
     }
 
     #[test]
+    fn an_illustration_kept_in_the_sites_public_folder_is_shown_from_there() {
+        let repo = Repo::new();
+        let (content, public) = (repo.content(), repo.public());
+        std::fs::write(public.join("images/logo.svg"), "<svg/>").expect("write");
+        let media = Media {
+            root: repo.dir.path(),
+            content_dir: &content,
+            public_dir: &public,
+        };
+        let file = media.get("content/images/logo.svg").expect("read");
+        assert_eq!(
+            file.content,
+            base64::engine::general_purpose::STANDARD.encode("<svg/>")
+        );
+        assert!(
+            media
+                .get("content/images/../../site/public/images/logo.svg")
+                .is_err()
+        );
+    }
+
+    #[test]
     fn a_picture_the_content_names_is_not_deleted() {
         let repo = Repo::new();
         let (content, public) = (repo.content(), repo.public());
