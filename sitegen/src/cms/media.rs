@@ -170,7 +170,7 @@ impl Media<'_> {
                 picture_kinds()
             ));
         };
-        if !RASTER_EXTENSIONS.contains(&extension) {
+        if !RASTER_EXTENSIONS.contains(&extension.to_ascii_lowercase().as_str()) {
             return refused(format!(
                 "{name}: not a picture the site can publish; upload a {} file",
                 picture_kinds()
@@ -178,6 +178,7 @@ impl Media<'_> {
         }
         let folders = inner[..inner.len() - name.len()].trim_end_matches('/');
         if !crate::content::is_slug(stem)
+            || extension != extension.to_ascii_lowercase()
             || folders
                 .split('/')
                 .any(|f| !f.is_empty() && !crate::content::is_slug(f))
@@ -290,7 +291,11 @@ pub fn write(picture: &Picture) -> Result<(), MediaError> {
 
 /// The extensions the images stage reads, as a list for a message.
 fn picture_kinds() -> String {
-    RASTER_EXTENSIONS.join(", ")
+    match RASTER_EXTENSIONS.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Whether `name` is a picture's by its extension (as the images stage tells them).
@@ -415,7 +420,7 @@ mod tests {
             (
                 "content/images/notes.txt",
                 b"hello".to_vec(),
-                "notes.txt: not a picture the site can publish; upload a jpg, jpeg, png, webp file",
+                "notes.txt: not a picture the site can publish; upload a jpg, jpeg, png or webp file",
             ),
             (
                 "content/images/fake.png",
@@ -426,6 +431,11 @@ mod tests {
                 "content/images/Team Photo.png",
                 png(),
                 "Team Photo.png: name the picture with lowercase letters, digits and hyphens (`team-photo.jpg`)",
+            ),
+            (
+                "content/images/team.PNG",
+                png(),
+                "team.PNG: name the picture with lowercase letters, digits and hyphens (`team-photo.jpg`)",
             ),
             (
                 "content/images/../secret.png",

@@ -200,7 +200,7 @@ fn an_upload_that_is_no_picture_is_refused_and_nothing_is_written() {
         .expect_err("refused");
     assert_eq!(
         err.to_string(),
-        "notes.pdf: not a picture the site can publish; upload a jpg, jpeg, png, webp file"
+        "notes.pdf: not a picture the site can publish; upload a jpg, jpeg, png or webp file"
     );
     assert!(!copy.join("articles/pictures-from-the-browser.md").exists());
     assert!(!copy.join("images/pictures-from-the-browser.png").exists());
