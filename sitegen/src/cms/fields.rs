@@ -13,6 +13,12 @@ use serde_json::{Map, Value};
 /// (`#[schemars(extend("x-sitegen-choices" = "authors"))]`), a key of [`Choices`].
 pub const CHOICES_KEYWORD: &str = "x-sitegen-choices";
 
+/// The keyword by which a field of the model says it is a picture and names the field of its
+/// alternative text (`#[schemars(extend("x-sitegen-picture" = "image_alt"))]`): the editor
+/// offers its media library for the picture and requires the text, so a picture uploaded there
+/// always says what it shows (the validation allows leaving it out only with `decorative`).
+pub const PICTURE_KEYWORD: &str = "x-sitegen-picture";
+
 /// The name the editor gives the key of an entry of a map laid out as a list. The names the
 /// editor gives what has no key in the file start with `_`, as no key of the model does.
 pub const MAP_KEY: &str = "_key";
@@ -35,7 +41,7 @@ pub struct Field {
     pub name: String,
     /// What the form shows: the key in words (`share_image_alt` -> `Share image alt`).
     pub label: String,
-    /// `string`, `text`, `markdown`, `boolean`, `number`, `select`, `object` or `list`.
+    /// `string`, `text`, `markdown`, `image`, `boolean`, `number`, `select`, `object` or `list`.
     pub widget: &'static str,
     /// `Some(false)` for a field that may be left out; the editor's default is required.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,7 +180,7 @@ impl<'a> Walker<'a> {
                 .map(String::as_str)
                 .filter(|name| !required.contains(name)),
         );
-        names
+        let mut fields = names
             .into_iter()
             .map(|name| {
                 let path = if path.is_empty() {
@@ -185,7 +191,19 @@ impl<'a> Walker<'a> {
                 let schema = &properties[name];
                 self.field(&path, name, schema, required.contains(&name))
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        // The alternative text of each picture ([`PICTURE_KEYWORD`]) is required with it.
+        for (picture, schema) in properties {
+            let Some(alt) = schema.get(PICTURE_KEYWORD).and_then(Value::as_str) else {
+                continue;
+            };
+            let field = fields
+                .iter_mut()
+                .find(|f| f.name == alt)
+                .ok_or_else(|| format!("{path}.{picture}: no field `{alt}` for its text"))?;
+            field.required = None;
+        }
+        Ok(fields)
     }
 
     /// The field `name` (at `path`) of schema `schema`, required or not by its object.
@@ -218,6 +236,10 @@ impl<'a> Walker<'a> {
         if let Some(options) = enum_options(target) {
             field.widget = "select";
             field.options = options;
+            return Ok(field);
+        }
+        if schema.get(PICTURE_KEYWORD).is_some() {
+            field.widget = "image";
             return Ok(field);
         }
         match primary_type(target) {
@@ -469,6 +491,20 @@ mod tests {
         assert_eq!(got[0].widget, "select");
         assert_eq!(got[0].options[0].label, "primary: Filled.");
         assert_eq!(got[0].options[1].value, "secondary");
+    }
+
+    #[test]
+    fn a_picture_is_an_image_field_and_requires_its_alternative_text() {
+        let got = fields(json!({
+            "type": "object",
+            "properties": {
+                "image": {"type": "string", PICTURE_KEYWORD: "image_alt"},
+                "image_alt": {"type": "string", "default": ""}
+            },
+            "required": ["image"]
+        }));
+        assert_eq!((got[0].name.as_str(), got[0].widget), ("image", "image"));
+        assert_eq!((got[1].name.as_str(), got[1].required), ("image_alt", None));
     }
 
     #[test]

@@ -21,6 +21,7 @@ use serde_json::{Value as Json, json};
 use serde_yaml::{Mapping, Value};
 
 use super::fields::{self, Field};
+use super::media::{Asset, Media, MediaError, Picture};
 use super::{CollectionKind, Config};
 use crate::content::{self, yaml};
 
@@ -47,6 +48,15 @@ pub enum LocalError {
     /// Reading or writing a file failed.
     #[error(transparent)]
     Io(#[from] anyhow::Error),
+}
+
+impl From<MediaError> for LocalError {
+    fn from(err: MediaError) -> Self {
+        match err {
+            MediaError::Refused(message) => LocalError::Refused(message),
+            MediaError::Io(err) => LocalError::Io(err),
+        }
+    }
 }
 
 /// The content directory the editor works on, and the configuration it was given.
@@ -99,16 +109,37 @@ impl Local {
             "persistEntry" => {
                 let files: Vec<DataFile> = serde_json::from_value(params["dataFiles"].clone())
                     .map_err(|err| LocalError::Unsupported(format!("dataFiles: {err}")))?;
-                let assets = params["assets"].as_array().map_or(0, Vec::len);
-                if assets > 0 {
-                    return Err(LocalError::Unsupported(
-                        "uploading pictures is not saved through sitegen dev yet: put the file under content/images/".into(),
-                    ));
-                }
-                self.persist(&files)?;
+                let assets: Vec<Asset> =
+                    serde_json::from_value(params["assets"].clone()).unwrap_or_default();
+                let new_entry = params["options"]["newEntry"].as_bool().unwrap_or(false);
+                self.persist(&files, &assets, new_entry)?;
                 Ok(json!({"message": "entry persisted"}))
             }
-            "getMedia" => Ok(json!([])),
+            "getMedia" => {
+                let files = self.media().list(str_param(params, "mediaFolder")?)?;
+                Ok(serde_json::to_value(files).context("answering getMedia")?)
+            }
+            "getMediaFile" => {
+                let file = self.media().get(str_param(params, "path")?)?;
+                Ok(serde_json::to_value(file).context("answering getMediaFile")?)
+            }
+            "persistMedia" => {
+                let asset: Asset = serde_json::from_value(params["asset"].clone())
+                    .map_err(|err| LocalError::Unsupported(format!("asset: {err}")))?;
+                let file = self.media().persist(&asset)?;
+                Ok(serde_json::to_value(file).context("answering persistMedia")?)
+            }
+            "deleteFile" => {
+                let path = str_param(params, "path")?;
+                self.media().delete(&[path.to_owned()])?;
+                Ok(json!({ "message": format!("deleted file {path}") }))
+            }
+            "deleteFiles" => {
+                let paths: Vec<String> = serde_json::from_value(params["paths"].clone())
+                    .map_err(|err| LocalError::Unsupported(format!("paths: {err}")))?;
+                self.media().delete(&paths)?;
+                Ok(json!({ "message": format!("deleted files {}", paths.join(", ")) }))
+            }
             "getDeployPreview" => Ok(Json::Null),
             other => Err(LocalError::Unsupported(format!(
                 "`{other}` is not done through sitegen dev"
@@ -232,8 +263,27 @@ impl Local {
         serde_yaml::to_string(&document).map_err(|err| LocalError::Io(err.into()))
     }
 
-    /// Writes `files` if the content with them passes the validation, else writes nothing.
-    fn persist(&self, files: &[DataFile]) -> Result<(), LocalError> {
+    /// The pictures of the content ([`super::media`]).
+    fn media(&self) -> Media<'_> {
+        Media {
+            root: &self.root,
+            content_dir: &self.content_dir,
+            public_dir: &self.public_dir,
+        }
+    }
+
+    /// Writes `files` and the pictures `assets` if the content with them passes the
+    /// validation, else writes nothing. A `new_entry` replaces no file.
+    fn persist(
+        &self,
+        files: &[DataFile],
+        assets: &[Asset],
+        new_entry: bool,
+    ) -> Result<(), LocalError> {
+        let pictures = assets
+            .iter()
+            .map(|asset| self.media().check(asset))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut writes: Vec<(PathBuf, String)> = Vec::new();
         for file in files {
             match self.file_entry(&file.path) {
@@ -242,12 +292,25 @@ impl Local {
                 }
                 None => {
                     let disk = self.disk_path(&file.path)?;
-                    writes.push((disk.clone(), article_text(&disk, &file.raw)?));
+                    if new_entry && disk.exists() {
+                        return Err(LocalError::Refused(format!(
+                            "{} already exists: give the new article another title",
+                            rel(&self.root, &disk)
+                        )));
+                    }
+                    if let Some(text) = article_text(&disk, &file.raw)? {
+                        writes.push((disk, text));
+                    }
                 }
             }
         }
+        record_new_translations(&mut writes);
         writes.retain(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(text));
-        self.validate_with(&writes)?;
+        self.validate_with(&writes, &pictures)?;
+        // The pictures first: a page is never reloaded naming one not yet there.
+        for picture in &pictures {
+            super::media::write(picture)?;
+        }
         for (path, text) in &writes {
             let tmp = path.with_extension("cms-tmp");
             std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
@@ -300,7 +363,11 @@ impl Local {
 
     /// Loads the content as it would be with `writes` made, in a copy, and refuses the save
     /// with every mistake when it is not valid.
-    fn validate_with(&self, writes: &[(PathBuf, String)]) -> Result<(), LocalError> {
+    fn validate_with(
+        &self,
+        writes: &[(PathBuf, String)],
+        pictures: &[Picture],
+    ) -> Result<(), LocalError> {
         if writes.is_empty() {
             return Ok(());
         }
@@ -313,6 +380,16 @@ impl Local {
                 .with_context(|| format!("{} is outside the content", path.display()))?;
             std::fs::write(copy.join(rel), text)
                 .with_context(|| format!("writing {}", rel.display()))?;
+        }
+        for picture in pictures {
+            let rel = picture
+                .path
+                .strip_prefix(&self.content_dir)
+                .with_context(|| format!("{} is outside the content", picture.path.display()))?;
+            super::media::write(&Picture {
+                path: copy.join(rel),
+                bytes: picture.bytes.clone(),
+            })?;
         }
         let shown = crate::content::Publishing::preview();
         match content::Content::load_with(&copy, &self.public_dir, None, &shown) {
@@ -386,8 +463,13 @@ fn new_file_text(content_dir: &Path, file: &Path, value: &Value) -> Result<Strin
 }
 
 /// An article file as saved: the editor's front matter written into the file's own (only the
-/// values changed), then the body as the editor gives it.
-fn article_text(disk: &Path, raw: &str) -> Result<String, LocalError> {
+/// values changed), then the body as the editor gives it. A new file is written in the
+/// project's layout ([`super::create`]); a new translation left empty is not written (`None`).
+fn article_text(disk: &Path, raw: &str) -> Result<Option<String>, LocalError> {
+    // The editor sends a language left empty as an empty file.
+    if raw.trim().is_empty() && !disk.exists() {
+        return Ok(None);
+    }
     let (front, body) = split_front_matter(raw)
         .ok_or_else(|| LocalError::Refused(format!("{}: no front matter", disk.display())))?;
     let new: Value = yaml::value_from_str(front)
@@ -398,11 +480,45 @@ fn article_text(disk: &Path, raw: &str) -> Result<String, LocalError> {
     }) {
         Some(old_front) => super::edit::apply(&old_front, &new)
             .map_err(|err| LocalError::Refused(format!("{}: {err}", disk.display())))?,
-        None => serde_yaml::to_string(&super::edit::without_blanks(new))
+        None if super::edit::blank(&new) && body.trim().is_empty() => return Ok(None),
+        None => super::create::document(&new, &content::articles::front_matter_keys())
             .map_err(|err| LocalError::Io(err.into()))?,
     };
     let front = front.trim_end_matches('\n');
-    Ok(format!("---\n{front}\n---\n{body}"))
+    // A new file's body starts after a blank line, as the articles written by hand do.
+    let body = match std::fs::exists(disk).unwrap_or(false) || body.starts_with('\n') {
+        true => body.to_owned(),
+        false => format!("\n{body}"),
+    };
+    Ok(Some(format!("---\n{front}\n---\n{body}")))
+}
+
+/// Records in each new article translation of `writes` that it follows its source as this save
+/// leaves it (`# translated_from:`, as `sitegen i18n mark` would): it was written beside it.
+fn record_new_translations(writes: &mut [(PathBuf, String)]) {
+    let sources: Vec<(PathBuf, String)> = writes.to_vec();
+    for (path, text) in writes.iter_mut() {
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if path.exists()
+            || !name.ends_with(".md")
+            || !form_contract::translation::is_translation(name)
+        {
+            continue;
+        }
+        let source = path.with_file_name(form_contract::translation::source_file(name));
+        let bytes = match sources.iter().find(|(p, _)| *p == source) {
+            Some((_, text)) => text.clone().into_bytes(),
+            None => match std::fs::read(&source) {
+                Ok(bytes) => bytes,
+                Err(_) => continue,
+            },
+        };
+        if let Some(marked) = content::status::recording(text, "md", &bytes) {
+            *text = marked;
+        }
+    }
 }
 
 /// The front matter and the body of a Markdown file (`---\n...\n---\n` then the body).
@@ -568,40 +684,44 @@ pub fn router(content_dir: PathBuf, public_dir: PathBuf) -> axum::Router {
     use axum::http::StatusCode;
     use axum::response::IntoResponse;
     let dirs = std::sync::Arc::new((content_dir, public_dir));
-    axum::Router::new().route(
-        super::LOCAL_PROXY_URL,
-        axum::routing::post(move |axum::Json(request): axum::Json<Request>| {
-            let dirs = std::sync::Arc::clone(&dirs);
-            async move {
-                let answer = tokio::task::spawn_blocking(move || {
-                    let (content_dir, public_dir) = &*dirs;
-                    // Read again for each request: a new author is a new choice at once.
-                    let backend = super::Backend::Local {
-                        proxy_url: super::LOCAL_PROXY_URL.into(),
+    // Pictures come in the request's body: more than axum's default 2 MB.
+    let body_limit = axum::extract::DefaultBodyLimit::max(super::media::MAX_REQUEST_BYTES);
+    axum::Router::new()
+        .route(
+            super::LOCAL_PROXY_URL,
+            axum::routing::post(move |axum::Json(request): axum::Json<Request>| {
+                let dirs = std::sync::Arc::clone(&dirs);
+                async move {
+                    let answer = tokio::task::spawn_blocking(move || {
+                        let (content_dir, public_dir) = &*dirs;
+                        // Read again for each request: a new author is a new choice at once.
+                        let backend = super::Backend::Local {
+                            proxy_url: super::LOCAL_PROXY_URL.into(),
+                        };
+                        let config = super::config(content_dir, "content", backend)?;
+                        Local::new(content_dir, public_dir, config)?
+                            .handle(&request)
+                            .map_err(anyhow::Error::from)
+                    })
+                    .await;
+                    let failed = |status: StatusCode, message: String| {
+                        (status, axum::Json(json!({ "error": message }))).into_response()
                     };
-                    let config = super::config(content_dir, "content", backend)?;
-                    Local::new(content_dir, public_dir, config)?
-                        .handle(&request)
-                        .map_err(anyhow::Error::from)
-                })
-                .await;
-                let failed = |status: StatusCode, message: String| {
-                    (status, axum::Json(json!({ "error": message }))).into_response()
-                };
-                match answer {
-                    Ok(Ok(json)) => axum::Json(json).into_response(),
-                    Ok(Err(err)) => match err.downcast_ref::<LocalError>() {
-                        Some(LocalError::Refused(_) | LocalError::Unsupported(_)) => {
-                            failed(StatusCode::UNPROCESSABLE_ENTITY, err.to_string())
-                        }
-                        _ => {
-                            eprintln!("sitegen dev: the editor's request failed: {err:#}");
-                            failed(StatusCode::INTERNAL_SERVER_ERROR, format!("{err:#}"))
-                        }
-                    },
-                    Err(err) => failed(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()),
+                    match answer {
+                        Ok(Ok(json)) => axum::Json(json).into_response(),
+                        Ok(Err(err)) => match err.downcast_ref::<LocalError>() {
+                            Some(LocalError::Refused(_) | LocalError::Unsupported(_)) => {
+                                failed(StatusCode::UNPROCESSABLE_ENTITY, err.to_string())
+                            }
+                            _ => {
+                                eprintln!("sitegen dev: the editor's request failed: {err:#}");
+                                failed(StatusCode::INTERNAL_SERVER_ERROR, format!("{err:#}"))
+                            }
+                        },
+                        Err(err) => failed(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()),
+                    }
                 }
-            }
-        }),
-    )
+            }),
+        )
+        .layer(body_limit)
 }

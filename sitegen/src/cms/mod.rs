@@ -11,9 +11,11 @@
 //! presented to it and written: a translation beside its source (`about.yaml`,
 //! `about.et.yaml`), a map of the model as the list of entries [`fields`] lays it out as.
 
+pub mod create;
 pub mod edit;
 pub mod fields;
 pub mod local;
+pub mod media;
 
 use std::path::Path;
 
@@ -59,10 +61,25 @@ pub struct Config {
     pub media_folder: String,
     /// The URL path the pages name an uploaded picture by.
     pub public_folder: String,
+    /// How the editor makes the file name of a new article from its title.
+    pub slug: SlugRule,
     /// The site's languages, the default first.
     pub i18n: I18n,
     /// One per kind of content file.
     pub collections: Vec<Collection>,
+}
+
+/// How the editor turns a title into a file name (Decap's `slug`): lowercase ASCII, accents
+/// dropped, anything else a `-`, which is what the model takes for a slug
+/// (`content::is_slug`, checked again by the validation of the save).
+#[derive(Debug, Clone, Serialize)]
+pub struct SlugRule {
+    /// `ascii`: no letter outside ASCII.
+    pub encoding: &'static str,
+    /// `ä` -> `a`, rather than dropped.
+    pub clean_accents: bool,
+    /// What stands for a character a slug cannot hold.
+    pub sanitize_replacement: &'static str,
 }
 
 /// The languages of the editor.
@@ -234,6 +251,11 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         backend,
         media_folder: format!("{content_path}/{}", content::images::SOURCE_DIR),
         public_folder: format!("/{}", content::images::SOURCE_DIR),
+        slug: SlugRule {
+            encoding: "ascii",
+            clean_accents: true,
+            sanitize_replacement: "-",
+        },
         i18n: I18n {
             structure: "multiple_files",
             default_locale: locales.first().cloned().unwrap_or_default(),

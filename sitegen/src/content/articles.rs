@@ -105,6 +105,7 @@ struct FrontMatter {
     #[serde(rename = "type")]
     kind: ArticleType,
     /// The illustration: an SVG under `site/public` or a photo under `content/images`.
+    #[schemars(extend("x-sitegen-picture" = "image_alt"))]
     image: String,
     /// The illustration's alternative text; leave it out with `decorative: true`.
     #[serde(default)]
@@ -146,6 +147,14 @@ struct FrontMatter {
 /// The JSON Schema of an article's front matter, for the browser editor (`sitegen cms config`).
 pub fn front_matter_schema() -> schemars::Schema {
     super::json_schema_of::<FrontMatter>()
+}
+
+/// The keys of an article's front matter in the model's order, a translation's own (`slug`)
+/// last: the order a new article file is written in.
+pub fn front_matter_keys() -> Vec<&'static str> {
+    let mut keys = super::declared_keys::<FrontMatter>().to_vec();
+    keys.extend(super::declared_keys::<TranslatedFrontMatter>());
+    keys
 }
 
 /// The JSON Schema of what a translation's front matter adds to its source's words.

@@ -37,6 +37,7 @@ pub use pages::FixedPage;
 pub use publishing::Publishing;
 pub use routes::Versions;
 pub use routes::{RouteInfo, RouteKind};
+pub(crate) use validate::is_slug;
 
 /// The whole website, as the site's pages receive it.
 #[derive(Debug, Clone, Deserialize, Serialize, TS)]
@@ -123,6 +124,37 @@ pub struct ArticleBodies {
     /// inputs reads in place of them, so that hashing every page reads no body (see
     /// `site/render/entry.server.ts`).
     pub digests: Vec<String>,
+}
+
+/// The keys of the struct `T` in the order it declares them (as renamed for the files): what
+/// serde's derive hands a deserializer, asked of one that reads nothing. The JSON Schemas list
+/// properties by name; a file written anew lists its keys in the model's order.
+pub fn declared_keys<'de, T: serde::Deserialize<'de>>() -> &'static [&'static str] {
+    use serde::de::{Error as _, Visitor, value::Error};
+    struct Keys<'a>(&'a mut &'static [&'static str]);
+    impl<'de> serde::Deserializer<'de> for Keys<'_> {
+        type Error = Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+            Err(Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Error> {
+            *self.0 = fields;
+            Err(Error::custom("only its keys are read"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let mut keys: &'static [&'static str] = &[];
+    let _ = T::deserialize(Keys(&mut keys));
+    keys
 }
 
 /// The JSON Schema of `T`, as editors and validators read it: every field's `///` doc is its

@@ -443,7 +443,25 @@ pub fn mark(path: &Path) -> anyhow::Result<PathBuf> {
         .with_context(|| format!("reading its source {}", source.display()))?;
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let line = format!("{TRANSLATED_FROM} {}", digest(&bytes));
+    let marked = recording(&text, ext, &bytes).with_context(|| {
+        format!(
+            "{} has no front matter (`---` on its first line)",
+            path.display()
+        )
+    })?;
+    let temporary = path.with_extension(format!("{ext}.marking"));
+    std::fs::write(&temporary, marked)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(source)
+}
+
+/// The translation `text` (a file with extension `ext`) recording that it follows the source
+/// whose bytes are `source`: the record replaced, else added (first in an article's front
+/// matter, after the comments at the top of a YAML file). `None` for an article without front
+/// matter.
+pub fn recording(text: &str, ext: &str, source: &[u8]) -> Option<String> {
+    let line = format!("{TRANSLATED_FROM} {}", digest(source));
     let key = TRANSLATED_FROM;
     let marked = if text.lines().any(|l| l.starts_with(key)) {
         text.lines()
@@ -452,12 +470,7 @@ pub fn mark(path: &Path) -> anyhow::Result<PathBuf> {
             .join("\n")
             + if text.ends_with('\n') { "\n" } else { "" }
     } else if ext == "md" {
-        let rest = text.strip_prefix("---\n").with_context(|| {
-            format!(
-                "{} has no front matter (`---` on its first line)",
-                path.display()
-            )
-        })?;
+        let rest = text.strip_prefix("---\n")?;
         format!("---\n{line}\n{rest}")
     } else {
         // After the comments at the top (the schema line the editor reads).
@@ -469,11 +482,7 @@ pub fn mark(path: &Path) -> anyhow::Result<PathBuf> {
         let head = head.min(text.len());
         format!("{}{line}\n{}", &text[..head], &text[head..])
     };
-    let temporary = path.with_extension(format!("{ext}.marking"));
-    std::fs::write(&temporary, marked)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(source)
+    Some(marked)
 }
 
 /// A coverage a language must reach (`--min et=100`).

@@ -601,7 +601,9 @@ pub(crate) fn validate_articles(
     }
 }
 
-fn is_slug(text: &str) -> bool {
+/// Whether `text` is a slug: lowercase ASCII words and digits joined by single `-`, the rule of
+/// every name the content gives a file (an article, a service category, an uploaded picture).
+pub(crate) fn is_slug(text: &str) -> bool {
     !text.is_empty()
         && text.split('-').all(|part| {
             !part.is_empty()

@@ -73,6 +73,11 @@ fn model_paths(schema: &Value) -> BTreeMap<String, Expect> {
             return;
         };
         let required = schema.get("required").and_then(Value::as_array);
+        // The alternative text a picture names is required with it (`x-sitegen-picture`).
+        let alts: Vec<&str> = properties
+            .values()
+            .filter_map(|p| p.get(sitegen::cms::fields::PICTURE_KEYWORD)?.as_str())
+            .collect();
         for (name, property) in properties {
             let at = if path.is_empty() {
                 name.clone()
@@ -91,7 +96,8 @@ fn model_paths(schema: &Value) -> BTreeMap<String, Expect> {
                         .map(|v| v["const"].as_str().expect("a unit variant").to_owned())
                         .collect()
                 });
-            let required = listed && !nullable && !boolean && property.get("default").is_none();
+            let required = (listed && !nullable && !boolean && property.get("default").is_none())
+                || alts.contains(&name.as_str());
             out.insert(
                 at.clone(),
                 Expect {
@@ -280,6 +286,12 @@ fn the_article_form_is_the_front_matter_with_the_slug_of_a_translation_and_the_b
             "software-engineering"
         ]
     );
+    // The illustration is chosen or uploaded in the media library, and says what it shows.
+    let field = |name: &str| fields.iter().find(|f| f["name"] == name).expect("field");
+    assert_eq!(field("image")["widget"], "image");
+    assert!(field("image_alt").get("required").is_none(), "required");
+    assert_eq!(config["media_folder"], "content/images");
+    assert_eq!(config["public_folder"], "/images");
     // Drafts and scheduled dates are fields of the form, not editorial-workflow state.
     for name in ["draft", "publish_at", "expires_at"] {
         assert!(
