@@ -266,7 +266,7 @@ impl Local {
     /// The pictures of the content ([`super::media`]).
     fn media(&self) -> Media<'_> {
         Media {
-            root: &self.root,
+            content_path: &self.config.content_path,
             content_dir: &self.content_dir,
             public_dir: &self.public_dir,
         }
@@ -295,7 +295,7 @@ impl Local {
                     if new_entry && disk.exists() {
                         return Err(LocalError::Refused(format!(
                             "{} already exists: give the new article another title",
-                            rel(&self.root, &disk)
+                            self.editor_path(&disk)
                         )));
                     }
                     if let Some(text) = article_text(&disk, &file.raw)? {

@@ -70,20 +70,19 @@ pub struct MediaFile {
 /// A checked upload: where it goes and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Picture {
-    /// The file under the repository's root.
+    /// The file on disk, under the content directory.
     pub path: PathBuf,
     /// Its bytes.
     pub bytes: Vec<u8>,
 }
 
-/// The media library of the content under `<root>/<content>/`: its pictures in
-/// `<root>/<content>/images/`, and the site's `public/` for the SVG illustrations the content
+/// The media library of the content directory: its pictures in `images/` under it, and the site's `public/` for the SVG illustrations the content
 /// also names under `/images/`.
 #[derive(Debug, Clone)]
 pub struct Media<'a> {
-    /// The repository's root: the editor's paths are relative to it.
-    pub root: &'a Path,
-    /// The content directory under it.
+    /// What the editor's paths call the content directory (`content`), wherever it is.
+    pub content_path: &'a str,
+    /// The content directory on disk.
     pub content_dir: &'a Path,
     /// The site's `public/`.
     pub public_dir: &'a Path,
@@ -92,11 +91,7 @@ pub struct Media<'a> {
 impl Media<'_> {
     /// The editor's path of the media folder: `content/images`.
     fn folder(&self) -> String {
-        let content = self
-            .content_dir
-            .strip_prefix(self.root)
-            .unwrap_or(self.content_dir);
-        format!("{}/{SOURCE_DIR}", content.display())
+        format!("{}/{SOURCE_DIR}", self.content_path)
     }
 
     /// The part of the editor's `path` below the media folder, when `path` names a place in it
@@ -218,7 +213,7 @@ impl Media<'_> {
         if let Err(err) = readable {
             return refused(format!("{name}: the picture cannot be read: {err}"));
         }
-        let file = self.root.join(path);
+        let file = self.content_dir.join(SOURCE_DIR).join(inner);
         if let Ok(existing) = std::fs::read(&file)
             && existing != bytes
         {
@@ -269,8 +264,11 @@ impl Media<'_> {
                 Some("yaml" | "md")
             );
             if is_text && read_text(entry.path())?.contains(url) {
-                let rel = entry.path().strip_prefix(self.root).unwrap_or(entry.path());
-                return Ok(Some(rel.display().to_string()));
+                let rel = entry
+                    .path()
+                    .strip_prefix(self.content_dir)
+                    .unwrap_or(entry.path());
+                return Ok(Some(format!("{}/{}", self.content_path, rel.display())));
             }
         }
         Ok(None)
@@ -376,7 +374,7 @@ mod tests {
         let repo = Repo::new();
         let (content, public) = (repo.content(), repo.public());
         let media = Media {
-            root: repo.dir.path(),
+            content_path: "content",
             content_dir: &content,
             public_dir: &public,
         };
@@ -412,7 +410,7 @@ mod tests {
         let repo = Repo::new();
         let (content, public) = (repo.content(), repo.public());
         let media = Media {
-            root: repo.dir.path(),
+            content_path: "content",
             content_dir: &content,
             public_dir: &public,
         };
@@ -468,7 +466,7 @@ mod tests {
         let (content, public) = (repo.content(), repo.public());
         std::fs::write(public.join("images/logo.svg"), "<svg/>").expect("write");
         let media = Media {
-            root: repo.dir.path(),
+            content_path: "content",
             content_dir: &content,
             public_dir: &public,
         };
@@ -489,7 +487,7 @@ mod tests {
         let repo = Repo::new();
         let (content, public) = (repo.content(), repo.public());
         let media = Media {
-            root: repo.dir.path(),
+            content_path: "content",
             content_dir: &content,
             public_dir: &public,
         };
