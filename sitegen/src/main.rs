@@ -157,13 +157,11 @@ enum CmsAction {
         /// The YAML content directory.
         #[arg(long, default_value = "content")]
         content: PathBuf,
-        /// Edit through GitHub's API on this repository (`owner/name`) instead of saving
-        /// through `sitegen dev`.
-        #[arg(long, value_name = "OWNER/NAME", requires = "branch")]
-        repo: Option<String>,
-        /// The branch the editor's changes target, with `--repo`.
+        /// The live site's configuration, which `sitegen build` publishes at `/admin/`: editing
+        /// through GitHub on the repository of `site.yaml`'s `cms`, each change a pull request.
+        /// Without it, the configuration of `sitegen dev`'s editor, which saves through it.
         #[arg(long)]
-        branch: Option<String>,
+        live: bool,
     },
 }
 
@@ -672,16 +670,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Cmd::Cms {
-            action:
-                CmsAction::Config {
-                    content,
-                    repo,
-                    branch,
-                },
+            action: CmsAction::Config { content, live },
         } => {
-            let backend = match (repo, branch) {
-                (Some(repo), Some(branch)) => sitegen::cms::Backend::Github { repo, branch },
-                _ => sitegen::cms::Backend::Local {
+            let backend = match live {
+                true => sitegen::cms::live_backend(&content)?,
+                false => sitegen::cms::Backend::Local {
                     proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
                 },
             };
