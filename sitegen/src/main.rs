@@ -163,6 +163,22 @@ enum CmsAction {
         #[arg(long)]
         live: bool,
     },
+    /// Rewrite the content files the live site's editor committed since `--base` (a pull
+    /// request's) into the project's layout, as edits of their text at the base: `SLUG.en.md`
+    /// becomes `SLUG.md`, a page's `{en, et}` document its `about.yaml` and `about.et.yaml`, and
+    /// only the values changed are written (comments, key order and quoting kept). Refuses,
+    /// writing nothing, when the content would not be valid.
+    Tidy {
+        /// The revision the pull request is based on (`origin/main`).
+        #[arg(long)]
+        base: String,
+        /// The YAML content directory, `content/` of the git working tree.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+        /// The Vike project whose `public/` the validation reads.
+        #[arg(long, default_value = "site")]
+        site: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -667,6 +683,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 out.display(),
                 json.display()
             );
+            Ok(())
+        }
+        Cmd::Cms {
+            action:
+                CmsAction::Tidy {
+                    base,
+                    content,
+                    site,
+                },
+        } => {
+            let tidied = sitegen::cms::tidy::tidy(&content, &site.join("public"), &base)?;
+            for path in &tidied.saved {
+                println!("tidied {path}");
+            }
+            for path in &tidied.removed {
+                println!("removed {path}");
+            }
+            if tidied.saved.is_empty() {
+                println!("nothing to tidy: no file of the editor's layout changed since {base}");
+            }
             Ok(())
         }
         Cmd::Cms {

@@ -180,6 +180,34 @@ impl Local {
         Ok(self.root.join(path))
     }
 
+    /// The files on disk behind the editor's `path`, translations included: what a save of it
+    /// may write (`content/pages/about.yaml` -> `about.yaml`, `about.et.yaml`;
+    /// `content/articles/x.en.md` -> `x.md`). Used by [`super::tidy`].
+    pub(super) fn disk_files(&self, path: &str) -> Result<Vec<PathBuf>, LocalError> {
+        let source = self.disk_path(path)?;
+        Ok(match self.file_entry(path) {
+            Some((_, true)) => std::iter::once(source.clone())
+                .chain(
+                    self.locales
+                        .iter()
+                        .skip(1)
+                        .map(|tag| translation_path(&source, tag)),
+                )
+                .collect(),
+            _ => vec![source],
+        })
+    }
+
+    /// Whether `path` names a file entry translated into one document (`{en: ..., et: ...}`).
+    pub(super) fn is_translated_file(&self, path: &str) -> bool {
+        matches!(self.file_entry(path), Some((_, true)))
+    }
+
+    /// The site's languages, the default first.
+    pub(super) fn locales(&self) -> &[String] {
+        &self.locales
+    }
+
     /// The default language's tag.
     fn default(&self) -> &str {
         self.locales.first().map_or("en", String::as_str)

@@ -15,6 +15,7 @@ pub mod edit;
 pub mod fields;
 pub mod live;
 pub mod local;
+pub mod tidy;
 
 use std::path::Path;
 

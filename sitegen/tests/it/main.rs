@@ -12,6 +12,7 @@ mod cache_integrity;
 mod check;
 mod cms;
 mod cms_live;
+mod cms_tidy;
 mod compress;
 mod deploy;
 mod dev;
