@@ -198,6 +198,11 @@ impl Local {
         })
     }
 
+    /// Whether `path` names a file entry (a page, a service category, a top-level file).
+    pub(super) fn is_file_entry(&self, path: &str) -> bool {
+        self.file_entry(path).is_some()
+    }
+
     /// Whether `path` names a file entry translated into one document (`{en: ..., et: ...}`).
     pub(super) fn is_translated_file(&self, path: &str) -> bool {
         matches!(self.file_entry(path), Some((_, true)))

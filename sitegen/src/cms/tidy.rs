@@ -11,9 +11,12 @@
 //! validates the whole content and writes only the values that changed.
 //!
 //! A file is taken as the editor's when its name or shape can only be the editor's: an article
-//! named with the default language (`SLUG.en.md`), or a translated file whose document is keyed
-//! by the site's languages (no file of the model has a language tag for a key). Any other
-//! changed file is left as it is: a commit a person made, or a file tidied before.
+//! named with a language (`SLUG.en.md`, `SLUG.et.md`), a translated file whose document is keyed
+//! by the site's languages (no file of the model has a language tag for a key), a map file whose
+//! entries are under [`super::fields::ROOT_MAP`]. Any other changed file is left as it is: a
+//! commit a person made, or a file tidied before. Run it on the editor's branches only: a
+//! person's edit of an article's translation there is saved again as the editor's (its values
+//! kept, a comment added to it lost).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -109,23 +112,33 @@ pub fn tidy(content_dir: &Path, public_dir: &Path, base: &str) -> Result<Tidied>
 /// Whether the text `raw` at `path` is in the editor's layout (see the module's doc).
 fn is_editors(local: &Local, path: &str, raw: &str) -> bool {
     let locales = local.locales();
-    if let Some(default) = locales.first()
-        && path.ends_with(&format!(".{default}.md"))
-    {
-        return true;
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if let Some((stem, "md")) = name.rsplit_once('.') {
+        // `SLUG.en.md` is the editor's name of `SLUG.md`, which it never writes; a translation
+        // (`SLUG.et.md`) keeps its name, and saved again over its base, a file already tidied
+        // comes out as it is.
+        return stem
+            .rsplit_once('.')
+            .is_some_and(|(_, tag)| locales.iter().any(|l| l == tag));
     }
-    if local.is_translated_file(path) {
-        let Ok(serde_yaml::Value::Mapping(doc)) = crate::content::yaml::value_from_str(raw) else {
-            return false;
-        };
-        return !doc.is_empty()
-            && doc
-                .keys()
-                .all(|key| key.as_str().is_some_and(|k| locales.iter().any(|l| l == k)));
+    if !local.is_file_entry(path) {
+        return false;
     }
-    // An article's translation (`SLUG.et.md`) keeps its name in the editor's layout: saved
-    // again over its base, a file already tidied comes out as it is.
-    path.ends_with(".md")
+    let Ok(serde_yaml::Value::Mapping(doc)) = crate::content::yaml::value_from_str(raw) else {
+        return false;
+    };
+    let keys: Vec<&str> = doc.keys().filter_map(serde_yaml::Value::as_str).collect();
+    match local.is_translated_file(path) {
+        // No file of the model has a language tag for a key.
+        true => {
+            !keys.is_empty()
+                && keys.len() == doc.len()
+                && keys.iter().all(|key| locales.iter().any(|l| l == key))
+        }
+        // A map file as the editor shows it (`redirects.yaml`): its entries under the one key
+        // no file of the model has.
+        false => keys.contains(&super::fields::ROOT_MAP),
+    }
 }
 
 /// The files under `content_path` that differ between `base` and the working tree, by their

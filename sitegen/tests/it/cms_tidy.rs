@@ -122,3 +122,65 @@ fn an_invalid_save_of_the_editor_is_refused_and_named() {
         "{message}"
     );
 }
+
+#[test]
+fn a_persons_edit_of_an_english_article_is_left_as_it_is() {
+    let repo = repository();
+    let content = repo.path().join("content");
+    // Decap writes `SLUG.en.md`, never `SLUG.md`: this is a person's commit on the branch.
+    let source = content.join(format!("articles/{ARTICLE}.md"));
+    let text = std::fs::read_to_string(&source).expect("article");
+    let edited = text.replacen("---\n", "---\n# reviewed by the editor-in-chief\n", 1);
+    std::fs::write(&source, &edited).expect("write");
+    std::fs::remove_file(content.join(format!("articles/{ARTICLE}.en.md"))).expect("rm");
+    sitegen::cms::tidy::tidy(&content, &public(), "HEAD").expect("tidy");
+    assert_eq!(std::fs::read_to_string(&source).expect("article"), edited);
+}
+
+/// `redirects.yaml` as the editor is given it (its map as a list of entries under `_entries`),
+/// one target changed and written afresh as Decap writes: back to the map, one line changed.
+#[test]
+fn a_map_file_written_as_the_editors_list_becomes_the_map_again() {
+    let repo = repository();
+    let content = repo.path().join("content");
+    let backend = sitegen::cms::Backend::Local {
+        proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
+    };
+    let config = sitegen::cms::config(&content, "content", backend).expect("config");
+    let local = sitegen::cms::local::Local::new(&content, &public(), config).expect("local");
+    let request: sitegen::cms::local::Request = serde_json::from_value(serde_json::json!({
+        "action": "getEntry", "params": {"path": "content/redirects.yaml"}
+    }))
+    .expect("request");
+    let shown = local.handle(&request).expect("entry")["data"]
+        .as_str()
+        .expect("text")
+        .to_owned();
+    let mut doc: serde_yaml::Value = serde_yaml::from_str(&shown).expect("yaml");
+    let entries = doc["_entries"].as_sequence_mut().expect("a list");
+    let first = entries[0].as_mapping_mut().expect("an entry");
+    let old = first
+        .get("_value")
+        .and_then(|v| v.as_str())
+        .expect("a target")
+        .to_owned();
+    let new = if old == "gone" { "/about" } else { "gone" };
+    first.insert("_value".into(), new.into());
+    let file = content.join("redirects.yaml");
+    std::fs::write(&file, serde_yaml::to_string(&doc).expect("yaml")).expect("write");
+    sitegen::cms::tidy::tidy(&content, &public(), "HEAD").expect("tidy");
+    let diff = git(
+        repo.path(),
+        &["diff", "-U0", "HEAD", "--", "content/redirects.yaml"],
+    );
+    let changed: Vec<&str> = diff
+        .lines()
+        .filter(|l| {
+            (l.starts_with('+') || l.starts_with('-'))
+                && !l.starts_with("+++")
+                && !l.starts_with("---")
+        })
+        .collect();
+    assert_eq!(changed.len(), 2, "{diff}");
+    assert!(changed[1].ends_with(new), "{diff}");
+}
