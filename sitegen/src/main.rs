@@ -179,6 +179,18 @@ enum CmsAction {
         #[arg(long, default_value = "site")]
         site: PathBuf,
     },
+    /// Print, as a JSON array, what `sitegen dev`'s editor backend answers each read request
+    /// of Decap's proxy protocol given (`{"action":"getEntry","params":{"path":…}}`): the
+    /// reference the live editor's presentation (site/admin/present.ts) is checked against.
+    #[command(hide = true)]
+    Present {
+        /// The YAML content directory.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+        /// The requests, each a JSON object; only reads (`local::READ_ACTIONS`) are answered.
+        #[arg(required = true)]
+        requests: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -703,6 +715,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             if tidied.saved.is_empty() {
                 println!("nothing to tidy: no file of the editor's layout changed since {base}");
             }
+            Ok(())
+        }
+        Cmd::Cms {
+            action: CmsAction::Present { content, requests },
+        } => {
+            let answers = sitegen::cms::local::answer_reads(&content, &requests)?;
+            println!("{}", serde_json::to_string(&answers)?);
             Ok(())
         }
         Cmd::Cms {

@@ -581,6 +581,37 @@ fn unpresent_field(value: Value, field: &Field) -> Value {
     }
 }
 
+/// The actions of the proxy protocol that only read: what [`answer_reads`] answers.
+pub const READ_ACTIONS: &[&str] = &["entriesByFolder", "entriesByFiles", "getEntry"];
+
+/// The answers to the read `requests` (JSON text each) of the content under `content_dir`, as
+/// `sitegen dev`'s editor gets them: the reference that the live editor's presentation in
+/// TypeScript (`site/admin/present.ts`) is checked against (`sitegen cms present`). A request
+/// that would write is refused.
+pub fn answer_reads(content_dir: &Path, requests: &[String]) -> anyhow::Result<Vec<Json>> {
+    let backend = super::Backend::Local {
+        proxy_url: super::LOCAL_PROXY_URL.into(),
+    };
+    let config = super::config(content_dir, "content", backend)?;
+    // The validation's public/ is never read: nothing here saves.
+    let local = Local::new(content_dir, Path::new("public"), config)?;
+    requests
+        .iter()
+        .map(|text| {
+            let request: Request = serde_json::from_str(text)
+                .with_context(|| format!("request `{text}`: not {{action, params}}"))?;
+            anyhow::ensure!(
+                READ_ACTIONS.contains(&request.action.as_str()),
+                "request `{text}`: `{}` is not one of the reads {READ_ACTIONS:?}",
+                request.action
+            );
+            local
+                .handle(&request)
+                .with_context(|| format!("request `{text}`"))
+        })
+        .collect()
+}
+
 /// Where the editor's requests reach [`Local`]: the dev server forwards `POST /admin/api/v1`
 /// here (`site/lib/devAdmin.ts`).
 pub fn router(content_dir: PathBuf, public_dir: PathBuf) -> axum::Router {
