@@ -68,7 +68,7 @@ test('the live site’s editor starts under its own policy and signs in through 
     expect(problems).toEqual([])
 
     const config = JSON.parse(readFileSync(path.join(out, 'admin/config.json'), 'utf8'))
-    expect(config.backend).toMatchObject({ name: 'github', repo: 'nordvale/site', branch: 'main', preview_context: 'sitegen/preview' })
+    expect(config.backend).toMatchObject({ name: 'sitegen-github', repo: 'nordvale/site', branch: 'main', preview_context: 'sitegen/preview' })
     expect(config.publish_mode).toBe('editorial_workflow')
   } finally {
     child.kill()

@@ -7,10 +7,13 @@ import {
   articleFolders,
   type EditorConfig,
   fileEntry,
+  isTranslation,
   presentFile,
   shownArticlePath,
   sourcePath,
+  translationPath,
 } from '../admin/present'
+import { type GithubBackend, readThrough } from '../admin/sitegenGithub'
 
 // The live editor reads the repository through GitHub and shows it the way `sitegen dev`
 // does (admin/present.ts); the Rust answer (sitegen/src/cms/local.rs, printed by the hidden
@@ -74,4 +77,115 @@ test("an article's source is the default language's file, a translation its own"
   const shown = listed.map((a) => a.file.path)
   const opened = rustAnswers(shown.map((p) => ({ action: 'getEntry', params: { path: p } })))
   shown.forEach((p, i) => expect(opened[i]!.data, p).toBe(repoText(sourcePath(p, defaultLocale))))
+})
+
+// The live editor's backend (admin/sitegenGithub.ts) over a fake of Decap's GitHub backend that
+// answers from the real content/: the default branch as the repository holds it, and a pull
+// request's branch before and after `sitegen cms tidy`.
+
+type Files = Map<string, string>
+
+/** The repository's content files, by path (`content/pages/about.yaml`). */
+function repoFiles(): Files {
+  const files: Files = new Map()
+  for (const entry of readdirSync(contentDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(ya?ml|md)$/.test(entry.name)) continue
+    const full = path.join(entry.parentPath, entry.name)
+    files.set(path.relative(repo, full), readFileSync(full, 'utf8'))
+  }
+  return files
+}
+
+/** Decap's GitHub backend over `main` and one pull request's `branch`; blob ids are `path@branch`. */
+function fakeGithub(main: Files, branch: Files): GithubBackend {
+  const entry = (files: Files, p: string) => ({ data: files.get(p) ?? '', file: { path: p, id: `${p}@main` } })
+  const byBlob = (id: string) => {
+    const [p, where] = id.split('@')
+    const text = (where === 'main' ? main : branch).get(p!)
+    if (text === undefined) throw new Error(`no blob ${id}`)
+    return text
+  }
+  return {
+    entriesByFolder: async (folder, extension) =>
+      [...main.keys()].filter((p) => p.startsWith(`${folder}/`) && p.endsWith(`.${extension}`)).sort().map((p) => entry(main, p)),
+    allEntriesByFolder(folder, extension, depth) {
+      return this.entriesByFolder(folder, extension, depth)
+    },
+    entriesByFiles: async (files) => files.map((f) => entry(main, f.path)),
+    getEntry: async (p) => entry(main, p),
+    unpublishedEntry: async () => ({
+      diffs: [...branch]
+        .filter(([p, text]) => main.get(p) !== text)
+        .map(([p]) => ({ path: p, id: `${p}@branch`, newFile: !main.has(p) })),
+    }),
+    unpublishedEntryDataFile: async (_collection, _slug, _path, id) => byBlob(id),
+    getBranch: (collection, slug) => `cms/${collection}/${slug}`,
+    api: {
+      readFile: async (p) => {
+        const text = branch.get(p)
+        if (text === undefined) throw new Error(`${p}: not on the branch`)
+        return text
+      },
+    },
+  }
+}
+
+test('the live backend reads the default branch as sitegen dev presents it', async () => {
+  const main = repoFiles()
+  const backend = readThrough(fakeGithub(main, main), config)
+  const [folder] = articleFolders(config)
+  const listed = rustAnswers([{ action: 'entriesByFolder', params: { folder } }])[0] as unknown as Answer[]
+  const ours = await backend.entriesByFolder(folder!, 'md', 1)
+  expect(ours.map((e) => e.file.path)).toEqual(listed.map((a) => a.file.path))
+  expect(ours.map((e) => e.data)).toEqual(listed.map((a) => a.data))
+  const article = listed.find((a) => a.file.path.endsWith(`.${defaultLocale}.md`))!
+  expect(await backend.getEntry(article.file.path)).toMatchObject({ data: article.data, file: { path: article.file.path } })
+
+  const files = config.collections.flatMap((c) => (c.files ?? []).map((f) => ({ path: f.file, label: f.name })))
+  const answers = rustAnswers(files.map((f) => ({ action: 'getEntry', params: { path: f.path } })))
+  const opened = await backend.entriesByFiles(files)
+  files.forEach((f, i) => expect(parse(opened[i]!.data), f.path).toEqual(parse(answers[i]!.data)))
+  const about = files.findIndex((f) => fileEntry(config, f.path)?.translated)
+  expect(parse((await backend.getEntry(files[about]!.path)).data)).toEqual(parse(answers[about]!.data))
+})
+
+test("a pull request's entry opens before and after tidy rewrote its branch", async () => {
+  const main = repoFiles()
+  const page = config.collections.flatMap((c) => (c.files ?? []).map((f) => f.file)).find((p) => fileEntry(config, p)?.translated)!
+  const [tag] = config.i18n.locales.slice(1)
+  const translation = translationPath(page, tag!)
+  const [folder] = articleFolders(config)
+  const article = [...main.keys()].find((p) => p.startsWith(`${folder}/`) && !isTranslation(path.basename(p)))!
+  const shown = shownArticlePath(article, defaultLocale)
+
+  // After tidy: the project's layout, the Estonian page and the English article edited.
+  const tidied = new Map(main)
+  tidied.set(translation, main.get(translation)!.replace(/^(\s*title: ).*$/m, '$1Muudetud pealkiri'))
+  tidied.set(article, main.get(article)!.replace(/^title: .*$/m, 'title: An edited title'))
+  let backend = readThrough(fakeGithub(main, tidied), config)
+  const { diffs } = await backend.unpublishedEntry({ id: 'x' })
+  const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path)
+  expect([...diffs].sort(byPath)).toEqual(
+    [
+      { path: page, id: '', newFile: false },
+      { path: shown, id: `${article}@branch`, newFile: false },
+    ].sort(byPath),
+  )
+  const document = parse(await backend.unpublishedEntryDataFile('pages', 'about', page, '')) as Record<string, unknown>
+  expect(Object.keys(document)).toEqual(config.i18n.locales)
+  expect(JSON.stringify(document[tag!])).toContain('Muudetud pealkiri')
+  expect(JSON.stringify(document[defaultLocale])).not.toContain('Muudetud pealkiri')
+  expect(await backend.unpublishedEntryDataFile('articles', 'x', shown, `${article}@branch`)).toContain('title: An edited title')
+  expect(await backend.unpublishedEntryDataFile('articles', 'x', shown, '')).toContain('title: An edited title')
+
+  // Before tidy: Decap's own layout, read as Decap wrote it.
+  const decap = new Map(main)
+  const editorDocument = JSON.stringify({ ...document, [defaultLocale]: { title: 'Decap wrote this' } })
+  decap.set(page, editorDocument)
+  decap.set(shown, 'title: Decap wrote this article\n')
+  backend = readThrough(fakeGithub(main, decap), config)
+  const before = (await backend.unpublishedEntry({ id: 'x' })).diffs.map((d) => d.path).sort()
+  expect(before).toEqual([page, shown].sort())
+  expect(await backend.unpublishedEntryDataFile('pages', 'about', page, '')).toBe(editorDocument)
+  expect(await backend.unpublishedEntryDataFile('articles', 'x', shown, '')).toBe('title: Decap wrote this article\n')
 })

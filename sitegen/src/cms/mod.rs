@@ -38,7 +38,9 @@ pub enum Backend {
     },
     /// The repository on GitHub, through its API (editing on the live site, `cms:` of
     /// `site.yaml`): the editor commits there itself, each change on a branch of its own with a
-    /// pull request ([`Config::publish_mode`]).
+    /// pull request ([`Config::publish_mode`]). Decap's GitHub backend, wrapped by
+    /// `site/admin/sitegenGithub.ts` to read the project's layout as `sitegen dev` presents it.
+    #[serde(rename = "sitegen-github")]
     Github {
         /// `owner/name`.
         repo: String,

@@ -36,7 +36,7 @@ fn the_live_configuration_edits_the_repository_of_site_yaml_through_pull_request
     assert_eq!(
         back["backend"],
         serde_json::json!({
-            "name": "github",
+            "name": "sitegen-github",
             "repo": "nordvale/site",
             "branch": "main",
             "base_url": "https://cms-auth.example.com",
@@ -132,7 +132,7 @@ fn a_build_with_cms_publishes_the_editor_never_indexed_and_no_page_names_it() {
     assert!(out.join("admin/assets").join(script).is_file(), "{script}");
 
     let config: Value = serde_json::from_str(&read("admin/config.json")).expect("json");
-    assert_eq!(config["backend"]["name"], "github");
+    assert_eq!(config["backend"]["name"], "sitegen-github");
     assert_eq!(config["backend"]["repo"], "nordvale/site");
     assert_eq!(config["publish_mode"], "editorial_workflow");
 
@@ -155,4 +155,29 @@ fn a_build_with_cms_publishes_the_editor_never_indexed_and_no_page_names_it() {
         let text = String::from_utf8_lossy(&bytes);
         assert!(!text.contains("/admin"), "{rel} names /admin");
     }
+}
+
+/// `sitegen cms present`, the answers the live editor's presentation in TypeScript is checked
+/// against (site/tests-static/cms-present.spec.ts), answers reads as `sitegen dev` does and
+/// never a write.
+#[test]
+fn the_reference_of_the_live_presentation_answers_reads_and_refuses_writes() {
+    let get = r#"{"action":"getEntry","params":{"path":"content/pages/about.yaml"}}"#.to_owned();
+    let answers =
+        sitegen::cms::local::answer_reads(&content(), std::slice::from_ref(&get)).expect("answers");
+    let data: serde_yaml::Value =
+        serde_yaml::from_str(answers[0]["data"].as_str().expect("data")).expect("yaml");
+    let locales: Vec<&str> = data
+        .as_mapping()
+        .expect("a document")
+        .keys()
+        .filter_map(|k| k.as_str())
+        .collect();
+    assert_eq!(locales, ["en", "et"]);
+    let write = r#"{"action":"persistEntry","params":{"dataFiles":[]}}"#.to_owned();
+    let err = sitegen::cms::local::answer_reads(&content(), &[write]).expect_err("refused");
+    assert!(
+        format!("{err:#}").contains("`persistEntry` is not one of the reads"),
+        "{err:#}"
+    );
 }
