@@ -8,6 +8,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
+import { SITEGEN_GITHUB } from '../admin/sitegenGithub'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 const bin = process.env.SITEGEN_BIN || path.join(repo, 'target/debug/sitegen')
@@ -68,7 +69,7 @@ test('the live site’s editor starts under its own policy and signs in through 
     expect(problems).toEqual([])
 
     const config = JSON.parse(readFileSync(path.join(out, 'admin/config.json'), 'utf8'))
-    expect(config.backend).toMatchObject({ name: 'sitegen-github', repo: 'nordvale/site', branch: 'main', preview_context: 'sitegen/preview' })
+    expect(config.backend).toMatchObject({ name: SITEGEN_GITHUB, repo: 'nordvale/site', branch: 'main', preview_context: 'sitegen/preview' })
     expect(config.publish_mode).toBe('editorial_workflow')
   } finally {
     child.kill()

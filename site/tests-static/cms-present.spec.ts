@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
 import { parse } from 'yaml'
@@ -13,7 +14,7 @@ import {
   sourcePath,
   translationPath,
 } from '../admin/present'
-import { type GithubBackend, readThrough } from '../admin/sitegenGithub'
+import { type GithubBackend, readThrough, SITEGEN_GITHUB } from '../admin/sitegenGithub'
 
 // The live editor reads the repository through GitHub and shows it the way `sitegen dev`
 // does (admin/present.ts); the Rust answer (sitegen/src/cms/local.rs, printed by the hidden
@@ -49,6 +50,24 @@ function repoText(file: string): string | undefined {
   const full = path.join(repo, file)
   return existsSync(full) ? readFileSync(full, 'utf8') : undefined
 }
+
+test('the live configuration names the backend the editor registers', () => {
+  // The content with `cms:` in its site.yaml, the rest linked.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sitegen-cms-present-'))
+  try {
+    for (const name of readdirSync(contentDir)) {
+      if (name !== 'site.yaml') symlinkSync(path.join(contentDir, name), path.join(dir, name))
+    }
+    const site = readFileSync(path.join(contentDir, 'site.yaml'), 'utf8')
+    writeFileSync(path.join(dir, 'site.yaml'), `${site}cms:\n  repo: nordvale/site\n  branch: main\n`)
+    const live = parse(execFileSync(bin, ['cms', 'config', '--live', '--content', dir], { encoding: 'utf8' })) as {
+      backend: { name: string }
+    }
+    expect(live.backend.name).toBe(SITEGEN_GITHUB)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 test('every file entry is presented to the editor as sitegen dev presents it', () => {
   const paths = config.collections.flatMap((c) => (c.files ?? []).map((f) => f.file))
