@@ -721,8 +721,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             action: CmsAction::Present { content, requests },
         } => {
             let answers = sitegen::cms::local::answer_reads(&content, &requests)?;
-            println!("{}", serde_json::to_string(&answers)?);
-            Ok(())
+            let printed = writeln!(
+                std::io::stdout().lock(),
+                "{}",
+                serde_json::Value::from(answers)
+            );
+            // A reader that stops early (`| head`) is no failure.
+            match printed {
+                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+                _ => Ok(()),
+            }
         }
         Cmd::Cms {
             action: CmsAction::Config { content, live },
