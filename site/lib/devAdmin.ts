@@ -13,20 +13,8 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin } from 'vite'
 
-/** The editor's page: no content, nothing the site's pages share, never indexed. */
-const ADMIN_PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>Content editor</title>
-</head>
-<body>
-<script type="module" src="/admin/cms.ts"></script>
-</body>
-</html>
-`
+/** The editor's page (admin/index.html, which the live site's build publishes too). */
+const ADMIN_PAGE = readFileSync(new URL('../admin/index.html', import.meta.url), 'utf8')
 
 /** The editor's requests, forwarded as they are; the answer comes back as it is. */
 async function forward(api: string, req: IncomingMessage, res: ServerResponse) {

@@ -449,8 +449,22 @@ fn build_with(options: &BuildOptions, cache: &Cache) -> Result<Built, Attempt> {
         render_pages(options, cache, &bundle, &mut content, head_start)
     })?;
     let site_files = steps.run(Stage::SiteFiles, || {
-        write_site_files(cache, &options.site_dir.join("public"), &content, &search)
-            .map_err(BuildError::during(Stage::SiteFiles))
+        let public = options.site_dir.join("public");
+        let mut files = write_site_files(cache, &public, &content, &search)
+            .map_err(BuildError::during(Stage::SiteFiles))?;
+        // The editor of the live site, only when site.yaml asks for it.
+        if let Some(cms) = &content.settings.cms {
+            let editor = crate::cms::live::files(
+                cache,
+                &options.site_dir,
+                &options.content_dir,
+                cms,
+                options.quiet,
+            )
+            .map_err(BuildError::during(Stage::SiteFiles))?;
+            files.extend(editor);
+        }
+        Ok(files)
     })?;
     let plan = Plan::new(cache, &bundle, &rendered, &site_files, &pictures, &social)
         .map_err(BuildError::during(Stage::Verify))?;
@@ -945,6 +959,17 @@ fn write_site_files(
         &prefixes.iter().map(String::as_str).collect::<Vec<_>>(),
         &content.settings.cache,
     )?;
+    if content.settings.cms.is_some() {
+        let headers = work.path().join("_headers");
+        let mut text = std::fs::read_to_string(&headers)?;
+        let rules = &content.settings.cache;
+        text.push_str(&crate::cms::live::headers(
+            &rules.hashed,
+            &rules.revalidated,
+        ));
+        crate::headers::HeaderRules::parse(&text).context("the editor's _headers rules")?;
+        std::fs::write(&headers, text)?;
+    }
     let mut feeds = vec![feed::write(work.path(), content)?];
     for translation in &content.translations {
         feeds.push(feed::write(work.path(), translation)?);

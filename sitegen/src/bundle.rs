@@ -214,24 +214,8 @@ impl ToBuild {
         let _interrupted = crate::interrupt::track_dir(work.path().to_owned());
         let out = work.path().join("bundle");
         let site = absolute(&site_dir)?;
-        // Vite and Vike write temporary files beside the sources they load: they build a copy,
-        // so nothing is written into the site (which may be read-only, or being edited meanwhile).
         let copy = work.path().join("site");
-        for (rel, path) in site_files(&site)? {
-            let to = copy.join(rel);
-            if let Some(parent) = to.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("creating {}", parent.display()))?;
-            }
-            std::fs::copy(&path, &to).with_context(|| format!("copying {}", path.display()))?;
-        }
-        link_packages(&site.join("node_modules"), &copy.join("node_modules"))?;
-        // Tailwind finds the classes the site uses by scanning the folder Vite builds in, and
-        // leaves out what a `.gitignore` of the folders above it ignores: a cache inside a
-        // checkout (`--cache-dir target/cache`, ignored there) would give CSS without the
-        // site's classes. A `.git` here is where it stops looking up.
-        std::fs::create_dir(copy.join(".git"))
-            .with_context(|| format!("creating {}", copy.join(".git").display()))?;
+        copy_site(&site, &copy)?;
         // Its output is read through pipes of its own: given sitegen's stderr, Node would make it
         // non-blocking for sitegen too (see [`crate::relay`]).
         let output = Command::new("node")
@@ -277,6 +261,28 @@ impl ToBuild {
     }
 }
 
+/// A copy of the site's [`site_files`] at `copy`, its packages linked, for `vite build`: Vite
+/// and Vike write temporary files beside the sources they load, so they build a copy and nothing
+/// is written into the site (which may be read-only, or being edited meanwhile).
+pub(crate) fn copy_site(site: &Path, copy: &Path) -> Result<()> {
+    for (rel, path) in site_files(site)? {
+        let to = copy.join(rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::copy(&path, &to).with_context(|| format!("copying {}", path.display()))?;
+    }
+    link_packages(&site.join("node_modules"), &copy.join("node_modules"))?;
+    // Tailwind finds the classes the site uses by scanning the folder Vite builds in, and
+    // leaves out what a `.gitignore` of the folders above it ignores: a cache inside a
+    // checkout (`--cache-dir target/cache`, ignored there) would give CSS without the
+    // site's classes. A `.git` here is where it stops looking up.
+    std::fs::create_dir(copy.join(".git"))
+        .with_context(|| format!("creating {}", copy.join(".git").display()))?;
+    Ok(())
+}
+
 /// The site's installed packages, links resolved: what a bundle's `node_modules` links to, so
 /// that it outlives a copy of the site whose `node_modules` is itself a link. The folder as
 /// named when it cannot be resolved (not installed yet: the build stops on that anyway).
@@ -290,7 +296,7 @@ fn link_packages(packages: &Path, link: &Path) -> Result<()> {
         .with_context(|| format!("linking {} to {}", link.display(), packages.display()))
 }
 
-fn spawn_error(site: &Path) -> impl Fn(std::io::Error) -> BundleError + '_ {
+pub(crate) fn spawn_error(site: &Path) -> impl Fn(std::io::Error) -> BundleError + '_ {
     move |err| BundleError::Toolchain(format!("running vite build in {}: {err}", site.display()))
 }
 
@@ -315,7 +321,7 @@ pub fn node_version() -> Result<String, BundleError> {
 }
 
 /// Finds Vite's command-line entry in the site's packages, or says how to install them.
-fn vite_entry(site_dir: &Path) -> Result<PathBuf, BundleError> {
+pub(crate) fn vite_entry(site_dir: &Path) -> Result<PathBuf, BundleError> {
     let entry = site_dir.join("node_modules/vite/bin/vite.js");
     if entry.is_file() {
         Ok(entry)

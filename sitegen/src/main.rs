@@ -157,13 +157,39 @@ enum CmsAction {
         /// The YAML content directory.
         #[arg(long, default_value = "content")]
         content: PathBuf,
-        /// Edit through GitHub's API on this repository (`owner/name`) instead of saving
-        /// through `sitegen dev`.
-        #[arg(long, value_name = "OWNER/NAME", requires = "branch")]
-        repo: Option<String>,
-        /// The branch the editor's changes target, with `--repo`.
+        /// The live site's configuration, which `sitegen build` publishes at `/admin/`: editing
+        /// through GitHub on the repository of `site.yaml`'s `cms`, each change a pull request.
+        /// Without it, the configuration of `sitegen dev`'s editor, which saves through it.
         #[arg(long)]
-        branch: Option<String>,
+        live: bool,
+    },
+    /// Rewrite the content files the live site's editor committed since `--base` (a pull
+    /// request's) into the project's layout, as edits of their text at the base: `SLUG.en.md`
+    /// becomes `SLUG.md`, a page's `{en, et}` document its `about.yaml` and `about.et.yaml`, and
+    /// only the values changed are written (comments, key order and quoting kept). Refuses,
+    /// writing nothing, when the content would not be valid.
+    Tidy {
+        /// The revision the pull request is based on (`origin/main`).
+        #[arg(long)]
+        base: String,
+        /// The YAML content directory, `content/` of the git working tree.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+        /// The Vike project whose `public/` the validation reads.
+        #[arg(long, default_value = "site")]
+        site: PathBuf,
+    },
+    /// Print, as a JSON array, what `sitegen dev`'s editor backend answers each read request
+    /// of Decap's proxy protocol given (`{"action":"getEntry","params":{"path":…}}`): the
+    /// reference the live editor's presentation (site/admin/present.ts) is checked against.
+    #[command(hide = true)]
+    Present {
+        /// The YAML content directory.
+        #[arg(long, default_value = "content")]
+        content: PathBuf,
+        /// The requests, each a JSON object; only reads (`local::READ_ACTIONS`) are answered.
+        #[arg(required = true)]
+        requests: Vec<String>,
     },
 }
 
@@ -673,15 +699,45 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Cmd::Cms {
             action:
-                CmsAction::Config {
+                CmsAction::Tidy {
+                    base,
                     content,
-                    repo,
-                    branch,
+                    site,
                 },
         } => {
-            let backend = match (repo, branch) {
-                (Some(repo), Some(branch)) => sitegen::cms::Backend::Github { repo, branch },
-                _ => sitegen::cms::Backend::Local {
+            let tidied = sitegen::cms::tidy::tidy(&content, &site.join("public"), &base)?;
+            for path in &tidied.saved {
+                println!("tidied {path}");
+            }
+            for path in &tidied.removed {
+                println!("removed {path}");
+            }
+            if tidied.saved.is_empty() {
+                println!("nothing to tidy: no file of the editor's layout changed since {base}");
+            }
+            Ok(())
+        }
+        Cmd::Cms {
+            action: CmsAction::Present { content, requests },
+        } => {
+            let answers = sitegen::cms::local::answer_reads(&content, &requests)?;
+            let printed = writeln!(
+                std::io::stdout().lock(),
+                "{}",
+                serde_json::Value::from(answers)
+            );
+            // A reader that stops early (`| head`) is no failure.
+            match printed {
+                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => Err(error.into()),
+                _ => Ok(()),
+            }
+        }
+        Cmd::Cms {
+            action: CmsAction::Config { content, live },
+        } => {
+            let backend = match live {
+                true => sitegen::cms::live_backend(&content)?,
+                false => sitegen::cms::Backend::Local {
                     proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
                 },
             };

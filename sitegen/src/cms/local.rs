@@ -225,6 +225,39 @@ impl Local {
         }
     }
 
+    /// The files on disk behind the editor's `path`, translations included: what a save of it
+    /// may write (`content/pages/about.yaml` -> `about.yaml`, `about.et.yaml`;
+    /// `content/articles/x.en.md` -> `x.md`). Used by [`super::tidy`].
+    pub(super) fn disk_files(&self, path: &str) -> Result<Vec<PathBuf>, LocalError> {
+        let source = self.disk_path(path)?;
+        Ok(match self.file_entry(path) {
+            Some((_, true)) => std::iter::once(source.clone())
+                .chain(
+                    self.locales
+                        .iter()
+                        .skip(1)
+                        .map(|tag| translation_path(&source, tag)),
+                )
+                .collect(),
+            _ => vec![source],
+        })
+    }
+
+    /// Whether `path` names a file entry (a page, a service category, a top-level file).
+    pub(super) fn is_file_entry(&self, path: &str) -> bool {
+        self.file_entry(path).is_some()
+    }
+
+    /// Whether `path` names a file entry translated into one document (`{en: ..., et: ...}`).
+    pub(super) fn is_translated_file(&self, path: &str) -> bool {
+        matches!(self.file_entry(path), Some((_, true)))
+    }
+
+    /// The site's languages, the default first.
+    pub(super) fn locales(&self) -> &[String] {
+        &self.locales
+    }
+
     /// The default language's tag.
     fn default(&self) -> &str {
         self.locales.first().map_or("en", String::as_str)
@@ -676,6 +709,37 @@ fn unpresent_field(value: Value, field: &Field) -> Value {
         value @ Value::Mapping(_) => unpresent_fields(value, &field.fields),
         value => value,
     }
+}
+
+/// The actions of the proxy protocol that only read: what [`answer_reads`] answers.
+pub const READ_ACTIONS: &[&str] = &["entriesByFolder", "entriesByFiles", "getEntry"];
+
+/// The answers to the read `requests` (JSON text each) of the content under `content_dir`, as
+/// `sitegen dev`'s editor gets them: the reference that the live editor's presentation in
+/// TypeScript (`site/admin/present.ts`) is checked against (`sitegen cms present`). A request
+/// that would write is refused.
+pub fn answer_reads(content_dir: &Path, requests: &[String]) -> anyhow::Result<Vec<Json>> {
+    let backend = super::Backend::Local {
+        proxy_url: super::LOCAL_PROXY_URL.into(),
+    };
+    let config = super::config(content_dir, "content", backend)?;
+    // The validation's public/ is never read: nothing here saves.
+    let local = Local::new(content_dir, Path::new("public"), config)?;
+    requests
+        .iter()
+        .map(|text| {
+            let request: Request = serde_json::from_str(text)
+                .with_context(|| format!("request `{text}`: not {{action, params}}"))?;
+            anyhow::ensure!(
+                READ_ACTIONS.contains(&request.action.as_str()),
+                "request `{text}`: `{}` is not one of the reads {READ_ACTIONS:?}",
+                request.action
+            );
+            local
+                .handle(&request)
+                .with_context(|| format!("request `{text}`"))
+        })
+        .collect()
 }
 
 /// Where the editor's requests reach [`Local`]: the dev server forwards `POST /admin/api/v1`

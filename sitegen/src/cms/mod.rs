@@ -14,8 +14,10 @@
 pub mod create;
 pub mod edit;
 pub mod fields;
+pub mod live;
 pub mod local;
 pub mod media;
+pub mod tidy;
 
 use std::path::Path;
 
@@ -36,14 +38,46 @@ pub enum Backend {
         /// The URL of the save endpoint, relative to the dev server.
         proxy_url: String,
     },
-    /// The repository on GitHub, through its API (editing on the live site).
+    /// The repository on GitHub, through its API (editing on the live site, `cms:` of
+    /// `site.yaml`): the editor commits there itself, each change on a branch of its own with a
+    /// pull request ([`Config::publish_mode`]). Decap's GitHub backend, wrapped by
+    /// `site/admin/sitegenGithub.ts` to read the project's layout as `sitegen dev` presents it.
+    #[serde(rename = "sitegen-github")]
     Github {
         /// `owner/name`.
         repo: String,
         /// The branch the editor's pull requests target.
         branch: String,
+        /// The OAuth proxy that signs editors in, when it is not Netlify's.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        base_url: Option<String>,
+        /// The proxy's path that starts the sign-in, when it is not `auth`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        auth_endpoint: Option<String>,
+        /// The commit status whose link the editor shows as a change's preview
+        /// ([`PREVIEW_CONTEXT`]).
+        preview_context: &'static str,
     },
 }
+
+impl Backend {
+    /// The backend of the live site's editor, from `site.yaml`'s `cms`.
+    pub fn live(cms: &crate::content::settings::Cms) -> Self {
+        Self::Github {
+            repo: cms.repo.clone(),
+            branch: cms.branch.clone(),
+            base_url: cms.base_url.clone(),
+            auth_endpoint: cms.auth_endpoint.clone(),
+            preview_context: PREVIEW_CONTEXT,
+        }
+    }
+}
+
+/// The context of the commit status that carries a pull request's preview address
+/// (`https://pr-N.<preview_domain>/`): the CI's pull-request job posts it
+/// (`sitegen/examples/ci/deploy.yml`, held to this name by a test), and the editor's "View
+/// preview" opens its link.
+pub const PREVIEW_CONTEXT: &str = "sitegen/preview";
 
 /// Where the editor of `sitegen dev` saves: the dev server's own endpoint.
 pub const LOCAL_PROXY_URL: &str = "/admin/api/v1";
@@ -57,6 +91,11 @@ pub struct Config {
     pub content_path: String,
     /// Where saves go.
     pub backend: Backend,
+    /// `editorial_workflow` on the live site: every change is a branch and a pull request,
+    /// reviewed on its preview and merged to publish it. Saves through `sitegen dev` are
+    /// written at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub publish_mode: Option<&'static str>,
     /// Where uploaded pictures are written, relative to the repository.
     pub media_folder: String,
     /// The URL path the pages name an uploaded picture by.
@@ -246,9 +285,11 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         },
         i18n: None,
     });
+    let publish_mode = matches!(backend, Backend::Github { .. }).then_some("editorial_workflow");
     Ok(Config {
         content_path: content_path.to_owned(),
         backend,
+        publish_mode,
         media_folder: format!("{content_path}/{}", content::images::SOURCE_DIR),
         public_folder: format!("/{}", content::images::SOURCE_DIR),
         slug: SlugRule {
@@ -370,13 +411,33 @@ fn translatable(rel: &str, path: &mut Vec<String>, fields: &mut [Field]) -> bool
     any
 }
 
+/// The backend of the live site's editor, from `site.yaml`'s `cms` under `content_dir`.
+pub fn live_backend(content_dir: &Path) -> Result<Backend> {
+    let path = content_dir.join(content::SITE_FILE);
+    let site = read_yaml(&path)?;
+    let cms = site.get("cms").with_context(|| {
+        format!(
+            "{}: no `cms`: name the repository the live site's editor edits \
+             (`cms: {{repo: owner/name, branch: main}}`)",
+            path.display()
+        )
+    })?;
+    let cms: content::settings::Cms =
+        serde_yaml::from_value(cms.clone()).with_context(|| format!("{}: cms", path.display()))?;
+    Ok(Backend::live(&cms))
+}
+
+fn read_yaml(path: &Path) -> Result<serde_yaml::Value> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    content::yaml::value_from_str(&text)
+        .map_err(|err| anyhow::anyhow!("{}: {}", path.display(), err.message))
+}
+
 /// The tags of `site.yaml`'s `languages`, the default first.
 fn languages(content_dir: &Path) -> Result<Vec<String>> {
     let path = content_dir.join(content::SITE_FILE);
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let site = content::yaml::value_from_str(&text)
-        .map_err(|err| anyhow::anyhow!("{}: {}", path.display(), err.message))?;
+    let site = read_yaml(&path)?;
     let tags: Vec<String> = site
         .get("languages")
         .and_then(|l| l.as_sequence())
@@ -391,6 +452,7 @@ fn languages(content_dir: &Path) -> Result<Vec<String>> {
 /// The values the references of the model may take: the authors (keys of `authors.yaml`, in
 /// its order) and the service categories (the files of `services/` that are no translation).
 fn choices(content_dir: &Path) -> Result<Choices> {
+<<<<<<< HEAD
     // Each choice is shown by the `name` its file gives it, and written as its key.
     let named = |key: String, value: &serde_yaml::Value| SelectOption {
         label: value
@@ -406,6 +468,9 @@ fn choices(content_dir: &Path) -> Result<Choices> {
             .map_err(|err| anyhow::anyhow!("{}: {}", path.display(), err.message))
     };
     let authors = read(&content_dir.join(articles::AUTHORS_FILE))?;
+=======
+    let authors = read_yaml(&content_dir.join(articles::AUTHORS_FILE))?;
+>>>>>>> cms-live
     let authors = authors
         .as_mapping()
         .into_iter()

@@ -42,6 +42,12 @@ pub struct Settings {
     #[serde(default, skip_serializing)]
     #[ts(skip)]
     pub preview_redirects_store: Option<String>,
+    /// The browser editor on the live site: with it, `sitegen build` publishes `/admin/`, where
+    /// the people who write the site edit it through GitHub, each change a pull request. Leave
+    /// out for a site edited only in files (`sitegen dev` has `/admin/` either way).
+    #[serde(default, skip_serializing)]
+    #[ts(skip)]
+    pub cms: Option<Cms>,
     /// Whether every page asks search engines not to index it: set by a build that shows what
     /// is not published (`--drafts`, `--future`, `--preview`, `sitegen dev`), never written.
     #[serde(default)]
@@ -72,6 +78,26 @@ pub struct Settings {
     #[serde(default, skip_serializing)]
     #[ts(skip)]
     pub cache: CacheRules,
+}
+
+/// The repository the editor of the live site (`/admin/`) edits through GitHub's API.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Cms {
+    /// The GitHub repository of this site, `owner/name` (`acme/website`).
+    pub repo: String,
+    /// The branch the site is published from, which the editor's pull requests target
+    /// (`main`).
+    pub branch: String,
+    /// The address of the OAuth proxy that signs editors in to GitHub
+    /// (`https://cms-auth.example.com`): GitHub gives a browser no token without a server that
+    /// holds the OAuth app's secret. Leave out for Netlify's (`https://api.netlify.com`), which
+    /// serves sites hosted there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<String>,
+    /// The proxy's path that starts the sign-in (`auth`, the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth_endpoint: Option<String>,
 }
 
 /// The `Cache-Control` value of each kind of file.

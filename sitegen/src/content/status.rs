@@ -267,6 +267,7 @@ const NOT_WORDS: &[&str] = &[
     "time_zone",
     "preview_domain",
     "preview_redirects_store",
+    "cms",
     "publish_at",
     "expires_at",
     "languages",

@@ -47,6 +47,7 @@ pub(crate) fn validate(loader: &mut Loader, content: &Content, public_dir: &Path
     }
     check_slugs(loader, content);
     check_preview_redirects_store(loader, content);
+    check_cms(loader, content);
     check_hours_card(loader, content, &FixedPage::Contact.file());
     content.forms.check(loader);
     pictures
@@ -69,6 +70,44 @@ fn check_preview_redirects_store(loader: &mut Loader, content: &Content) {
         Ok(_) => return,
     };
     loader.error(super::SITE_FILE, Some("preview_redirects_store"), problem);
+}
+
+/// `site.yaml`'s `cms`: what the editor of the live site is built with, where a mistake would
+/// only show as an editor that cannot sign in or save.
+fn check_cms(loader: &mut Loader, content: &Content) {
+    let Some(cms) = &content.settings.cms else {
+        return;
+    };
+    // GitHub's names: letters, digits, `-` (owners), also `.` and `_` (repositories).
+    let name = |part: &str, extra: &[char]| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || extra.contains(&c))
+    };
+    if !matches!(cms.repo.split_once('/'), Some((owner, repo)) if name(owner, &[]) && name(repo, &['.', '_']))
+    {
+        let problem = format!(
+            "`{}` is not a GitHub repository: write it as `owner/name` (`acme/website`)",
+            cms.repo
+        );
+        loader.error(super::SITE_FILE, Some("cms.repo"), problem);
+    }
+    if cms.branch.trim().is_empty() || cms.branch.contains(char::is_whitespace) {
+        let problem = format!("`{}` is not a branch name (`main`)", cms.branch);
+        loader.error(super::SITE_FILE, Some("cms.branch"), problem);
+    }
+    if let Some(url) = &cms.base_url {
+        let https = url::Url::parse(url)
+            .is_ok_and(|u| u.scheme() == "https" && u.path() == "/" && !url.ends_with('/'));
+        if !https {
+            let problem = format!(
+                "`{url}` is not the address of an OAuth proxy: write its https origin without \
+                 a path (`https://cms-auth.example.com`)"
+            );
+            loader.error(super::SITE_FILE, Some("cms.base_url"), problem);
+        }
+    }
 }
 
 /// The contact page's phone card states the opening hours through `{hours}`, written from

@@ -328,22 +328,6 @@ fn the_languages_are_the_sites_and_only_words_are_translated() {
     assert!(redirects.get("i18n").is_none());
 }
 
-#[test]
-fn the_printed_configuration_is_yaml_of_the_same_configuration() {
-    let backend = sitegen::cms::Backend::Github {
-        repo: "nordvale/site".into(),
-        branch: "main".into(),
-    };
-    let config = sitegen::cms::config(&content(), "content", backend).expect("config");
-    let yaml = config.to_yaml().expect("yaml");
-    let back: Value = serde_yaml::from_str(&yaml).expect("parses");
-    assert_eq!(
-        back["backend"],
-        serde_json::json!({"name": "github", "repo": "nordvale/site", "branch": "main"})
-    );
-    assert_eq!(back, serde_json::to_value(&config).expect("json"));
-}
-
 /// Every string value of `value` by its path, as [`sitegen::cms::edit`] names fields.
 fn string_paths(value: &serde_yaml::Value, path: &str, out: &mut Vec<String>) {
     match value {
