@@ -452,7 +452,6 @@ fn languages(content_dir: &Path) -> Result<Vec<String>> {
 /// The values the references of the model may take: the authors (keys of `authors.yaml`, in
 /// its order) and the service categories (the files of `services/` that are no translation).
 fn choices(content_dir: &Path) -> Result<Choices> {
-<<<<<<< HEAD
     // Each choice is shown by the `name` its file gives it, and written as its key.
     let named = |key: String, value: &serde_yaml::Value| SelectOption {
         label: value
@@ -461,16 +460,7 @@ fn choices(content_dir: &Path) -> Result<Choices> {
             .map_or_else(|| key.clone(), str::to_owned),
         value: key,
     };
-    let read = |path: &Path| -> Result<serde_yaml::Value> {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        content::yaml::value_from_str(&text)
-            .map_err(|err| anyhow::anyhow!("{}: {}", path.display(), err.message))
-    };
-    let authors = read(&content_dir.join(articles::AUTHORS_FILE))?;
-=======
     let authors = read_yaml(&content_dir.join(articles::AUTHORS_FILE))?;
->>>>>>> cms-live
     let authors = authors
         .as_mapping()
         .into_iter()
@@ -492,7 +482,7 @@ fn choices(content_dir: &Path) -> Result<Choices> {
         .map(|slug| {
             Ok(named(
                 slug.clone(),
-                &read(&dir.join(format!("{slug}.yaml")))?,
+                &read_yaml(&dir.join(format!("{slug}.yaml")))?,
             ))
         })
         .collect::<Result<_>>()?;
