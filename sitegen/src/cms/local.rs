@@ -500,16 +500,23 @@ fn unpresent(value: Value, fields: &[Field]) -> Value {
 }
 
 fn unpresent_fields(value: Value, fields: &[Field]) -> Value {
-    let Value::Mapping(mut map) = value else {
+    let Value::Mapping(map) = value else {
         return value;
     };
-    for field in fields {
-        let key = Value::from(field.name.as_str());
-        if let Some(inner) = map.remove(&key) {
-            map.insert(key, unpresent_field(inner, field));
-        }
-    }
-    Value::Mapping(map)
+    // In the editor's order, which is the model's: a key added is written at its place.
+    Value::Mapping(
+        map.into_iter()
+            .map(|(key, inner)| {
+                match fields
+                    .iter()
+                    .find(|f| key.as_str() == Some(f.name.as_str()))
+                {
+                    Some(field) => (key, unpresent_field(inner, field)),
+                    None => (key, inner),
+                }
+            })
+            .collect(),
+    )
 }
 
 fn unpresent_field(value: Value, field: &Field) -> Value {

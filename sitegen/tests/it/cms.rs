@@ -365,6 +365,7 @@ fn at_path<'a>(value: &'a mut serde_yaml::Value, path: &str) -> &'a mut serde_ya
 fn editing_any_one_value_of_the_real_content_changes_one_line_and_reads_back() {
     let mut edited = 0;
     let mut refused = 0;
+    let mut folded = 0;
     for entry in walkdir::WalkDir::new(content())
         .into_iter()
         .filter_map(Result::ok)
@@ -386,10 +387,8 @@ fn editing_any_one_value_of_the_real_content_changes_one_line_and_reads_back() {
         {
             let mut new = value.clone();
             let target = at_path(&mut new, field);
-            let text = format!(
-                "{} (edited: it's \"new\" #1)",
-                target.as_str().expect("text")
-            );
+            let before = target.as_str().expect("text").to_owned();
+            let text = format!("{before} (edited: it's \"new\" #1)");
             *target = serde_yaml::Value::String(text);
             match sitegen::cms::edit::apply(&original, &new) {
                 Ok(written) => {
@@ -400,6 +399,12 @@ fn editing_any_one_value_of_the_real_content_changes_one_line_and_reads_back() {
                         "{}: {field} reads back otherwise",
                         path.display()
                     );
+                    // A value written on one line is a one-line diff; one over several lines
+                    // (a folded block) is rewritten in its style.
+                    if !original.contains(&before) {
+                        folded += 1;
+                        continue;
+                    }
                     let differ = original
                         .lines()
                         .zip(written.lines())
@@ -413,17 +418,14 @@ fn editing_any_one_value_of_the_real_content_changes_one_line_and_reads_back() {
                     );
                     edited += 1;
                 }
-                Err(
-                    sitegen::cms::edit::EditError::Style { .. }
-                    | sitegen::cms::edit::EditError::Shared { .. },
-                ) => refused += 1,
+                Err(sitegen::cms::edit::EditError::Shared { .. }) => refused += 1,
                 Err(err) => panic!("{}: {field}: {err}", path.display()),
             }
         }
     }
-    eprintln!("{edited} one-line edits, {refused} refused");
+    eprintln!("{edited} one-line edits, {folded} block values rewritten, {refused} refused");
     assert!(edited > 500, "only {edited} edits ({refused} refused)");
-    // Values over several lines are few; most of the content is written on one line each.
+    // Only a value shared through an anchor is refused, and those are few.
     assert!(refused * 10 < edited, "{refused} refused of {edited}");
 }
 
