@@ -37,10 +37,18 @@ pub struct Request {
 /// Why a request was not done: the editor shows the message.
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
-    /// The save would make the content invalid, or cannot be written in place; nothing was
-    /// written.
+    /// The save cannot be written in place; nothing was written.
     #[error("{0}")]
     Refused(String),
+    /// The save would make the content invalid: every mistake, and those of the files saved
+    /// at their fields ([`super::placed`]); nothing was written.
+    #[error("{message}")]
+    Invalid {
+        /// Every mistake, one a line, as `sitegen validate` prints them.
+        message: String,
+        /// The mistakes in the files saved, at their fields.
+        fields: Vec<super::placed::FieldError>,
+    },
     /// The request is not one this backend answers.
     #[error("{0}")]
     Unsupported(String),
@@ -101,6 +109,21 @@ impl Local {
                     .map(Json::Array)
             }
             "getEntry" => self.entry(str_param(params, "path")?),
+            // The validation of a save without the save: what the editor asks before saving.
+            "validateEntry" => {
+                let files: Vec<DataFile> = serde_json::from_value(params["dataFiles"].clone())
+                    .map_err(|err| LocalError::Unsupported(format!("dataFiles: {err}")))?;
+                match self
+                    .saves(&files)
+                    .and_then(|saves| self.validate_with(&saves))
+                {
+                    Ok(()) => Ok(json!({"errors": []})),
+                    Err(LocalError::Invalid { message, fields }) => {
+                        Ok(json!({"message": message, "errors": fields}))
+                    }
+                    Err(err) => Err(err),
+                }
+            }
             "persistEntry" => {
                 let files: Vec<DataFile> = serde_json::from_value(params["dataFiles"].clone())
                     .map_err(|err| LocalError::Unsupported(format!("dataFiles: {err}")))?;
@@ -220,7 +243,19 @@ impl Local {
 
     /// Writes `files` if the content with them passes the validation, else writes nothing.
     fn persist(&self, files: &[DataFile]) -> Result<(), LocalError> {
-        let mut writes: Vec<(PathBuf, String)> = Vec::new();
+        let writes = self.saves(files)?;
+        self.validate_with(&writes)?;
+        for Save { path, text, .. } in &writes {
+            let tmp = path.with_extension("cms-tmp");
+            std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+            std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// The files the editor's `files` change, with their new text.
+    fn saves(&self, files: &[DataFile]) -> Result<Vec<Save>, LocalError> {
+        let mut writes: Vec<Save> = Vec::new();
         for file in files {
             match self.file_entry(&file.path) {
                 Some((fields, translated)) => {
@@ -228,18 +263,25 @@ impl Local {
                 }
                 None => {
                     let disk = self.disk_path(&file.path)?;
-                    writes.push((disk.clone(), article_text(&disk, &file.raw)?));
+                    // `SLUG.et.md` is the Estonian form of the entry, `SLUG.en.md` the source's.
+                    let locale = file
+                        .path
+                        .strip_suffix(".md")
+                        .and_then(|stem| stem.rsplit_once('.'))
+                        .map(|(_, tag)| tag)
+                        .filter(|tag| self.locales.iter().any(|l| l == tag))
+                        .map(str::to_owned);
+                    writes.push(Save {
+                        text: article_text(&disk, &file.raw)?,
+                        path: disk,
+                        locale,
+                        nested: false,
+                    });
                 }
             }
         }
-        writes.retain(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(text));
-        self.validate_with(&writes)?;
-        for (path, text) in &writes {
-            let tmp = path.with_extension("cms-tmp");
-            std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-            std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-        }
-        Ok(())
+        writes.retain(|w| std::fs::read_to_string(&w.path).ok().as_deref() != Some(&w.text));
+        Ok(writes)
     }
 
     /// The files a save of the file entry `path` writes: its own, and its translations'.
@@ -249,28 +291,34 @@ impl Local {
         raw: &str,
         fields: &[Field],
         translated: bool,
-    ) -> Result<Vec<(PathBuf, String)>, LocalError> {
+    ) -> Result<Vec<Save>, LocalError> {
         let source = self.disk_path(path)?;
         let document: Value = yaml::value_from_str(raw)
             .map_err(|err| LocalError::Refused(format!("{path}: {}", err.message)))?;
         let mut out = Vec::new();
-        let mut write = |file: PathBuf, value: Value| -> Result<(), LocalError> {
-            let value = unpresent(value, fields);
-            let text = match file.exists() {
-                true => {
-                    let original = read(&file)?;
-                    super::edit::apply(&original, &value).map_err(|err| {
-                        LocalError::Refused(format!("{}: {err}", rel(&self.root, &file)))
-                    })?
-                }
-                false if super::edit::blank(&value) => return Ok(()),
-                false => new_file_text(&self.content_dir, &file, &value)?,
+        let mut write =
+            |file: PathBuf, value: Value, locale: Option<&str>| -> Result<(), LocalError> {
+                let value = unpresent(value, fields);
+                let text = match file.exists() {
+                    true => {
+                        let original = read(&file)?;
+                        super::edit::apply(&original, &value).map_err(|err| {
+                            LocalError::Refused(format!("{}: {err}", rel(&self.root, &file)))
+                        })?
+                    }
+                    false if super::edit::blank(&value) => return Ok(()),
+                    false => new_file_text(&self.content_dir, &file, &value)?,
+                };
+                out.push(Save {
+                    path: file,
+                    text,
+                    locale: locale.map(str::to_owned),
+                    nested: locale.is_some(),
+                });
+                Ok(())
             };
-            out.push((file, text));
-            Ok(())
-        };
         if !translated {
-            write(source, document)?;
+            write(source, document, None)?;
             return Ok(out);
         }
         for (i, tag) in self.locales.iter().enumerate() {
@@ -279,39 +327,63 @@ impl Local {
                 0 => source.clone(),
                 _ => translation_path(&source, tag),
             };
-            write(file, value)?;
+            write(file, value, Some(tag))?;
         }
         Ok(out)
     }
 
     /// Loads the content as it would be with `writes` made, in a copy, and refuses the save
     /// with every mistake when it is not valid.
-    fn validate_with(&self, writes: &[(PathBuf, String)]) -> Result<(), LocalError> {
+    fn validate_with(&self, writes: &[Save]) -> Result<(), LocalError> {
         if writes.is_empty() {
             return Ok(());
         }
         let scratch = tempfile::tempdir().context("creating a scratch directory")?;
         let copy = scratch.path().join("content");
         copy_content(&self.content_dir, &copy)?;
-        for (path, text) in writes {
-            let rel = path
+        let mut written = Vec::new();
+        for save in writes {
+            let rel = save
+                .path
                 .strip_prefix(&self.content_dir)
-                .with_context(|| format!("{} is outside the content", path.display()))?;
-            std::fs::write(copy.join(rel), text)
+                .with_context(|| format!("{} is outside the content", save.path.display()))?;
+            std::fs::write(copy.join(rel), &save.text)
                 .with_context(|| format!("writing {}", rel.display()))?;
+            written.push(super::placed::Written {
+                rel,
+                text: &save.text,
+                locale: save.locale.as_deref(),
+                nested: save.nested,
+            });
         }
         let shown = crate::content::Publishing::preview();
         match content::Content::load_with(&copy, &self.public_dir, None, &shown) {
             Ok(_) => Ok(()),
             // Each mistake named by the file the author knows, not the scratch copy's.
-            Err(errors) => Err(LocalError::Refused(format!(
-                "not saved, the content would not be valid:\n{}",
-                errors
-                    .to_string()
-                    .replace(&format!("{}/", copy.display()), "content/")
-            ))),
+            Err(errors) => Err(LocalError::Invalid {
+                message: format!(
+                    "not saved, the content would not be valid:\n{}",
+                    errors
+                        .to_string()
+                        .replace(&format!("{}/", copy.display()), "content/")
+                ),
+                fields: super::placed::place(&errors, &copy, &written),
+            }),
         }
     }
+}
+
+/// A file a save writes, and where the editor shows it.
+#[derive(Debug)]
+struct Save {
+    /// The file.
+    path: PathBuf,
+    /// Its new text.
+    text: String,
+    /// The language of the editor's form it comes from, for a translated entry.
+    locale: Option<String>,
+    /// Whether the editor shows its fields under the language (`{en: ..., et: ...}`).
+    nested: bool,
 }
 
 /// One file of a save.
@@ -584,6 +656,13 @@ pub fn router(content_dir: PathBuf, public_dir: PathBuf) -> axum::Router {
                 match answer {
                     Ok(Ok(json)) => axum::Json(json).into_response(),
                     Ok(Err(err)) => match err.downcast_ref::<LocalError>() {
+                        // The editor shows `error`; `fields` places each mistake at its field
+                        // (site/admin/fieldErrors.ts).
+                        Some(LocalError::Invalid { message, fields }) => (
+                            StatusCode::UNPROCESSABLE_ENTITY,
+                            axum::Json(json!({ "error": message, "fields": fields })),
+                        )
+                            .into_response(),
                         Some(LocalError::Refused(_) | LocalError::Unsupported(_)) => {
                             failed(StatusCode::UNPROCESSABLE_ENTITY, err.to_string())
                         }

@@ -14,6 +14,7 @@
 pub mod edit;
 pub mod fields;
 pub mod local;
+pub mod placed;
 
 use std::path::Path;
 

@@ -508,6 +508,39 @@ fn a_save_through_sitegen_dev_changes_only_the_lines_edited_in_each_language() {
         "{message}"
     );
     assert_eq!(before("pages/about.yaml"), written, "nothing is written");
+    // ... and placed at its field of the editor's document, in its language.
+    let sitegen::cms::local::LocalError::Invalid { fields, .. } = &refused else {
+        panic!("not a validation: {refused}");
+    };
+    let placed: Vec<(&str, &str, Option<&str>, Option<&str>)> = fields
+        .iter()
+        .map(|f| {
+            (
+                f.field.as_str(),
+                f.name.as_str(),
+                f.locale.as_deref(),
+                f.value.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        placed,
+        [(
+            "en.hero.actions[0].href",
+            "href",
+            Some("en"),
+            Some("/no-such-page")
+        )]
+    );
+    // The same answer without a save, for the editor to ask before it saves.
+    let checked = backend
+        .handle(&request(
+            "validateEntry",
+            serde_json::json!({ "dataFiles": [{ "path": path, "raw": raw }], "assets": [] }),
+        ))
+        .expect("answered");
+    assert_eq!(checked["errors"][0]["field"], "en.hero.actions[0].href");
+    assert_eq!(before("pages/about.yaml"), written, "nothing is written");
 }
 
 #[test]

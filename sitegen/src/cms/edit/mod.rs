@@ -92,6 +92,12 @@ pub fn apply(original: &str, new: &Value) -> Result<String, EditError> {
     }
 }
 
+/// The field of the YAML `text` at 1-based `line` and `column`, as errors name fields
+/// (`hero.actions[1].href`): where an error of the content's validation belongs in the editor.
+pub fn field_at(text: &str, line: usize, column: usize) -> Option<String> {
+    tree::field_at(text, line, column)
+}
+
 /// Whether the document names a value shared through an anchor (`*name`).
 fn has_alias(node: &Node) -> bool {
     match &node.kind {

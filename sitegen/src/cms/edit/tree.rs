@@ -238,6 +238,60 @@ impl Builder<'_> {
     }
 }
 
+/// The field of `source` at 1-based `line` and `column` (as errors place them), named as errors
+/// name fields (`hero.actions[1].href`): the deepest value or key there, else the deepest
+/// whose lines hold the line.
+pub(super) fn field_at(source: &str, line: usize, column: usize) -> Option<String> {
+    let root = parse(source)?;
+    let start = source
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let at = (start + column.saturating_sub(1)).min(source.len());
+    let line_end = next_line(source, start);
+    let mut path = String::new();
+    let mut node = &root;
+    loop {
+        // A child that holds the byte itself, else one on the line.
+        let within = |from: usize, to: usize| from <= at && at <= to;
+        let on_line = |from: usize, to: usize| from < line_end && start <= to;
+        let next = match &node.kind {
+            Kind::Map(entries) => entries
+                .iter()
+                .find(|e| within(e.key_start, e.value.end))
+                .or_else(|| entries.iter().find(|e| on_line(e.key_start, e.value.end)))
+                .map(|e| (join_key(&path, &e.key), &e.value)),
+            Kind::Seq(items) => items
+                .iter()
+                .enumerate()
+                .find(|(_, i)| within(i.dash, i.value.end))
+                .or_else(|| {
+                    items
+                        .iter()
+                        .enumerate()
+                        .find(|(_, i)| on_line(i.dash, i.value.end))
+                })
+                .map(|(n, i)| (format!("{path}[{n}]"), &i.value)),
+            _ => None,
+        };
+        match next {
+            Some((deeper, child)) => {
+                path = deeper;
+                node = child;
+            }
+            None => return (!path.is_empty()).then_some(path),
+        }
+    }
+}
+
+fn join_key(path: &str, key: &str) -> String {
+    match path.is_empty() {
+        true => key.to_owned(),
+        false => format!("{path}.{key}"),
+    }
+}
+
 /// The column of byte `at`: its distance from the start of its line.
 pub(super) fn column(source: &str, at: usize) -> usize {
     at - line_start(source, at)
@@ -372,6 +426,25 @@ mod tests {
             Kind::Seq(items) => items.iter().for_each(|i| texts(source, &i.value, out)),
             _ => {}
         }
+    }
+
+    #[test]
+    fn an_error_s_line_and_column_name_its_field() {
+        let source = "meta:\n  title: T\nhero:\n  actions:\n    - label: A\n      href: /x\n    - { label: B, href: /y }\n";
+        assert_eq!(field_at(source, 2, 10).as_deref(), Some("meta.title"));
+        assert_eq!(
+            field_at(source, 6, 13).as_deref(),
+            Some("hero.actions[0].href")
+        );
+        assert_eq!(
+            field_at(source, 6, 1).as_deref(),
+            Some("hero.actions[0].href")
+        );
+        assert_eq!(
+            field_at(source, 7, 26).as_deref(),
+            Some("hero.actions[1].href")
+        );
+        assert_eq!(field_at(source, 4, 3).as_deref(), Some("hero.actions"));
     }
 
     #[test]
