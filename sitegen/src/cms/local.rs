@@ -8,10 +8,11 @@
 //!   layout for a file collection).
 //! - A map of the model is shown as the list [`super::fields`] lays it out as, and written back
 //!   as a map.
-//! - A save is written into the file's text by [`super::edit`] (only the values changed), and
-//!   only after the whole content, with the save in it, passes the validation of
-//!   `sitegen validate`: an invalid save is answered with the errors, each naming its file, line
-//!   and field, and nothing is written.
+//! - A save is written into the file's text by [`super::edit`] (only what changed), and only
+//!   after the whole content, with the save in it, passes the validation of `sitegen validate`:
+//!   an invalid save is answered with the errors, each naming its file, line and column, and
+//!   those of the files saved placed at the editor's fields ([`super::placed`]); nothing is
+//!   written. `validateEntry` answers the same without a save.
 
 use std::path::{Path, PathBuf};
 
