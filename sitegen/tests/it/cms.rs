@@ -604,6 +604,36 @@ fn an_article_is_shown_in_one_file_per_language_and_saved_under_its_own_name() {
         changed(&before, &after),
         ["title: Designing event-driven APIs that last"]
     );
+
+    // A link to a missing page in the body and a date that is no date: each at its field.
+    let raw = raw
+        .replacen("date: 2024-02-14", "date: someday", 1)
+        .replacen(
+            "\n---\n",
+            "\n---\nSee [the old page](/no-such-page).\n\n",
+            1,
+        );
+    let refused = backend
+        .handle(&request(
+            "persistEntry",
+            serde_json::json!({ "dataFiles": [{ "path": path, "raw": raw }], "assets": [] }),
+        ))
+        .expect_err("invalid");
+    let sitegen::cms::local::LocalError::Invalid { fields, .. } = &refused else {
+        panic!("not a validation: {refused}");
+    };
+    let mut placed: Vec<(&str, Option<&str>)> = fields
+        .iter()
+        .map(|f| (f.field.as_str(), f.locale.as_deref()))
+        .collect();
+    placed.sort_unstable();
+    placed.dedup();
+    assert_eq!(
+        placed,
+        [("body", Some("en")), ("date", Some("en"))],
+        "{refused}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), after);
 }
 
 #[test]

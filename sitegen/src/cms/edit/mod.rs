@@ -211,6 +211,11 @@ impl Writer<'_> {
         if same(old, new) {
             return Ok(true);
         }
+        // An empty `{}` or `[]` of a block that gets values: its owner writes it as block lines.
+        if !node.in_flow && blank(old) && is_collection(new) && !blank(new) {
+            self.first.get_or_insert_with(|| field(path));
+            return Ok(false);
+        }
         match (&node.kind, old, new) {
             (Kind::Alias, ..) => Err(EditError::Shared { field: field(path) }),
             (Kind::Scalar(style), _, _) if !is_collection(old) && !is_collection(new) => {
@@ -858,6 +863,19 @@ hero:
                 "+    - two"
             ]
         );
+    }
+
+    #[test]
+    fn an_empty_flow_collection_that_gets_values_becomes_block_lines() {
+        let original = "# Old paths.\n{}\n";
+        let got = edit(original, |v| set(v, &["/old"], "/new")).expect("edit");
+        assert_eq!(got, "# Old paths.\n/old: /new\n");
+        let original = "title: T\naliases: []  # none yet\nnext: n\n";
+        let got = edit(original, |v| {
+            v["aliases"] = serde_yaml::from_str("[/a, /b]").expect("yaml");
+        })
+        .expect("edit");
+        assert_eq!(got, "title: T\naliases:\n  - /a\n  - /b\nnext: n\n");
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub(super) struct Node {
     pub end: usize,
     /// Whether it is inside a flow collection (`{ a: b }`, `[a, b]`), or is one.
     pub flow: bool,
+    /// Whether it is inside a flow collection.
+    pub in_flow: bool,
     /// What it is.
     pub kind: Kind,
 }
@@ -143,6 +145,7 @@ impl Builder<'_> {
                     start,
                     end,
                     flow,
+                    in_flow: flow,
                     kind: Kind::Scalar(*style),
                 })
             }
@@ -154,6 +157,7 @@ impl Builder<'_> {
                     start,
                     end: start + 1 + name,
                     flow,
+                    in_flow: flow,
                     kind: Kind::Alias,
                 })
             }
@@ -178,6 +182,7 @@ impl Builder<'_> {
                             start,
                             end,
                             flow: flow || is_flow,
+                            in_flow: flow,
                             kind: Kind::Map(entries),
                         });
                     }
@@ -214,6 +219,7 @@ impl Builder<'_> {
                             start,
                             end,
                             flow: flow || is_flow,
+                            in_flow: flow,
                             kind: Kind::Seq(items),
                         });
                     }
