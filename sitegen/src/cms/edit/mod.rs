@@ -73,12 +73,14 @@ pub fn apply(original: &str, new: &Value) -> Result<String, EditError> {
             .push((line_start(original, root.start), original.len(), text));
     }
     let first = writer.first.clone().unwrap_or_else(|| "(the file)".into());
-    let mut edits = writer.edits;
-    // Latest first, so that each range is still where the text had it; an insertion at the
-    // end of a removed range goes in before the removal.
-    edits.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let mut edits: Vec<(usize, (usize, usize, String))> =
+        writer.edits.into_iter().enumerate().collect();
+    // Latest first, so that each range is still where the text had it: a removal before an
+    // insertion at its start, and of insertions at one place the one gathered last first, so
+    // that they read in the order they were gathered (a nested key before its owner's next).
+    edits.sort_by(|(i, a), (j, b)| (b.0, b.1, j).cmp(&(a.0, a.1, i)));
     let mut text = original.to_owned();
-    for (start, end, replacement) in edits {
+    for (_, (start, end, replacement)) in edits {
         text.replace_range(start..end, &replacement);
     }
     // Nothing is written that does not read back as the edited document.
@@ -116,28 +118,26 @@ fn same(a: &Value, b: &Value) -> bool {
 
 /// The file's manner of writing, learnt from its text: new text is written the same way.
 fn manner(source: &str, root: &Node) -> Manner {
-    let mut manner = Manner::default();
-    let (mut single, mut double) = (0, 0);
-    let mut steps = Vec::new();
-    let mut lists = Vec::new();
-    let mut braces = Vec::new();
-    fn walk(
-        source: &str,
-        node: &Node,
-        out: &mut (
-            &mut usize,
-            &mut usize,
-            &mut Vec<usize>,
-            &mut Vec<bool>,
-            &mut Vec<bool>,
-        ),
-    ) {
+    /// What the text shows of its manner.
+    #[derive(Default)]
+    struct Seen {
+        single: usize,
+        double: usize,
+        /// How much deeper each nested block mapping is than its key.
+        steps: Vec<usize>,
+        /// For each block list under a key, whether it is deeper than the key.
+        indented_lists: Vec<bool>,
+        /// For each flow mapping, whether a space follows its `{`.
+        padded_braces: Vec<bool>,
+    }
+    fn walk(source: &str, node: &Node, seen: &mut Seen) {
         match &node.kind {
-            Kind::Scalar(TScalarStyle::SingleQuoted) => *out.0 += 1,
-            Kind::Scalar(TScalarStyle::DoubleQuoted) => *out.1 += 1,
+            Kind::Scalar(TScalarStyle::SingleQuoted) => seen.single += 1,
+            Kind::Scalar(TScalarStyle::DoubleQuoted) => seen.double += 1,
             Kind::Map(entries) => {
                 if node.flow && source[node.start..].starts_with('{') {
-                    out.4.push(source[node.start + 1..].starts_with(' '));
+                    seen.padded_braces
+                        .push(source[node.start + 1..].starts_with(' '));
                 }
                 for entry in entries {
                     let key = column(source, entry.key_start);
@@ -145,45 +145,42 @@ fn manner(source: &str, root: &Node) -> Manner {
                         Kind::Map(inner) if !entry.value.flow && !inner.is_empty() => {
                             let inner = column(source, inner[0].key_start);
                             if inner > key {
-                                out.2.push(inner - key);
+                                seen.steps.push(inner - key);
                             }
                         }
                         Kind::Seq(items) if !entry.value.flow && !items.is_empty() => {
-                            out.3.push(column(source, items[0].dash) > key);
+                            seen.indented_lists
+                                .push(column(source, items[0].dash) > key);
                         }
                         _ => {}
                     }
-                    walk(source, &entry.value, out);
+                    walk(source, &entry.value, seen);
                 }
             }
-            Kind::Seq(items) => items.iter().for_each(|i| walk(source, &i.value, out)),
-            _ => {}
+            Kind::Seq(items) => items.iter().for_each(|i| walk(source, &i.value, seen)),
+            Kind::Scalar(_) | Kind::Alias => {}
         }
     }
-    walk(
-        source,
-        root,
-        &mut (
-            &mut single,
-            &mut double,
-            &mut steps,
-            &mut lists,
-            &mut braces,
-        ),
-    );
-    if let Some(step) = steps.iter().min() {
-        manner.step = *step;
+    let mut seen = Seen::default();
+    walk(source, root, &mut seen);
+    let default = Manner::default();
+    Manner {
+        step: seen.steps.iter().copied().min().unwrap_or(default.step),
+        indent_lists: seen
+            .indented_lists
+            .first()
+            .copied()
+            .unwrap_or(default.indent_lists),
+        quote: match seen.double > seen.single {
+            true => '"',
+            false => default.quote,
+        },
+        padded_braces: seen
+            .padded_braces
+            .first()
+            .copied()
+            .unwrap_or(default.padded_braces),
     }
-    if let Some(first) = lists.first() {
-        manner.indent_lists = *first;
-    }
-    if let Some(first) = braces.first() {
-        manner.padded_braces = *first;
-    }
-    if double > single {
-        manner.quote = '"';
-    }
-    manner
 }
 
 /// The edits of one save, gathered before any is made.
@@ -341,7 +338,7 @@ impl Writer<'_> {
             let text: String = pending.drain(..).collect();
             match after {
                 Some(entry) => {
-                    let at = line_end(writer.source, entry.value.end);
+                    let at = next_line(writer.source, entry.value.end);
                     let text = match writer.source[..at].ends_with('\n') || at == 0 {
                         true => text,
                         false => format!("\n{}", text.trim_end_matches('\n')),
@@ -416,12 +413,12 @@ impl Writer<'_> {
             // An item that moved keeps its text; a new one is written.
             let text = match removed.iter().find(|&&r| old[r] == new[n]) {
                 Some(&r) => self.source[line_start(self.source, items[r].dash)
-                    ..line_end(self.source, items[r].value.end)]
+                    ..next_line(self.source, items[r].value.end)]
                     .to_owned(),
                 None => emit::item(&new[n], dash_column, &self.manner),
             };
             let at = match previous {
-                Some(p) => line_end(self.source, items[p].value.end),
+                Some(p) => next_line(self.source, items[p].value.end),
                 None => line_start(self.source, first.dash),
             };
             let text = match self.source[..at].ends_with('\n') || at == 0 {
@@ -443,7 +440,7 @@ impl Writer<'_> {
         at: &str,
     ) -> Result<(), EditError> {
         let from = line_start(self.source, start);
-        let to = line_end(self.source, end);
+        let to = next_line(self.source, end);
         let before = &self.source[from..start];
         let shared = |what: &str| EditError::Shape {
             field: field(at),
@@ -471,11 +468,6 @@ impl Writer<'_> {
         self.edits.push((from, to, text));
         Ok(())
     }
-}
-
-/// The byte after the line break of the line holding `at`, comments after the value included.
-fn line_end(source: &str, at: usize) -> usize {
-    next_line(source, at)
 }
 
 /// The pairs of indices of a longest common subsequence of `a` and `b`.
@@ -879,6 +871,30 @@ hero:
     }
 
     #[test]
+    fn insertions_at_one_place_keep_their_order() {
+        let original = "a:\n  b: 1\nlist:\n  - x\n";
+        let got = edit(original, |v| {
+            v["a"]["c"] = 2.into();
+            let list = v["list"].as_sequence_mut().expect("list");
+            list.push("y".into());
+            list.push("z".into());
+            let mut sorted = Mapping::new();
+            for (k, val) in v.as_mapping().expect("map") {
+                sorted.insert(k.clone(), val.clone());
+                if k == "a" {
+                    sorted.insert("after_a".into(), "new".into());
+                }
+            }
+            *v = Value::Mapping(sorted);
+        })
+        .expect("edit");
+        assert_eq!(
+            got,
+            "a:\n  b: 1\n  c: 2\nafter_a: new\nlist:\n  - x\n  - y\n  - z\n"
+        );
+    }
+
+    #[test]
     fn a_value_shared_through_an_anchor_is_refused() {
         let original = "a: &words\n  hello: Hi\nb: *words\n";
         let err = edit(original, |v| set(v, &["a", "hello"], "Hey")).expect_err("shared");
@@ -950,6 +966,28 @@ hero:
         })
     }
 
+    /// The paths of `value`'s lists of more than one item.
+    fn seqs(value: &Value, at: Vec<Value>, out: &mut Vec<Vec<Value>>) {
+        match value {
+            Value::Mapping(map) => map.iter().for_each(|(k, v)| {
+                let mut next = at.clone();
+                next.push(k.clone());
+                seqs(v, next, out);
+            }),
+            Value::Sequence(items) => {
+                if items.len() > 1 {
+                    out.push(at.clone());
+                }
+                items.iter().enumerate().for_each(|(i, v)| {
+                    let mut next = at.clone();
+                    next.push(Value::from(i));
+                    seqs(v, next, out);
+                });
+            }
+            _ => {}
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig {
             cases: 256,
@@ -1001,26 +1039,6 @@ hero:
             let (name, original) = &documents[file % documents.len()];
             let old: Value = serde_yaml::from_str(original).expect("parses");
             let mut lists = Vec::new();
-            fn seqs(value: &Value, at: Vec<Value>, out: &mut Vec<Vec<Value>>) {
-                match value {
-                    Value::Mapping(map) => map.iter().for_each(|(k, v)| {
-                        let mut next = at.clone();
-                        next.push(k.clone());
-                        seqs(v, next, out);
-                    }),
-                    Value::Sequence(items) => {
-                        if items.len() > 1 {
-                            out.push(at.clone());
-                        }
-                        items.iter().enumerate().for_each(|(i, v)| {
-                            let mut next = at.clone();
-                            next.push(Value::from(i));
-                            seqs(v, next, out);
-                        });
-                    }
-                    _ => {}
-                }
-            }
             seqs(&old, Vec::new(), &mut lists);
             proptest::prop_assume!(!lists.is_empty());
             let mut value = old.clone();
@@ -1037,6 +1055,42 @@ hero:
                     proptest::prop_assert!(added <= 1, "{}: {:?}", name, changes);
                     proptest::prop_assert!(!changes.is_empty(), "{}: {:?}", name, changes);
                     if added == 1 {
+                        proptest::prop_assert_eq!(changes.len(), 2, "{}: {:?}", name, changes);
+                    }
+                }
+                Err(EditError::Shared { .. }) => {}
+                Err(err) => proptest::prop_assert!(false, "{name}: {err}"),
+            }
+        }
+
+        /// A copy of a random item of a random list of a real file added at a random place:
+        /// new lines only (a list written on one line is that line rewritten).
+        #[test]
+        fn a_random_list_item_added_to_a_real_file_is_new_lines_only(
+            file in 0usize..1000,
+            pick in 0usize..10_000,
+            place in 0usize..100,
+        ) {
+            let documents = real_documents();
+            let (name, original) = &documents[file % documents.len()];
+            let old: Value = serde_yaml::from_str(original).expect("parses");
+            let mut lists = Vec::new();
+            seqs(&old, Vec::new(), &mut lists);
+            proptest::prop_assume!(!lists.is_empty());
+            let mut value = old.clone();
+            let list = at_path(&mut value, &lists[pick % lists.len()]).as_sequence_mut().expect("list");
+            let copy = list[pick % list.len()].clone();
+            proptest::prop_assume!(!blank(&copy));
+            let at = place % (list.len() + 1);
+            list.insert(at, copy);
+            match apply(original, &value) {
+                Ok(written) => {
+                    let back: Value = serde_yaml::from_str(&written).expect("written text parses");
+                    proptest::prop_assert!(same(&back, &value), "{name}: {written}");
+                    let changes = diff(original, &written);
+                    let removed = changes.iter().filter(|l| l.starts_with('-')).count();
+                    proptest::prop_assert!(removed <= 1, "{}: {:?}", name, changes);
+                    if removed == 1 {
                         proptest::prop_assert_eq!(changes.len(), 2, "{}: {:?}", name, changes);
                     }
                 }
