@@ -3,6 +3,7 @@
 import CMS from 'decap-cms-app'
 import type { EditorConfig } from './present'
 import { type GithubBackend, readThrough, SITEGEN_GITHUB } from './sitegenGithub'
+import { showFieldErrors } from './fieldErrors'
 
 const response = await fetch('/admin/config.json', { cache: 'no-store' })
 if (!response.ok) throw new Error(`/admin/config.json: ${response.status} ${await response.text()}`)
@@ -26,4 +27,6 @@ CMS.registerBackend(
     }
   },
 )
+// A refused save's mistakes under their fields (admin/fieldErrors.ts).
+showFieldErrors()
 CMS.init({ config: { ...config, load_config_file: false } })

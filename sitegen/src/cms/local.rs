@@ -8,10 +8,11 @@
 //!   layout for a file collection).
 //! - A map of the model is shown as the list [`super::fields`] lays it out as, and written back
 //!   as a map.
-//! - A save is written into the file's text by [`super::edit`] (only the values changed), and
-//!   only after the whole content, with the save in it, passes the validation of
-//!   `sitegen validate`: an invalid save is answered with the errors, each naming its file, line
-//!   and field, and nothing is written.
+//! - A save is written into the file's text by [`super::edit`] (only what changed), and only
+//!   after the whole content, with the save in it, passes the validation of `sitegen validate`:
+//!   an invalid save is answered with the errors, each naming its file, line and column, and
+//!   those of the files saved placed at the editor's fields ([`super::placed`]); nothing is
+//!   written. `validateEntry` answers the same without a save.
 
 use std::path::{Path, PathBuf};
 
@@ -38,10 +39,18 @@ pub struct Request {
 /// Why a request was not done: the editor shows the message.
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
-    /// The save would make the content invalid, or cannot be written in place; nothing was
-    /// written.
+    /// The save cannot be written in place; nothing was written.
     #[error("{0}")]
     Refused(String),
+    /// The save would make the content invalid: every mistake, and those of the files saved
+    /// at their fields ([`super::placed`]); nothing was written.
+    #[error("{message}")]
+    Invalid {
+        /// Every mistake, one a line, as `sitegen validate` prints them.
+        message: String,
+        /// The mistakes in the files saved, at their fields.
+        fields: Vec<super::placed::FieldError>,
+    },
     /// The request is not one this backend answers.
     #[error("{0}")]
     Unsupported(String),
@@ -106,6 +115,27 @@ impl Local {
                     .map(Json::Array)
             }
             "getEntry" => self.entry(str_param(params, "path")?),
+            // The validation of a save without the save: what the editor asks before saving.
+            "validateEntry" => {
+                let files: Vec<DataFile> = serde_json::from_value(params["dataFiles"].clone())
+                    .map_err(|err| LocalError::Unsupported(format!("dataFiles: {err}")))?;
+                let assets: Vec<Asset> =
+                    serde_json::from_value(params["assets"].clone()).unwrap_or_default();
+                let checked = assets
+                    .iter()
+                    .map(|asset| self.media().check(asset).map_err(LocalError::from))
+                    .collect::<Result<Vec<_>, _>>();
+                match checked.and_then(|pictures| {
+                    let saves = self.saves(&files, false)?;
+                    self.validate_with(&saves, &pictures)
+                }) {
+                    Ok(()) => Ok(json!({"errors": []})),
+                    Err(LocalError::Invalid { message, fields }) => {
+                        Ok(json!({"message": message, "errors": fields}))
+                    }
+                    Err(err) => Err(err),
+                }
+            }
             "persistEntry" => {
                 let files: Vec<DataFile> = serde_json::from_value(params["dataFiles"].clone())
                     .map_err(|err| LocalError::Unsupported(format!("dataFiles: {err}")))?;
@@ -317,7 +347,24 @@ impl Local {
             .iter()
             .map(|asset| self.media().check(asset))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut writes: Vec<(PathBuf, String)> = Vec::new();
+        let writes = self.saves(files, new_entry)?;
+        self.validate_with(&writes, &pictures)?;
+        // The pictures first: a page is never reloaded naming one not yet there.
+        for picture in &pictures {
+            super::media::write(picture)?;
+        }
+        for Save { path, text, .. } in &writes {
+            let tmp = path.with_extension("cms-tmp");
+            std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+            std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// The files the editor's `files` change, with their new text. A `new_entry` replaces no
+    /// file.
+    fn saves(&self, files: &[DataFile], new_entry: bool) -> Result<Vec<Save>, LocalError> {
+        let mut writes: Vec<Save> = Vec::new();
         for file in files {
             match self.file_entry(&file.path) {
                 Some((fields, translated)) => {
@@ -331,25 +378,28 @@ impl Local {
                             self.editor_path(&disk)
                         )));
                     }
+                    // `SLUG.et.md` is the Estonian form of the entry, `SLUG.en.md` the source's.
+                    let locale = file
+                        .path
+                        .strip_suffix(".md")
+                        .and_then(|stem| stem.rsplit_once('.'))
+                        .map(|(_, tag)| tag)
+                        .filter(|tag| self.locales.iter().any(|l| l == tag))
+                        .map(str::to_owned);
                     if let Some(text) = article_text(&disk, &file.raw)? {
-                        writes.push((disk, text));
+                        writes.push(Save {
+                            text,
+                            path: disk,
+                            locale,
+                            nested: false,
+                        });
                     }
                 }
             }
         }
         record_new_translations(&mut writes);
-        writes.retain(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(text));
-        self.validate_with(&writes, &pictures)?;
-        // The pictures first: a page is never reloaded naming one not yet there.
-        for picture in &pictures {
-            super::media::write(picture)?;
-        }
-        for (path, text) in &writes {
-            let tmp = path.with_extension("cms-tmp");
-            std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-            std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-        }
-        Ok(())
+        writes.retain(|w| std::fs::read_to_string(&w.path).ok().as_deref() != Some(&w.text));
+        Ok(writes)
     }
 
     /// The files a save of the file entry `path` writes: its own, and its translations'.
@@ -359,28 +409,34 @@ impl Local {
         raw: &str,
         fields: &[Field],
         translated: bool,
-    ) -> Result<Vec<(PathBuf, String)>, LocalError> {
+    ) -> Result<Vec<Save>, LocalError> {
         let source = self.disk_path(path)?;
         let document: Value = yaml::value_from_str(raw)
             .map_err(|err| LocalError::Refused(format!("{path}: {}", err.message)))?;
         let mut out = Vec::new();
-        let mut write = |file: PathBuf, value: Value| -> Result<(), LocalError> {
-            let value = unpresent(value, fields);
-            let text = match file.exists() {
-                true => {
-                    let original = read(&file)?;
-                    super::edit::apply(&original, &value).map_err(|err| {
-                        LocalError::Refused(format!("{}: {err}", self.editor_path(&file)))
-                    })?
-                }
-                false if super::edit::blank(&value) => return Ok(()),
-                false => new_file_text(&self.content_dir, &file, &value)?,
+        let mut write =
+            |file: PathBuf, value: Value, locale: Option<&str>| -> Result<(), LocalError> {
+                let value = unpresent(value, fields);
+                let text = match file.exists() {
+                    true => {
+                        let original = read(&file)?;
+                        super::edit::apply(&original, &value).map_err(|err| {
+                            LocalError::Refused(format!("{}: {err}", self.editor_path(&file)))
+                        })?
+                    }
+                    false if super::edit::blank(&value) => return Ok(()),
+                    false => new_file_text(&self.content_dir, &file, &value)?,
+                };
+                out.push(Save {
+                    path: file,
+                    text,
+                    locale: locale.map(str::to_owned),
+                    nested: locale.is_some(),
+                });
+                Ok(())
             };
-            out.push((file, text));
-            Ok(())
-        };
         if !translated {
-            write(source, document)?;
+            write(source, document, None)?;
             return Ok(out);
         }
         for (i, tag) in self.locales.iter().enumerate() {
@@ -389,30 +445,34 @@ impl Local {
                 0 => source.clone(),
                 _ => translation_path(&source, tag),
             };
-            write(file, value)?;
+            write(file, value, Some(tag))?;
         }
         Ok(out)
     }
 
     /// Loads the content as it would be with `writes` made, in a copy, and refuses the save
     /// with every mistake when it is not valid.
-    fn validate_with(
-        &self,
-        writes: &[(PathBuf, String)],
-        pictures: &[Picture],
-    ) -> Result<(), LocalError> {
+    fn validate_with(&self, writes: &[Save], pictures: &[Picture]) -> Result<(), LocalError> {
         if writes.is_empty() {
             return Ok(());
         }
         let scratch = tempfile::tempdir().context("creating a scratch directory")?;
         let copy = scratch.path().join("content");
         copy_content(&self.content_dir, &copy)?;
-        for (path, text) in writes {
-            let rel = path
+        let mut written = Vec::new();
+        for save in writes {
+            let rel = save
+                .path
                 .strip_prefix(&self.content_dir)
-                .with_context(|| format!("{} is outside the content", path.display()))?;
-            std::fs::write(copy.join(rel), text)
+                .with_context(|| format!("{} is outside the content", save.path.display()))?;
+            std::fs::write(copy.join(rel), &save.text)
                 .with_context(|| format!("writing {}", rel.display()))?;
+            written.push(super::placed::Written {
+                rel,
+                text: &save.text,
+                locale: save.locale.as_deref(),
+                nested: save.nested,
+            });
         }
         for picture in pictures {
             let rel = picture
@@ -428,14 +488,30 @@ impl Local {
         match content::Content::load_with(&copy, &self.public_dir, None, &shown) {
             Ok(_) => Ok(()),
             // Each mistake named by the file the author knows, not the scratch copy's.
-            Err(errors) => Err(LocalError::Refused(format!(
-                "not saved, the content would not be valid:\n{}",
-                errors
-                    .to_string()
-                    .replace(&format!("{}/", copy.display()), "content/")
-            ))),
+            Err(errors) => Err(LocalError::Invalid {
+                message: format!(
+                    "not saved, the content would not be valid:\n{}",
+                    errors
+                        .to_string()
+                        .replace(&format!("{}/", copy.display()), "content/")
+                ),
+                fields: super::placed::place(&errors, &copy, &written),
+            }),
         }
     }
+}
+
+/// A file a save writes, and where the editor shows it.
+#[derive(Debug)]
+struct Save {
+    /// The file.
+    path: PathBuf,
+    /// Its new text.
+    text: String,
+    /// The language of the editor's form it comes from, for a translated entry.
+    locale: Option<String>,
+    /// Whether the editor shows its fields under the language (`{en: ..., et: ...}`).
+    nested: bool,
 }
 
 /// One file of a save.
@@ -528,9 +604,12 @@ fn article_text(disk: &Path, raw: &str) -> Result<Option<String>, LocalError> {
 
 /// Records in each new article translation of `writes` that it follows its source as this save
 /// leaves it (`# translated_from:`, as `sitegen i18n mark` would): it was written beside it.
-fn record_new_translations(writes: &mut [(PathBuf, String)]) {
-    let sources: Vec<(PathBuf, String)> = writes.to_vec();
-    for (path, text) in writes.iter_mut() {
+fn record_new_translations(writes: &mut [Save]) {
+    let sources: Vec<(PathBuf, String)> = writes
+        .iter()
+        .map(|w| (w.path.clone(), w.text.clone()))
+        .collect();
+    for Save { path, text, .. } in writes.iter_mut() {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
@@ -663,16 +742,23 @@ fn unpresent(value: Value, fields: &[Field]) -> Value {
 }
 
 fn unpresent_fields(value: Value, fields: &[Field]) -> Value {
-    let Value::Mapping(mut map) = value else {
+    let Value::Mapping(map) = value else {
         return value;
     };
-    for field in fields {
-        let key = Value::from(field.name.as_str());
-        if let Some(inner) = map.remove(&key) {
-            map.insert(key, unpresent_field(inner, field));
-        }
-    }
-    Value::Mapping(map)
+    // In the editor's order, which is the model's: a key added is written at its place.
+    Value::Mapping(
+        map.into_iter()
+            .map(|(key, inner)| {
+                match fields
+                    .iter()
+                    .find(|f| key.as_str() == Some(f.name.as_str()))
+                {
+                    Some(field) => (key, unpresent_field(inner, field)),
+                    None => (key, inner),
+                }
+            })
+            .collect(),
+    )
 }
 
 fn unpresent_field(value: Value, field: &Field) -> Value {
@@ -774,6 +860,13 @@ pub fn router(content_dir: PathBuf, public_dir: PathBuf) -> axum::Router {
                     match answer {
                         Ok(Ok(json)) => axum::Json(json).into_response(),
                         Ok(Err(err)) => match err.downcast_ref::<LocalError>() {
+                            // The editor shows `error`; `fields` places each mistake at its
+                            // field (site/admin/fieldErrors.ts).
+                            Some(LocalError::Invalid { message, fields }) => (
+                                StatusCode::UNPROCESSABLE_ENTITY,
+                                axum::Json(json!({ "error": message, "fields": fields })),
+                            )
+                                .into_response(),
                             Some(LocalError::Refused(_) | LocalError::Unsupported(_)) => {
                                 failed(StatusCode::UNPROCESSABLE_ENTITY, err.to_string())
                             }

@@ -17,6 +17,7 @@ pub mod fields;
 pub mod live;
 pub mod local;
 pub mod media;
+pub mod placed;
 pub mod tidy;
 
 use std::path::Path;
@@ -187,6 +188,11 @@ pub struct FileEntry {
     pub file: String,
     /// Its fields.
     pub fields: Vec<Field>,
+    /// Whether its translated fields have a form in each language: Decap strips the `i18n` of
+    /// the fields of a file without it, even in a translated collection, and shows the
+    /// source's values in the other languages' forms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub i18n: Option<bool>,
 }
 
 /// The editor's configuration for the content under `content_dir`, which is `content_path` in
@@ -220,6 +226,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
             label: fields::label(name.rsplit('/').next().unwrap_or(name)),
             file: format!("{content_path}/{file}"),
             fields,
+            i18n: None,
         })
     };
     let single_file = Some(serde_json::json!({ "structure": "single_file" }));
@@ -286,6 +293,15 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         i18n: None,
     });
     let publish_mode = matches!(backend, Backend::Github { .. }).then_some("editorial_workflow");
+    // Each file of a translated collection is translated (its fields' `i18n` is kept).
+    for collection in &mut collections {
+        if let (Some(_), CollectionKind::Files { files }) = (&collection.i18n, &mut collection.kind)
+        {
+            for file in files {
+                file.i18n = Some(true);
+            }
+        }
+    }
     Ok(Config {
         content_path: content_path.to_owned(),
         backend,
