@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin } from 'vite'
+import { PREVIEW_PATH, preview } from './devPreview.ts'
 
 /** The editor's page: no content, nothing the site's pages share, never indexed. */
 const ADMIN_PAGE = `<!doctype html>
@@ -63,6 +64,7 @@ export function adminPage(
           return
         }
         if (path === '/admin/api/v1' && req.method === 'POST' && api) return void forward(api, req, res)
+        if (path === PREVIEW_PATH && req.method === 'POST' && api) return void preview(server, api, req, res)
         if (path !== '/admin/' && path !== '/admin/config.json') return next()
         res.setHeader('X-Robots-Tag', 'noindex, nofollow')
         res.setHeader('Cache-Control', 'no-store')

@@ -373,7 +373,7 @@ fn new_file_text(content_dir: &Path, file: &Path, value: &Value) -> Result<Strin
 
 /// An article file as saved: the editor's front matter written into the file's own (only the
 /// values changed), then the body as the editor gives it.
-fn article_text(disk: &Path, raw: &str) -> Result<String, LocalError> {
+pub(super) fn article_text(disk: &Path, raw: &str) -> Result<String, LocalError> {
     let (front, body) = split_front_matter(raw)
         .ok_or_else(|| LocalError::Refused(format!("{}: no front matter", disk.display())))?;
     let new: Value = yaml::value_from_str(front)
@@ -403,7 +403,7 @@ fn split_front_matter(text: &str) -> Option<(&str, &str)> {
 
 /// A copy of the content directory for the validation of a save: its text files copied, its
 /// pictures linked.
-fn copy_content(from: &Path, to: &Path) -> anyhow::Result<()> {
+pub(super) fn copy_content(from: &Path, to: &Path) -> anyhow::Result<()> {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry?;
         let rel = entry.path().strip_prefix(from)?;

@@ -14,6 +14,7 @@
 pub mod edit;
 pub mod fields;
 pub mod local;
+pub mod preview;
 
 use std::path::Path;
 
@@ -42,6 +43,9 @@ pub enum Backend {
         branch: String,
     },
 }
+
+/// The name of the articles' collection: the editor's URLs, its preview template (`site/admin/preview.tsx`).
+pub const ARTICLES_COLLECTION: &str = "articles";
 
 /// Where the editor of `sitegen dev` saves: the dev server's own endpoint.
 pub const LOCAL_PROXY_URL: &str = "/admin/api/v1";
@@ -289,7 +293,7 @@ fn articles_collection(content_path: &str, choices: &Choices) -> Result<Collecti
         ..Field::default()
     });
     Ok(Collection {
-        name: "articles".into(),
+        name: ARTICLES_COLLECTION.into(),
         label: "Articles".into(),
         kind: CollectionKind::Folder {
             folder: format!("{content_path}/{}", articles::ARTICLES_DIR),

@@ -11,6 +11,7 @@ mod bundle;
 mod cache_integrity;
 mod check;
 mod cms;
+mod cms_preview;
 mod compress;
 mod deploy;
 mod dev;
