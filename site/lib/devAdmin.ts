@@ -69,8 +69,12 @@ export function adminPage(
         res.setHeader('X-Robots-Tag', 'noindex, nofollow')
         res.setHeader('Cache-Control', 'no-store')
         if (path === '/admin/') {
-          res.setHeader('Content-Type', 'text/html; charset=utf-8')
-          res.end(ADMIN_PAGE)
+          // Through Vite's HTML transform: the preview's React components (admin/preview.tsx)
+          // need the preamble of @vitejs/plugin-react that it adds.
+          void server.transformIndexHtml('/admin/', ADMIN_PAGE).then((html) => {
+            res.setHeader('Content-Type', 'text/html; charset=utf-8')
+            res.end(html)
+          }, next)
           return
         }
         try {
