@@ -55,12 +55,14 @@ test('the preview pane is the site’s own article page, following the typing', 
     await page.getByLabel('Title', { exact: true }).first().fill('Designing event-driven APIs that last')
     await expect(title).toHaveText('Designing event-driven APIs that last')
 
-    // A new section in the body: a heading with sitegen's id, and an entry of the contents.
-    const body = page.locator('[data-slate-editor="true"]').first()
-    await body.click()
+    // A new section in the body, typed as Markdown (the body's Rich Text / Markdown switch): a
+    // heading with sitegen's id, and an entry of the contents.
+    await page.locator('div:has(> [role="switch"])').filter({ hasText: 'Rich Text' }).getByRole('switch').click()
+    await page.locator('[data-slate-editor="true"]').first().click()
     await page.keyboard.press('ControlOrMeta+End')
     await page.keyboard.press('Enter')
     await page.keyboard.type('## New section')
+    await page.keyboard.press('Enter')
     await page.keyboard.press('Enter')
     await page.keyboard.type('Written in the editor.')
     await expect(article.locator('.article-body h2#new-section')).toHaveText('New section')
