@@ -88,7 +88,6 @@ function ArticlePreview({ entry, collection, document, locale }: Props) {
       controller.abort()
     }
     // `first` only picks the delay: a new page is made when the entry changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [request])
   useEffect(() => {
     if (locale) document.documentElement.lang = locale

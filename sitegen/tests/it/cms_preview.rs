@@ -39,7 +39,12 @@ fn ask(locale: Option<&str>, data: Value) -> Preview {
         "data": data,
     }))
     .expect("request");
-    preview(&repo().join("content"), &repo().join("site/public"), &request).expect("preview")
+    preview(
+        &repo().join("content"),
+        &repo().join("site/public"),
+        &request,
+    )
+    .expect("preview")
 }
 
 /// The previewed content as JSON, and its article `SLUG`.
@@ -59,28 +64,38 @@ fn page(preview: Preview) -> (Value, Value) {
 fn the_edited_article_is_rendered_as_a_build_renders_it() {
     let mut data = entry("en");
     data["title"] = Value::from("A title typed in the editor");
-    let body = data["body"].as_str().unwrap().to_owned();
+    let body = data["body"].as_str().expect("a body").to_owned();
     data["body"] = Value::from(format!(
         "{body}\n## New section\n\nSee [the services](/services) and:\n\n```rust\nfn main() {{}}\n```\n"
     ));
     let (content, article) = page(ask(None, data));
     assert_eq!(content["settings"]["language"], "en");
-    assert!(content.get("translations").is_none(), "only the entry's language travels");
+    assert!(
+        content.get("translations").is_none(),
+        "only the entry's language travels"
+    );
     assert_eq!(article["title"], "A title typed in the editor");
-    let html = article["html"].as_str().unwrap();
+    let html = article["html"].as_str().expect("html");
     // sitegen's renderer: heading ids, highlighted code.
     assert!(html.contains(r#"<h2 id="new-section""#), "{html}");
     assert!(html.contains(r#"href="/services""#), "{html}");
     assert!(html.contains("<pre"), "{html}");
-    let toc = article["toc"].as_array().unwrap();
-    assert_eq!(toc.last().unwrap(), &json!({"id": "new-section", "text": "New section", "level": 2}));
+    let toc = article["toc"].as_array().expect("toc");
+    assert_eq!(
+        toc.last().expect("a toc entry"),
+        &json!({"id": "new-section", "text": "New section", "level": 2})
+    );
     // Computed from the body, and the date in the language's words.
-    assert!(article["read_time"].as_u64().unwrap() > 0);
+    assert!(article["read_time"].as_u64().expect("read_time") > 0);
     assert_eq!(article["date_display"], "February 14, 2024");
     // The rest of the content is the build's: the author the article names, its route.
-    assert!(content["authors"][article["author"].as_str().unwrap()].is_object());
-    let routes = content["routes"].as_array().unwrap();
-    assert!(routes.iter().any(|r| r["kind"] == "article" && r["params"]["slug"] == SLUG));
+    assert!(content["authors"][article["author"].as_str().expect("author")].is_object());
+    let routes = content["routes"].as_array().expect("routes");
+    assert!(
+        routes
+            .iter()
+            .any(|r| r["kind"] == "article" && r["params"]["slug"] == SLUG)
+    );
 }
 
 #[test]
@@ -94,36 +109,51 @@ fn a_translation_is_previewed_in_its_language() {
     assert_eq!(article["category"], "software-engineering");
     assert_eq!(article["date_display"], "14. veebruar 2024");
     let words = &content["pages"]["insights"]["article"];
-    let file = std::fs::read_to_string(repo().join("content/pages/insights.et.yaml")).unwrap();
-    let estonian: serde_yaml::Value = serde_yaml::from_str(&file).unwrap();
-    assert_eq!(words["toc_label"].as_str(), estonian["article"]["toc_label"].as_str());
+    let file = std::fs::read_to_string(repo().join("content/pages/insights.et.yaml"))
+        .expect("insights.et.yaml");
+    let estonian: serde_yaml::Value = serde_yaml::from_str(&file).expect("YAML");
+    assert_eq!(
+        words["toc_label"].as_str(),
+        estonian["article"]["toc_label"].as_str()
+    );
 }
 
 #[test]
 fn an_invalid_entry_answers_its_mistakes_at_its_file() {
     let mut data = entry("en");
     data["date"] = Value::from("the day after tomorrow");
-    let json = serde_json::to_value(ask(Some("en"), data)).unwrap();
+    let json = serde_json::to_value(ask(Some("en"), data)).expect("JSON");
     let errors = json["errors"].as_array().expect("mistakes");
     let named = format!("content/articles/{SLUG}.md:");
     assert!(
-        errors.iter().any(|e| e.as_str().unwrap().starts_with(&named) && e.as_str().unwrap().contains("date")),
+        errors.iter().any(|e| e
+            .as_str()
+            .is_some_and(|e| e.starts_with(&named) && e.contains("date"))),
         "{errors:#?}"
     );
     // The repository's file is untouched.
-    let on_disk = std::fs::read_to_string(repo().join(format!("content/articles/{SLUG}.md"))).unwrap();
+    let on_disk = std::fs::read_to_string(repo().join(format!("content/articles/{SLUG}.md")))
+        .expect("the article");
     assert!(on_disk.contains("date: 2024-02-14\n"));
 }
 
 #[test]
 fn what_has_no_page_to_preview_is_refused() {
-    for (collection, slug, locale) in [("pages", SLUG, "en"), ("articles", "../site", "en"), ("articles", SLUG, "fr")] {
+    for (collection, slug, locale) in [
+        ("pages", SLUG, "en"),
+        ("articles", "../site", "en"),
+        ("articles", SLUG, "fr"),
+    ] {
         let request: Request = serde_json::from_value(json!({
             "collection": collection, "slug": slug, "locale": locale, "data": entry("en"),
         }))
-        .unwrap();
-        let err = preview(&repo().join("content"), &repo().join("site/public"), &request)
-            .expect_err("refused");
+        .expect("request");
+        let err = preview(
+            &repo().join("content"),
+            &repo().join("site/public"),
+            &request,
+        )
+        .expect_err("refused");
         assert!(err.is::<sitegen::cms::preview::Unsupported>(), "{err:#}");
     }
 }
