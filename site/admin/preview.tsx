@@ -8,13 +8,23 @@
 // copied or forked. An entry that does not validate yet keeps the last page it made, under its
 // mistakes. Loaded by the editor only (admin/cms.ts), never by a page of the site.
 import type { CMS, PreviewTemplateComponentProps } from 'decap-cms-core'
-import { useEffect, useState } from 'react'
+import { type ComponentType, useEffect, useState } from 'react'
 import type { PageContext } from 'vike/types'
 import { VikeReactProviderPageContext } from 'vike-react/usePageContext'
 import { PublishingBanner } from '../components/layout/PublishingBanner'
 import type { PreviewAnswer } from '../lib/devPreview'
 import type { PageDataBase } from '../lib/pageMeta'
+import AboutPage from '../pages/about/+Page'
+import BlogPage from '../pages/blog/+Page'
+import CaseStudiesPage from '../pages/case-studies/+Page'
+import IndustriesPage from '../pages/industries/+Page'
 import ArticlePage from '../pages/insights/@slug/+Page'
+import PrivacyPage from '../pages/privacy/+Page'
+import ServiceCategoryPage from '../pages/services/@category/+Page'
+import ServicesPage from '../pages/services/index/+Page'
+import SolutionsPage from '../pages/solutions/+Page'
+import TermsPage from '../pages/terms/+Page'
+import type { PageKind } from '../lib/content.server'
 // The site's Tailwind build, as the pages load it (pages/+Layout.tsx imports it).
 import siteCss from '../pages/app.css?inline'
 
@@ -24,14 +34,35 @@ const PREVIEW_URL = '/admin/preview'
 /** How long typing pauses before the page is made again. */
 const DEBOUNCE_MS = 300
 
-/** The collection whose entries have a page to preview, as `sitegen cms config` names it. */
-const ARTICLES = 'articles'
+/**
+ * The collections whose entries have a page of their own, as `sitegen cms config` names them:
+ * the articles, the fixed pages, the service categories (sitegen/src/cms/preview.rs).
+ */
+const PREVIEWED = ['articles', 'pages', 'services'] as const
+
+/**
+ * The page component of each kind of page an entry of those makes: the folder Vike renders it
+ * from. Not yet the home, Insights and contact pages: their islands (islands/Island.tsx) read the
+ * site's settings from the whole content, which the pane does not hold.
+ */
+const PAGES: Partial<Record<PageKind, ComponentType>> = {
+  about: AboutPage,
+  services: ServicesPage,
+  industries: IndustriesPage,
+  solutions: SolutionsPage,
+  'case-studies': CaseStudiesPage,
+  blog: BlogPage,
+  privacy: PrivacyPage,
+  terms: TermsPage,
+  'service-category': ServiceCategoryPage,
+  article: ArticlePage,
+}
 
 /** The props Decap gives a preview template, with the language shown (`locale`, not in its types). */
 type Props = PreviewTemplateComponentProps & { locale?: string }
 
-/** What the pane shows: the last page made, and the mistakes of the entry as it is now. */
-type Shown = { pageContext?: PageContext; errors: string[] }
+/** What the pane shows: the last page made (its component and context), and the mistakes of the entry as it is now. */
+type Shown = { Page?: ComponentType; pageContext?: PageContext; errors: string[] }
 
 function Mistakes({ errors }: { errors: string[] }) {
   // Inline styles: the site's stylesheet should gain no class for the editor's sake.
@@ -51,8 +82,8 @@ function Mistakes({ errors }: { errors: string[] }) {
   )
 }
 
-/** The preview of an article: its page as the site renders it. */
-function ArticlePreview({ entry, collection, document, locale }: Props) {
+/** The preview of an entry: its page as the site renders it. */
+function PagePreview({ entry, collection, document, locale }: Props) {
   const request = JSON.stringify({
     collection: collection.get('name'),
     slug: entry.get('slug') ?? '',
@@ -72,11 +103,14 @@ function ArticlePreview({ entry, collection, document, locale }: Props) {
           signal: controller.signal,
         })
         const answer = (await response.json()) as PreviewAnswer
-        setShown((before) =>
-          'pageContext' in answer
-            ? { pageContext: answer.pageContext as unknown as PageContext, errors: [] }
-            : { pageContext: before.pageContext, errors: answer.errors },
-        )
+        // An answer for an entry that has changed since is not shown.
+        if (controller.signal.aborted) return
+        setShown((before) => {
+          if ('errors' in answer) return { ...before, errors: answer.errors }
+          const Page = PAGES[answer.kind as PageKind]
+          if (!Page) return { errors: [`The preview does not draw the ${answer.kind} page yet: see the page itself in the site`] }
+          return { Page, pageContext: answer.pageContext as unknown as PageContext, errors: [] }
+        })
       } catch (error) {
         if (!controller.signal.aborted) setShown((before) => ({ ...before, errors: [String(error)] }))
       }
@@ -93,18 +127,18 @@ function ArticlePreview({ entry, collection, document, locale }: Props) {
     if (locale) document.documentElement.lang = locale
   }, [document, locale])
 
-  const { pageContext, errors } = shown
+  const { Page, pageContext, errors } = shown
   const banner = (pageContext?.data as PageDataBase | undefined)?.banner
   // The frame of pages/+Layout.tsx around the page, without the header and footer it renders
   // once per build from the whole content.
   return (
     <div className="flex min-h-dvh flex-col">
       {errors.length > 0 && <Mistakes errors={errors} />}
-      {pageContext && (
+      {Page && pageContext && (
         <VikeReactProviderPageContext pageContext={pageContext}>
           <main id="main" tabIndex={-1} className="flex-1 outline-none">
             {banner && <PublishingBanner text={banner} />}
-            <ArticlePage />
+            <Page />
           </main>
         </VikeReactProviderPageContext>
       )}
@@ -112,8 +146,19 @@ function ArticlePreview({ entry, collection, document, locale }: Props) {
   )
 }
 
-/** Makes the editor preview articles with the site's page and stylesheet. */
-export function registerPreview(cms: CMS) {
+/** The editor's configuration, as far as the preview reads it. */
+type Config = { collections: { name: string; files?: { name: string }[] }[] }
+
+/**
+ * Makes the editor preview articles, pages and service categories with the site's pages and
+ * stylesheet. Decap names a folder collection's template by the collection, a file entry's by
+ * the file's own name (`about`, `cloud-services`).
+ */
+export function registerPreview(cms: CMS, config: Config) {
   cms.registerPreviewStyle(siteCss, { raw: true })
-  cms.registerPreviewTemplate(ARTICLES, ArticlePreview)
+  for (const collection of config.collections) {
+    if (!(PREVIEWED as readonly string[]).includes(collection.name)) continue
+    const names = collection.files?.map((file) => file.name) ?? [collection.name]
+    for (const name of names) cms.registerPreviewTemplate(name, PagePreview)
+  }
 }

@@ -22,8 +22,11 @@ type SitegenPreview =
   | { errors: string[] }
   | { error: string }
 
-/** What the pane gets: the page context of the entry's page, or what is wrong with the entry. */
-export type PreviewAnswer = { pageContext: Record<string, unknown> } | { errors: string[] }
+/**
+ * What the pane gets: the kind of the entry's page (`article`, `about`, `service-category`) and
+ * its page context, or what is wrong with the entry.
+ */
+export type PreviewAnswer = { kind: string; pageContext: Record<string, unknown> } | { errors: string[] }
 
 /** The dev server's encoded pictures and social cards of `content`'s language, put into it. */
 function withDevPictures(content: SiteContent): SiteContent {
@@ -60,7 +63,7 @@ export async function preview(server: ViteDevServer, api: string, req: IncomingM
     const page = (await server.ssrLoadModule('/admin/previewPage.server.ts')) as typeof import('../admin/previewPage.server')
     const kind = sitegen.kind as Parameters<typeof page.previewPageContext>[1]
     const pageContext = page.previewPageContext(withDevPictures(sitegen.content), kind, sitegen.params)
-    answer(res, 200, { pageContext })
+    answer(res, 200, { kind, pageContext })
   } catch (error) {
     answer(res, 200, { errors: [error instanceof Error ? error.message : String(error)] })
   }

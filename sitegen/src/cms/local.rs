@@ -351,7 +351,7 @@ fn rel(root: &Path, path: &Path) -> String {
 }
 
 /// `pages/about.yaml` -> `pages/about.et.yaml`.
-fn translation_path(source: &Path, tag: &str) -> PathBuf {
+pub(super) fn translation_path(source: &Path, tag: &str) -> PathBuf {
     let name = source
         .file_name()
         .and_then(|n| n.to_str())
@@ -489,7 +489,7 @@ fn present_field(value: Value, field: &Field) -> Value {
 }
 
 /// The inverse of [`present`]: the editor's document as the file holds it.
-fn unpresent(value: Value, fields: &[Field]) -> Value {
+pub(super) fn unpresent(value: Value, fields: &[Field]) -> Value {
     if let [root] = fields
         && root.name == fields::ROOT_MAP
     {

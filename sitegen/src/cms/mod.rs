@@ -46,6 +46,10 @@ pub enum Backend {
 
 /// The name of the articles' collection: the editor's URLs, its preview template (`site/admin/preview.tsx`).
 pub const ARTICLES_COLLECTION: &str = "articles";
+/// The name of the fixed pages' collection (`about`, `contact`, ...).
+pub const PAGES_COLLECTION: &str = "pages";
+/// The name of the service categories' collection.
+pub const SERVICES_COLLECTION: &str = "services";
 
 /// Where the editor of `sitegen dev` saves: the dev server's own endpoint.
 pub const LOCAL_PROXY_URL: &str = "/admin/api/v1";
@@ -169,7 +173,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
     let single_file = Some(serde_json::json!({ "structure": "single_file" }));
     let mut collections = vec![articles_collection(content_path, &choices)?];
     collections.push(Collection {
-        name: "pages".into(),
+        name: PAGES_COLLECTION.into(),
         label: "Pages".into(),
         kind: CollectionKind::Files {
             files: FixedPage::ALL
@@ -183,7 +187,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         i18n: single_file.clone(),
     });
     collections.push(Collection {
-        name: "services".into(),
+        name: SERVICES_COLLECTION.into(),
         label: "Services".into(),
         kind: CollectionKind::Files {
             files: choices[SERVICES]

@@ -1,8 +1,9 @@
 //! The editor's preview in `sitegen dev`: the content as a build would load it with the entry
 //! being edited in it, for the site's own page components to render.
 //!
-//! The editor sends the entry as it holds it (`{collection, slug, locale, data}`, the front
-//! matter's fields and the `body`). The entry is written, as a save would write it, into a copy
+//! The editor sends the entry as it holds it (`{collection, slug, locale, data}`: an article's
+//! front matter fields and its `body`, or a page's or a service category's fields as the
+//! editor shows them). The entry is written, as a save would write it, into a copy
 //! of the content directory, and the copy is loaded with the same loader and validation as
 //! `sitegen validate` and `sitegen dev` (drafts and scheduled pieces shown). The answer is the
 //! entry's language of that content, as the content JSON of a build has it: the Markdown body
@@ -22,7 +23,7 @@ use serde_json::Value as Json;
 use serde_yaml::Value;
 
 use super::local;
-use crate::content::{self, Content, articles};
+use crate::content::{self, Content, FixedPage, articles};
 
 /// Where the dev server asks for a preview, beside the proxy protocol's
 /// [`super::LOCAL_PROXY_URL`].
@@ -49,9 +50,9 @@ pub struct Request {
 pub enum Preview {
     /// The entry's language of the content with the entry in it, without the other languages.
     Page {
-        /// The kind of the entry's page (`article`) and its parameters (`{slug}`), for the
-        /// site to find its route.
-        kind: &'static str,
+        /// The kind of the entry's page (`article`, `about`, `service-category`), for the site
+        /// to find its route and its page component.
+        kind: String,
         /// The page's parameters.
         params: Json,
         /// The content, as `sitegen export` writes it.
@@ -75,17 +76,6 @@ pub fn preview(
     public_dir: &Path,
     request: &Request,
 ) -> anyhow::Result<Preview> {
-    if request.collection != super::ARTICLES_COLLECTION {
-        return Err(Unsupported(format!(
-            "the collection `{}` has no preview of its page yet",
-            request.collection
-        ))
-        .into());
-    }
-    let slug = &request.slug;
-    if slug.is_empty() || !slug.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Err(Unsupported(format!("`{slug}` is not an article's slug")).into());
-    }
     let config = super::config(
         content_dir,
         "content",
@@ -106,17 +96,14 @@ pub fn preview(
         .into());
     }
     let default = *locale == config.i18n.default_locale;
-    let name = match default {
-        true => format!("{slug}.md"),
-        false => format!("{slug}.{locale}.md"),
-    };
-    let rel = Path::new(articles::ARTICLES_DIR).join(&name);
-    let text = article_file(&content_dir.join(&rel), &request.data)?;
+    let entry = Entry::of(&config, content_dir, request, (!default).then_some(locale))?;
 
     let scratch = tempfile::tempdir().context("creating a scratch directory")?;
     let copy = scratch.path().join("content");
     local::copy_content(content_dir, &copy)?;
-    std::fs::write(copy.join(&rel), text).with_context(|| format!("writing {}", rel.display()))?;
+    let rel = &entry.rel;
+    std::fs::write(copy.join(rel), &entry.text)
+        .with_context(|| format!("writing {}", rel.display()))?;
     let shown = content::Publishing::preview();
     let loaded = match Content::load_with(&copy, public_dir, None, &shown) {
         Ok(loaded) => loaded,
@@ -137,12 +124,119 @@ pub fn preview(
             .with_context(|| format!("the content has no translation into {locale}"))?,
     };
     content.translations.clear();
-    place_body_pictures(&mut content, slug);
+    if request.collection == super::ARTICLES_COLLECTION {
+        place_body_pictures(&mut content, &request.slug);
+    }
     Ok(Preview::Page {
-        kind: "article",
-        params: serde_json::json!({ "slug": slug }),
+        kind: entry.kind,
+        params: entry.params,
         content: Box::new(content),
     })
+}
+
+/// The entry being previewed: the file it is in the language previewed, that file's text with
+/// the entry in it, and the page it makes.
+struct Entry {
+    /// The file, relative to the content directory (`articles/x.et.md`, `pages/about.yaml`).
+    rel: PathBuf,
+    /// What a save would write there.
+    text: String,
+    /// The kind of its page.
+    kind: String,
+    /// The page's parameters.
+    params: Json,
+}
+
+impl Entry {
+    /// The entry of `request`, in the translation into `translation` (else the source).
+    fn of(
+        config: &super::Config,
+        content_dir: &Path,
+        request: &Request,
+        translation: Option<&String>,
+    ) -> anyhow::Result<Self> {
+        let slug = &request.slug;
+        if slug.is_empty() || !slug.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(Unsupported(format!("`{slug}` is not an entry's slug")).into());
+        }
+        if request.collection == super::ARTICLES_COLLECTION {
+            let name = match translation {
+                None => format!("{slug}.md"),
+                Some(tag) => format!("{slug}.{tag}.md"),
+            };
+            let rel = Path::new(articles::ARTICLES_DIR).join(name);
+            let text = article_file(&content_dir.join(&rel), &request.data)?;
+            let params = serde_json::json!({ "slug": slug });
+            return Ok(Self {
+                rel,
+                text,
+                kind: "article".into(),
+                params,
+            });
+        }
+        // A file entry whose page the site renders from it alone: a fixed page, a service
+        // category (its sub-services are pages of their own).
+        let (kind, params) = match request.collection.as_str() {
+            super::PAGES_COLLECTION
+                if FixedPage::ALL
+                    .iter()
+                    .any(|p| p.file_name() == format!("{slug}.yaml")) =>
+            {
+                (slug.clone(), serde_json::json!({}))
+            }
+            super::SERVICES_COLLECTION => (
+                "service-category".into(),
+                serde_json::json!({ "category": slug }),
+            ),
+            other => {
+                return Err(Unsupported(format!(
+                    "`{other}/{slug}` has no page of its own to preview"
+                ))
+                .into());
+            }
+        };
+        let file = config
+            .collections
+            .iter()
+            .filter(|c| c.name == request.collection)
+            .find_map(|c| match &c.kind {
+                super::CollectionKind::Files { files } => files.iter().find(|f| &f.name == slug),
+                super::CollectionKind::Folder { .. } => None,
+            })
+            .ok_or_else(|| {
+                Unsupported(format!(
+                    "the editor has no entry `{}/{slug}`",
+                    request.collection
+                ))
+            })?;
+        let source = file.file.strip_prefix("content/").unwrap_or(&file.file);
+        let rel = match translation {
+            None => PathBuf::from(source),
+            Some(tag) => local::translation_path(Path::new(source), tag),
+        };
+        let shown: Value = serde_yaml::to_value(&request.data).context("the entry's fields")?;
+        let value = local::unpresent(shown, &file.fields);
+        let text = yaml_file(&content_dir.join(&rel), &value)?;
+        Ok(Self {
+            rel,
+            text,
+            kind,
+            params,
+        })
+    }
+}
+
+/// The YAML file a save of `value` would leave at `disk`: the values written into its text
+/// where the change keeps its shape, else the values alone.
+fn yaml_file(disk: &Path, value: &Value) -> anyhow::Result<String> {
+    let written = std::fs::read_to_string(disk)
+        .ok()
+        .and_then(|original| super::edit::apply(&original, value).ok());
+    match written {
+        Some(text) => Ok(text),
+        None => serde_yaml::to_string(&super::edit::without_blanks(value.clone()))
+            .context("the entry's fields as YAML"),
+    }
 }
 
 /// The article file a save of `data` would leave at `disk`: the fields written into the file's

@@ -1,4 +1,5 @@
-//! The editor's preview (`sitegen::cms::preview`): the entry as the editor holds it, written
+//! The editor's preview (`sitegen::cms::preview`): the entry as the editor holds it (an article,
+//! a page, a service category), written
 //! into a copy of the content and loaded as a build loads it, answers the page's content as the
 //! content JSON has it, in the entry's language; an entry that does not validate answers its
 //! mistakes. Read from the repository's content (left untouched: the preview writes a copy),
@@ -141,6 +142,7 @@ fn an_invalid_entry_answers_its_mistakes_at_its_file() {
 fn what_has_no_page_to_preview_is_refused() {
     for (collection, slug, locale) in [
         ("pages", SLUG, "en"),
+        ("settings", "site", "en"),
         ("articles", "../site", "en"),
         ("articles", SLUG, "fr"),
     ] {
@@ -156,4 +158,69 @@ fn what_has_no_page_to_preview_is_refused() {
         .expect_err("refused");
         assert!(err.is::<sitegen::cms::preview::Unsupported>(), "{err:#}");
     }
+}
+
+/// The file entry at the editor's `path` in `locale`, as the editor shows it: `sitegen dev`'s
+/// answer to `getEntry`.
+fn file_entry(path: &str, locale: &str) -> Value {
+    let backend = sitegen::cms::Backend::Local {
+        proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
+    };
+    let content = repo().join("content");
+    let config = sitegen::cms::config(&content, "content", backend).expect("config");
+    let local = sitegen::cms::local::Local::new(&content, &repo().join("site/public"), config)
+        .expect("backend");
+    let request: sitegen::cms::local::Request =
+        serde_json::from_value(json!({"action": "getEntry", "params": {"path": path}}))
+            .expect("request");
+    let answer = local.handle(&request).expect("entry");
+    let text = answer["data"].as_str().expect("the entry's text");
+    let document: serde_yaml::Value = serde_yaml::from_str(text).expect("YAML");
+    serde_json::to_value(&document[locale]).expect("as JSON")
+}
+
+fn ask_file(collection: &str, slug: &str, locale: &str, data: Value) -> Value {
+    let request: Request = serde_json::from_value(json!({
+        "collection": collection, "slug": slug, "locale": locale, "data": data,
+    }))
+    .expect("request");
+    let answer = preview(
+        &repo().join("content"),
+        &repo().join("site/public"),
+        &request,
+    )
+    .expect("preview");
+    serde_json::to_value(answer).expect("JSON")
+}
+
+#[test]
+fn a_page_and_a_service_category_are_previewed_from_the_fields_the_editor_holds() {
+    let mut about = file_entry("content/pages/about.yaml", "en");
+    about["hero"]["lead"] = Value::from("A lead typed in the editor.");
+    let answer = ask_file("pages", "about", "en", about);
+    assert_eq!(answer["kind"], "about", "{answer:#}");
+    assert_eq!(
+        answer["content"]["pages"]["about"]["hero"]["lead"],
+        "A lead typed in the editor."
+    );
+
+    let mut estonian = file_entry("content/pages/about.yaml", "et");
+    estonian["hero"]["lead"] = Value::from("Toimetajas kirjutatud juhtlõik.");
+    let answer = ask_file("pages", "about", "et", estonian);
+    assert_eq!(answer["content"]["settings"]["language"], "et");
+    assert_eq!(
+        answer["content"]["pages"]["about"]["hero"]["lead"],
+        "Toimetajas kirjutatud juhtlõik."
+    );
+
+    let mut cloud = file_entry("content/services/cloud-services.yaml", "en");
+    cloud["hero"]["lead"] = Value::from("Cloud that pays for itself.");
+    let answer = ask_file("services", "cloud-services", "en", cloud);
+    assert_eq!(answer["kind"], "service-category");
+    assert_eq!(answer["params"], json!({ "category": "cloud-services" }));
+    let services = answer["content"]["services"].as_array().expect("services");
+    let category = (services.iter())
+        .find(|c| c["slug"] == "cloud-services")
+        .expect("the category");
+    assert_eq!(category["hero"]["lead"], "Cloud that pays for itself.");
 }
