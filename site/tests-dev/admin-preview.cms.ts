@@ -1,7 +1,7 @@
-// The editor's preview pane is the site's own article page: the page component of
-// pages/insights/@slug/+Page.tsx with the site's stylesheet, fed the data a build gives it
-// (sitegen's rendered body, the page's own `+data`), in the entry's language, following the
-// typing. Not in `make test`, as tests-dev/admin.cms.ts:
+// The editor's preview pane is the site's own page: the page component of
+// pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page) with the site's
+// stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own `+data`), in
+// the entry's language, following the typing. Not in `make test`, as tests-dev/admin.cms.ts:
 // `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-preview`.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -92,6 +92,26 @@ test('the Estonian side previews in Estonian', async ({ page }) => {
     await expect(article.locator('#toc-title')).toHaveText('Sellel lehel')
     await expect(article.locator('time')).toContainText('veebruar')
     await expect(pane.locator('html')).toHaveAttribute('lang', 'et')
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('a page is previewed with its own page component, following the typing', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    await page.goto(new URL('/admin/', dev.url).href)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await page.goto(new URL('/admin/#/collections/pages/entries/about', dev.url).href)
+    const lead = page.getByLabel('Lead', { exact: true }).first()
+    await expect(lead).toHaveValue(/^We are a team of engineers/)
+    await page.getByTitle('Toggle preview').click()
+    const pane = page.frameLocator('#preview-pane')
+    // pages/about/+Page.tsx: its hero's h1 with the highlight the page marks.
+    await expect(pane.locator('main h1')).toHaveText('Engineering the future of business since 2019')
+    await expect(pane.locator('main h1')).toContainText('future of business')
+    await lead.fill('A lead typed in the editor.')
+    await expect(pane.getByText('A lead typed in the editor.')).toBeVisible()
   } finally {
     await dev.stop()
   }
