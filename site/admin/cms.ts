@@ -4,6 +4,7 @@ import CMS from 'decap-cms-app'
 import type { EditorConfig } from './present'
 import { type GithubBackend, readThrough, SITEGEN_GITHUB } from './sitegenGithub'
 import { showFieldErrors } from './fieldErrors'
+import { registerPreview } from './preview'
 
 const response = await fetch('/admin/config.json', { cache: 'no-store' })
 if (!response.ok) throw new Error(`/admin/config.json: ${response.status} ${await response.text()}`)
@@ -29,4 +30,5 @@ CMS.registerBackend(
 )
 // A refused save's mistakes under their fields (admin/fieldErrors.ts).
 showFieldErrors()
+registerPreview(CMS, config)
 CMS.init({ config: { ...config, load_config_file: false } })

@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin } from 'vite'
+import { PREVIEW_PATH, preview } from './devPreview.ts'
 
 /** The editor's page (admin/index.html, which the live site's build publishes too). */
 const ADMIN_PAGE = readFileSync(new URL('../admin/index.html', import.meta.url), 'utf8')
@@ -51,12 +52,17 @@ export function adminPage(
           return
         }
         if (path === '/admin/api/v1' && req.method === 'POST' && api) return void forward(api, req, res)
+        if (path === PREVIEW_PATH && req.method === 'POST' && api) return void preview(server, api, req, res)
         if (path !== '/admin/' && path !== '/admin/config.json') return next()
         res.setHeader('X-Robots-Tag', 'noindex, nofollow')
         res.setHeader('Cache-Control', 'no-store')
         if (path === '/admin/') {
-          res.setHeader('Content-Type', 'text/html; charset=utf-8')
-          res.end(ADMIN_PAGE)
+          // Through Vite's HTML transform: the preview's React components (admin/preview.tsx)
+          // need the preamble of @vitejs/plugin-react that it adds.
+          void server.transformIndexHtml('/admin/', ADMIN_PAGE).then((html) => {
+            res.setHeader('Content-Type', 'text/html; charset=utf-8')
+            res.end(html)
+          }, next)
           return
         }
         try {

@@ -155,6 +155,11 @@ function asPublished(req: Connect.IncomingMessage, res: ServerResponse, redirect
 /** The content loaded last, with its translations. */
 let loaded: SiteContent | undefined
 
+/** The content loaded last, with its translations (the editor's preview takes its pictures). */
+export function loadedContent(): SiteContent | undefined {
+  return loaded
+}
+
 /**
  * Makes the content of the language `path` is published in (a translation's for `/et/...`) the
  * one the renderer reads, as a build's render worker does before each page.

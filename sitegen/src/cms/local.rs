@@ -551,7 +551,7 @@ fn rel(root: &Path, path: &Path) -> String {
 }
 
 /// `pages/about.yaml` -> `pages/about.et.yaml`.
-fn translation_path(source: &Path, tag: &str) -> PathBuf {
+pub(super) fn translation_path(source: &Path, tag: &str) -> PathBuf {
     let name = source
         .file_name()
         .and_then(|n| n.to_str())
@@ -574,7 +574,7 @@ fn new_file_text(content_dir: &Path, file: &Path, value: &Value) -> Result<Strin
 /// An article file as saved: the editor's front matter written into the file's own (only the
 /// values changed), then the body as the editor gives it. A new file is written in the
 /// project's layout ([`super::create`]); a new translation left empty is not written (`None`).
-fn article_text(disk: &Path, raw: &str) -> Result<Option<String>, LocalError> {
+pub(super) fn article_text(disk: &Path, raw: &str) -> Result<Option<String>, LocalError> {
     // The editor sends a language left empty as an empty file.
     if raw.trim().is_empty() && !disk.exists() {
         return Ok(None);
@@ -645,7 +645,7 @@ fn split_front_matter(text: &str) -> Option<(&str, &str)> {
 
 /// A copy of the content directory for the validation of a save: its text files copied, its
 /// pictures linked.
-fn copy_content(from: &Path, to: &Path) -> anyhow::Result<()> {
+pub(super) fn copy_content(from: &Path, to: &Path) -> anyhow::Result<()> {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry?;
         let rel = entry.path().strip_prefix(from)?;
@@ -731,7 +731,7 @@ fn present_field(value: Value, field: &Field) -> Value {
 }
 
 /// The inverse of [`present`]: the editor's document as the file holds it.
-fn unpresent(value: Value, fields: &[Field]) -> Value {
+pub(super) fn unpresent(value: Value, fields: &[Field]) -> Value {
     if let [root] = fields
         && root.name == fields::ROOT_MAP
     {

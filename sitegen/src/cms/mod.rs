@@ -18,6 +18,7 @@ pub mod live;
 pub mod local;
 pub mod media;
 pub mod placed;
+pub mod preview;
 pub mod tidy;
 
 use std::path::Path;
@@ -79,6 +80,12 @@ impl Backend {
 /// (`sitegen/examples/ci/deploy.yml`, held to this name by a test), and the editor's "View
 /// preview" opens its link.
 pub const PREVIEW_CONTEXT: &str = "sitegen/preview";
+/// The name of the articles' collection: the editor's URLs, its preview template (`site/admin/preview.tsx`).
+pub const ARTICLES_COLLECTION: &str = "articles";
+/// The name of the fixed pages' collection (`about`, `contact`, ...).
+pub const PAGES_COLLECTION: &str = "pages";
+/// The name of the service categories' collection.
+pub const SERVICES_COLLECTION: &str = "services";
 
 /// Where the editor of `sitegen dev` saves: the dev server's own endpoint.
 pub const LOCAL_PROXY_URL: &str = "/admin/api/v1";
@@ -232,7 +239,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
     let single_file = Some(serde_json::json!({ "structure": "single_file" }));
     let mut collections = vec![articles_collection(content_path, &choices)?];
     collections.push(Collection {
-        name: "pages".into(),
+        name: PAGES_COLLECTION.into(),
         label: "Pages".into(),
         kind: CollectionKind::Files {
             files: FixedPage::ALL
@@ -246,7 +253,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
         i18n: single_file.clone(),
     });
     collections.push(Collection {
-        name: "services".into(),
+        name: SERVICES_COLLECTION.into(),
         label: "Services".into(),
         kind: CollectionKind::Files {
             files: choices[SERVICES]
@@ -373,7 +380,7 @@ fn articles_collection(content_path: &str, choices: &Choices) -> Result<Collecti
         ..Field::default()
     });
     Ok(Collection {
-        name: "articles".into(),
+        name: ARTICLES_COLLECTION.into(),
         label: "Articles".into(),
         kind: CollectionKind::Folder {
             folder: format!("{content_path}/{}", articles::ARTICLES_DIR),

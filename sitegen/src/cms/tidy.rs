@@ -102,7 +102,11 @@ pub fn tidy(content_dir: &Path, public_dir: &Path, base: &str) -> Result<Tidied>
     };
     match local.handle(&request) {
         Ok(_) => Ok(tidied),
-        Err(LocalError::Refused(message) | LocalError::Unsupported(message)) => {
+        Err(
+            LocalError::Refused(message)
+            | LocalError::Unsupported(message)
+            | LocalError::Invalid { message, .. },
+        ) => {
             bail!("the editor's files cannot be tidied:\n{message}")
         }
         Err(LocalError::Io(err)) => Err(err),

@@ -658,7 +658,9 @@ async fn serve(options: &DevOptions) -> anyhow::Result<()> {
         cms_listener.local_addr()?,
         crate::cms::LOCAL_PROXY_URL
     );
-    let cms_router = crate::cms::local::router(options.content_dir.clone(), public.clone());
+    let cms_router = crate::cms::local::router(options.content_dir.clone(), public.clone()).merge(
+        crate::cms::preview::router(options.content_dir.clone(), public.clone()),
+    );
     tokio::spawn(async move {
         if let Err(err) = axum::serve(cms_listener, cms_router).await {
             eprintln!("warning: the editor's saves stopped: {err}");

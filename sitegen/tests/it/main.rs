@@ -13,6 +13,7 @@ mod check;
 mod cms;
 mod cms_live;
 mod cms_media;
+mod cms_preview;
 mod cms_tidy;
 mod compress;
 mod deploy;

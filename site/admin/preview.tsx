@@ -1,0 +1,167 @@
+// The editor's preview pane: the entry's page drawn by the site's own page component, in the
+// site's own stylesheet, from the data a build would give it.
+//
+// As the author types, the entry (as the editor holds it) is posted to the dev server, which
+// answers with the page context of its page (lib/devPreview.ts: sitegen loads the content with
+// the entry in it, the page's own `+data` turns it into the page's data). The page component
+// reads it as it reads a build's, through vike-react's page context: nothing of a component is
+// copied or forked. An entry that does not validate yet keeps the last page it made, under its
+// mistakes. Loaded by the editor only (admin/cms.ts), never by a page of the site.
+import type { CMS, PreviewTemplateComponentProps } from 'decap-cms-core'
+import { type ComponentType, useEffect, useState } from 'react'
+import type { PageContext } from 'vike/types'
+import { VikeReactProviderPageContext } from 'vike-react/usePageContext'
+import { PublishingBanner } from '../components/layout/PublishingBanner'
+import type { PreviewAnswer } from '../lib/devPreview'
+import type { PageDataBase } from '../lib/pageMeta'
+import AboutPage from '../pages/about/+Page'
+import BlogPage from '../pages/blog/+Page'
+import CaseStudiesPage from '../pages/case-studies/+Page'
+import IndustriesPage from '../pages/industries/+Page'
+import ArticlePage from '../pages/insights/@slug/+Page'
+import PrivacyPage from '../pages/privacy/+Page'
+import ServiceCategoryPage from '../pages/services/@category/+Page'
+import ServicesPage from '../pages/services/index/+Page'
+import SolutionsPage from '../pages/solutions/+Page'
+import TermsPage from '../pages/terms/+Page'
+import type { PageKind } from '../lib/content.server'
+// The site's Tailwind build, as the pages load it (pages/+Layout.tsx imports it).
+import siteCss from '../pages/app.css?inline'
+
+/** Where the dev server makes the preview's page context (lib/devPreview.ts's PREVIEW_PATH). */
+const PREVIEW_URL = '/admin/preview'
+
+/** How long typing pauses before the page is made again. */
+const DEBOUNCE_MS = 300
+
+/**
+ * The collections whose entries have a page of their own, as `sitegen cms config` names them:
+ * the articles, the fixed pages, the service categories (sitegen/src/cms/preview.rs).
+ */
+const PREVIEWED = ['articles', 'pages', 'services'] as const
+
+/**
+ * The page component of each kind of page an entry of those makes: the folder Vike renders it
+ * from. Not yet the home, Insights and contact pages: their islands (islands/Island.tsx) read the
+ * site's settings from the whole content, which the pane does not hold.
+ */
+const PAGES: Partial<Record<PageKind, ComponentType>> = {
+  about: AboutPage,
+  services: ServicesPage,
+  industries: IndustriesPage,
+  solutions: SolutionsPage,
+  'case-studies': CaseStudiesPage,
+  blog: BlogPage,
+  privacy: PrivacyPage,
+  terms: TermsPage,
+  'service-category': ServiceCategoryPage,
+  article: ArticlePage,
+}
+
+/** The props Decap gives a preview template, with the language shown (`locale`, not in its types). */
+type Props = PreviewTemplateComponentProps & { locale?: string }
+
+/** What the pane shows: the last page made (its component and context), and the mistakes of the entry as it is now. */
+type Shown = { Page?: ComponentType; pageContext?: PageContext; errors: string[] }
+
+function Mistakes({ errors }: { errors: string[] }) {
+  // Inline styles: the site's stylesheet should gain no class for the editor's sake.
+  return (
+    <div
+      role="alert"
+      data-preview-errors=""
+      style={{ background: '#fef2f2', borderBottom: '1px solid #fca5a5', color: '#7f1d1d', padding: '0.75rem 1rem', fontSize: '0.875rem' }}
+    >
+      <p style={{ fontWeight: 600 }}>The page cannot be previewed as it is now:</p>
+      <ul style={{ marginTop: '0.25rem', whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace' }}>
+        {errors.map((error) => (
+          <li key={error}>{error}</li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** The preview of an entry: its page as the site renders it. */
+function PagePreview({ entry, collection, document, locale }: Props) {
+  const request = JSON.stringify({
+    collection: collection.get('name'),
+    slug: entry.get('slug') ?? '',
+    locale,
+    data: entry.get('data')?.toJS() ?? {},
+  })
+  const [shown, setShown] = useState<Shown>({ errors: [] })
+  const first = shown.pageContext === undefined
+  useEffect(() => {
+    const controller = new AbortController()
+    const make = async () => {
+      try {
+        const response = await fetch(PREVIEW_URL, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: request,
+          signal: controller.signal,
+        })
+        const answer = (await response.json()) as PreviewAnswer
+        // An answer for an entry that has changed since is not shown.
+        if (controller.signal.aborted) return
+        setShown((before) => {
+          if ('errors' in answer) return { ...before, errors: answer.errors }
+          const Page = PAGES[answer.kind as PageKind]
+          if (!Page) return { errors: [`The preview does not draw the ${answer.kind} page yet: see the page itself in the site`] }
+          return { Page, pageContext: answer.pageContext as unknown as PageContext, errors: [] }
+        })
+      } catch (error) {
+        if (!controller.signal.aborted) setShown((before) => ({ ...before, errors: [String(error)] }))
+      }
+    }
+    // The first page at once; then one per pause in the typing.
+    const timer = setTimeout(make, first ? 0 : DEBOUNCE_MS)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+    // `first` only picks the delay: a new page is made when the entry changes.
+  }, [request])
+  useEffect(() => {
+    if (locale) document.documentElement.lang = locale
+  }, [document, locale])
+
+  const { Page, pageContext, errors } = shown
+  const banner = (pageContext?.data as PageDataBase | undefined)?.banner
+  // The frame of pages/+Layout.tsx around the page, without the header and footer it renders
+  // once per build from the whole content.
+  return (
+    <div className="flex min-h-dvh flex-col">
+      {errors.length > 0 && <Mistakes errors={errors} />}
+      {Page && pageContext && (
+        <VikeReactProviderPageContext pageContext={pageContext}>
+          <main id="main" tabIndex={-1} className="flex-1 outline-none">
+            {banner && <PublishingBanner text={banner} />}
+            <Page />
+          </main>
+        </VikeReactProviderPageContext>
+      )}
+    </div>
+  )
+}
+
+/** The editor's configuration, as far as the preview reads it. */
+type Config = { backend: { name: string }; collections: { name: string; files?: { name: string }[] }[] }
+
+/**
+ * Makes the editor preview articles, pages and service categories with the site's pages and
+ * stylesheet. Decap names a folder collection's template by the collection, a file entry's by
+ * the file's own name (`about`, `cloud-services`).
+ */
+export function registerPreview(cms: CMS, config: Config) {
+  // The page is made by `sitegen dev` (`POST /admin/preview`, the backend `proxy`); the live
+  // site's editor has no server to make it and keeps Decap's own preview of the fields.
+  if (config.backend.name !== 'proxy') return
+  cms.registerPreviewStyle(siteCss, { raw: true })
+  for (const collection of config.collections) {
+    if (!(PREVIEWED as readonly string[]).includes(collection.name)) continue
+    const names = collection.files?.map((file) => file.name) ?? [collection.name]
+    for (const name of names) cms.registerPreviewTemplate(name, PagePreview)
+  }
+}

@@ -1,0 +1,70 @@
+// The editor's preview in `sitegen dev`: the page of the entry being edited, as a build would
+// render it, for the preview pane (admin/preview.tsx) to draw with the site's own components.
+//
+// The pane posts the entry as the editor holds it to `POST /admin/preview`. sitegen dev answers
+// with the entry's language of the content as a build would load it with the entry in it
+// (sitegen/src/cms/preview.rs: the body rendered by sitegen's Markdown renderer, validated by
+// its validation). Here, in the dev server, that content goes through the page's own `+data` and
+// `+onBeforeRender` code (admin/previewPage.server.ts), and the pane gets the page context the
+// page's components read: `{ urlPathname, data, pictures, icons }`. The pictures are the dev
+// server's, encoded already: the preview names the same paths.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ViteDevServer } from 'vite'
+import type { SiteContent } from '../schema/SiteContent'
+import { loadedContent } from './devContent.ts'
+
+/** Where sitegen dev answers for a preview, and where the pane asks this plugin. */
+export const PREVIEW_PATH = '/admin/preview'
+
+/** What sitegen dev answers: the content and the page to render, or the entry's mistakes. */
+type SitegenPreview =
+  | { kind: string; params: Record<string, string | number>; content: SiteContent }
+  | { errors: string[] }
+  | { error: string }
+
+/**
+ * What the pane gets: the kind of the entry's page (`article`, `about`, `service-category`) and
+ * its page context, or what is wrong with the entry.
+ */
+export type PreviewAnswer = { kind: string; pageContext: Record<string, unknown> } | { errors: string[] }
+
+/** The dev server's encoded pictures and social cards of `content`'s language, put into it. */
+function withDevPictures(content: SiteContent): SiteContent {
+  const loaded = loadedContent()
+  if (!loaded) return content
+  const language = content.settings.language
+  const same = [loaded, ...(loaded.translations ?? [])].find((c) => c.settings.language === language) ?? loaded
+  return { ...content, images: same.images, cards: same.cards, search_index_path: same.search_index_path }
+}
+
+function answer(res: ServerResponse, status: number, body: PreviewAnswer) {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+  res.end(JSON.stringify(body))
+}
+
+/** Answers the pane's `POST /admin/preview` with the entry's page context. */
+export async function preview(server: ViteDevServer, api: string, req: IncomingMessage, res: ServerResponse) {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  let sitegen: SitegenPreview
+  try {
+    const response = await fetch(new URL(PREVIEW_PATH, api), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: Buffer.concat(chunks),
+    })
+    sitegen = (await response.json()) as SitegenPreview
+  } catch (error) {
+    return answer(res, 502, { errors: [`sitegen dev did not answer: ${String(error)}`] })
+  }
+  if ('error' in sitegen) return answer(res, 422, { errors: [sitegen.error] })
+  if ('errors' in sitegen) return answer(res, 200, { errors: sitegen.errors })
+  try {
+    const page = (await server.ssrLoadModule('/admin/previewPage.server.ts')) as typeof import('../admin/previewPage.server')
+    const kind = sitegen.kind as Parameters<typeof page.previewPageContext>[1]
+    const pageContext = page.previewPageContext(withDevPictures(sitegen.content), kind, sitegen.params)
+    answer(res, 200, { kind, pageContext })
+  } catch (error) {
+    answer(res, 200, { errors: [error instanceof Error ? error.message : String(error)] })
+  }
+}

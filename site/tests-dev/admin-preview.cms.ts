@@ -1,0 +1,118 @@
+// The editor's preview pane is the site's own page: the page component of
+// pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page) with the site's
+// stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own `+data`), in
+// the entry's language, following the typing. Not in `make test`, as tests-dev/admin.cms.ts:
+// `cd site && npx playwright test -c playwright.dev.config.ts --project=admin tests-dev/admin-preview.cms.ts`.
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { expect, type FrameLocator, type Page, test } from '@playwright/test'
+import { started, startDev } from './devServer'
+
+test.afterEach(async ({}, info) => {
+  const servers = started.splice(0)
+  if (info.status === info.expectedStatus) return
+  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
+})
+
+const SLUG = 'designing-event-driven-apis-that-scale'
+
+/** Opens the article `SLUG` in /admin/ with the preview pane shown, and returns the pane. */
+async function openWithPreview(page: Page, url: string): Promise<FrameLocator> {
+  await page.goto(new URL('/admin/', url).href)
+  await page.getByRole('button', { name: 'Login' }).click()
+  await page.goto(new URL(`/admin/#/collections/articles/entries/${SLUG}`, url).href)
+  await expect(page.getByLabel('Title', { exact: true }).first()).toHaveValue('Designing event-driven APIs that scale')
+  // The right pane starts as the translation's form; the preview is one toggle away.
+  await page.getByTitle('Toggle preview').click()
+  return page.frameLocator('#preview-pane')
+}
+
+test('the preview pane is the site’s own article page, following the typing', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    const file = path.join(dev.contentDir, `articles/${SLUG}.md`)
+    const before = readFileSync(file, 'utf8')
+    const pane = await openWithPreview(page, dev.url)
+
+    // What only the real page component renders: the article labelled by its h1, the table of
+    // contents, the body with sitegen's heading ids.
+    const article = pane.locator('article[aria-labelledby="article-title"]')
+    const title = article.locator('h1#article-title')
+    await expect(title).toHaveText('Designing event-driven APIs that scale')
+    const toc = article.locator('nav[aria-labelledby="toc-title"]')
+    await expect(toc.locator('#toc-title')).toHaveText('On this page')
+    await expect(article.locator('.article-body h2#start-with-the-contract')).toHaveText('Start with the contract')
+    await expect(toc.getByRole('link', { name: 'Start with the contract' })).toHaveAttribute('href', '#start-with-the-contract')
+    // Styled by the site's Tailwind build, not the browser's defaults: the title's size is the
+    // `text-title` of pages/app.css (a 32px h1 is the browser's), the header its `bg-ink-50`.
+    const fontSize = await title.evaluate((h1) => getComputedStyle(h1).fontSize)
+    expect(fontSize).not.toBe('32px')
+    const header = article.locator('header').first()
+    expect(await header.evaluate((h) => getComputedStyle(h).backgroundColor)).not.toBe('rgba(0, 0, 0, 0)')
+    await expect(pane.locator('html')).toHaveAttribute('lang', 'en')
+
+    // Typing in the title changes the preview's h1.
+    await page.getByLabel('Title', { exact: true }).first().fill('Designing event-driven APIs that last')
+    await expect(title).toHaveText('Designing event-driven APIs that last')
+
+    // A new section in the body, typed as Markdown (the body's Rich Text / Markdown switch): a
+    // heading with sitegen's id, and an entry of the contents.
+    await page.locator('div:has(> [role="switch"])').filter({ hasText: 'Rich Text' }).getByRole('switch').click()
+    await page.locator('[data-slate-editor="true"]').first().click()
+    await page.keyboard.press('ControlOrMeta+End')
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('## New section')
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Enter')
+    await page.keyboard.type('Written in the editor.')
+    await expect(article.locator('.article-body h2#new-section')).toHaveText('New section')
+    await expect(toc.getByRole('link', { name: 'New section' })).toHaveAttribute('href', '#new-section')
+
+    // A date that is no date: the pane says why, and keeps the last page it could make.
+    await page.getByLabel('Date', { exact: true }).first().fill('someday')
+    await expect(pane.locator('[data-preview-errors]')).toContainText(`content/articles/${SLUG}.md`)
+    await expect(title).toHaveText('Designing event-driven APIs that last')
+
+    // A preview writes nothing.
+    expect(readFileSync(file, 'utf8')).toBe(before)
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('the Estonian side previews in Estonian', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    const pane = await openWithPreview(page, dev.url)
+    await page.getByRole('button', { name: 'Writing in EN' }).click()
+    await page.getByRole('menuitem', { name: 'et', exact: true }).click()
+    const article = pane.locator('article[aria-labelledby="article-title"]')
+    await expect(article.locator('h1#article-title')).toHaveText('Skaleeruvate sündmuspõhiste API-de kujundamine')
+    // The page's words are the Estonian ones (insights.et.yaml), the date in Estonian.
+    await expect(article.locator('#toc-title')).toHaveText('Sellel lehel')
+    await expect(article.locator('time')).toContainText('veebruar')
+    await expect(pane.locator('html')).toHaveAttribute('lang', 'et')
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('a page is previewed with its own page component, following the typing', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    await page.goto(new URL('/admin/', dev.url).href)
+    await page.getByRole('button', { name: 'Login' }).click()
+    await page.goto(new URL('/admin/#/collections/pages/entries/about', dev.url).href)
+    const lead = page.getByLabel('Lead', { exact: true }).first()
+    await expect(lead).toHaveValue(/^We are a team of engineers/)
+    await page.getByTitle('Toggle preview').click()
+    const pane = page.frameLocator('#preview-pane')
+    // pages/about/+Page.tsx: its hero's h1 with the highlight the page marks.
+    await expect(pane.locator('main h1')).toHaveText('Engineering the future of business since 2019')
+    await expect(pane.locator('main h1')).toContainText('future of business')
+    await lead.fill('A lead typed in the editor.')
+    await expect(pane.getByText('A lead typed in the editor.')).toBeVisible()
+  } finally {
+    await dev.stop()
+  }
+})
