@@ -166,7 +166,7 @@ test-browser: deps nasm chromium ## Browser tests (Playwright + Debian Chromium)
 	  --contact-endpoint http://127.0.0.1:$(E2E_CONTACT_PORT) && $(SITEGEN) export --out target/e2e/content.json)
 	$(call timed,Playwright (static and Chromium),cd site && SITEGEN_CONTENT=$(CURDIR)/target/e2e/content.json \
 	  E2E_CONTACT_PORT=$(E2E_CONTACT_PORT) E2E_FORMS=required npx playwright test)
-	$(call timed,Playwright (sitegen dev),cd site && npx playwright test -c playwright.dev.config.ts --project dev)
+	$(call timed,Playwright (sitegen dev and its editor),cd site && npx playwright test -c playwright.dev.config.ts --project dev --project admin)
 
 # --- fuzzing ------------------------------------------------------------------
 # libFuzzer through cargo fuzz (nightly) on every parser that reads what strangers send

@@ -3,8 +3,8 @@ import base from './playwright.config'
 
 // `sitegen dev` in a real browser. Each test starts its own `sitegen dev` on a free port against a
 // temporary copy of content/ (tests-dev/devServer.ts), so there is no shared web server here.
-// Projects: `dev` (run by `make test`), `bench` (the save-to-visible timing of `make bench`) and
-// `admin` (the browser editor, run by hand).
+// Projects: `dev` and `admin` (the browser editor at /admin/, tests-dev/*.cms.ts), both run by
+// `make test`, and `bench` (the save-to-visible timing of `make bench`).
 export default defineConfig({
   forbidOnly: base.forbidOnly,
   reporter: [['list'], ['json', { outputFile: '../target/test-times/playwright-dev.json' }]],
@@ -17,7 +17,7 @@ export default defineConfig({
   projects: [
     { name: 'dev', testDir: './tests-dev' },
     { name: 'bench', testDir: './bench', testMatch: '*.bench.ts' },
-    // The browser editor at /admin/ (tests-dev/admin.cms.ts): not in `make test`.
+    // The browser editor at /admin/ (tests-dev/*.cms.ts).
     { name: 'admin', testDir: './tests-dev', testMatch: '*.cms.ts' },
   ],
 })

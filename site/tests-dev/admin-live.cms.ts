@@ -2,7 +2,7 @@
 // serves it (`sitegen serve`, _headers applied): it starts under its own Content-Security-Policy
 // with no violation, asks to sign in with GitHub, and sends the sign-in to the OAuth proxy of
 // site.yaml. GitHub itself is not reached: the proxy's page is answered here.
-// Not in `make test`: `cd site && npx playwright test -c playwright.dev.config.ts --project admin`.
+// Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-live`.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'

@@ -1,8 +1,8 @@
 // The editor's preview pane is the site's own page: the page component of
 // pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page) with the site's
 // stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own `+data`), in
-// the entry's language, following the typing. Not in `make test`, as tests-dev/admin.cms.ts:
-// `cd site && npx playwright test -c playwright.dev.config.ts --project=admin tests-dev/admin-preview.cms.ts`.
+// the entry's language, following the typing. Alone:
+// `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-preview`.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'

@@ -2,8 +2,8 @@
 // configuration, an edit saved there (a service page's title, an article's) is a one-line diff
 // of the file and shows in the open site page, and an invalid value is refused with its error
 // while the file stays as it was.
-// Not in `make test` (its first /admin/ makes Vite bundle the editor, half a minute on two
-// cores): `cd site && npx playwright test -c playwright.dev.config.ts --project admin`.
+// `make test` runs every editor test (project `admin`, after `dev`); alone:
+// `cd site && npx playwright test -c playwright.dev.config.ts --project admin`.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
