@@ -148,6 +148,9 @@ pub struct Collection {
     pub name: String,
     /// What the editor calls it.
     pub label: String,
+    /// What the editor calls one of its entries (**New Article**), when authors add entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_singular: Option<&'static str>,
     /// A folder of entries or a list of files.
     #[serde(flatten)]
     pub kind: CollectionKind,
@@ -241,6 +244,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
     collections.push(Collection {
         name: PAGES_COLLECTION.into(),
         label: "Pages".into(),
+        label_singular: None,
         kind: CollectionKind::Files {
             files: FixedPage::ALL
                 .iter()
@@ -255,6 +259,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
     collections.push(Collection {
         name: SERVICES_COLLECTION.into(),
         label: "Services".into(),
+        label_singular: None,
         kind: CollectionKind::Files {
             files: choices[SERVICES]
                 .iter()
@@ -274,6 +279,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
     collections.push(Collection {
         name: "settings".into(),
         label: "Settings".into(),
+        label_singular: None,
         kind: CollectionKind::Files {
             files: [
                 content::SITE_FILE,
@@ -291,6 +297,7 @@ pub fn config(content_dir: &Path, content_path: &str, backend: Backend) -> Resul
     collections.push(Collection {
         name: "redirects".into(),
         label: "Redirects".into(),
+        label_singular: None,
         kind: CollectionKind::Files {
             files: vec![entry(
                 redirects::REDIRECTS_FILE.trim_end_matches(".yaml"),
@@ -382,6 +389,7 @@ fn articles_collection(content_path: &str, choices: &Choices) -> Result<Collecti
     Ok(Collection {
         name: ARTICLES_COLLECTION.into(),
         label: "Articles".into(),
+        label_singular: Some("Article"),
         kind: CollectionKind::Folder {
             folder: format!("{content_path}/{}", articles::ARTICLES_DIR),
             extension: "md",

@@ -234,6 +234,8 @@ fn the_article_form_is_the_front_matter_with_the_slug_of_a_translation_and_the_b
     assert_eq!(articles["name"], "articles");
     assert_eq!(articles["folder"], "content/articles");
     assert_eq!(articles["format"], "frontmatter");
+    // Its button says **New Article**.
+    assert_eq!(articles["label_singular"], "Article");
     let mut fields = articles["fields"].as_array().expect("fields").clone();
     let body = fields.pop().expect("body");
     assert_eq!(
