@@ -5,19 +5,26 @@
 // answers with the page context of its page (lib/devPreview.ts: sitegen loads the content with
 // the entry in it, the page's own `+data` turns it into the page's data). The page component
 // reads it as it reads a build's, through vike-react's page context: nothing of a component is
-// copied or forked. An entry that does not validate yet keeps the last page it made, under its
-// mistakes. Loaded by the editor only (admin/cms.ts), never by a page of the site.
+// copied or forked; what they read besides (`siteSettings()`) is the frame of the same content,
+// put where they read it. An entry that does not validate yet keeps the last page it made, under
+// its mistakes. Loaded by the editor only (admin/cms.ts), never by a page of the site.
 import type { CMS, PreviewTemplateComponentProps } from 'decap-cms-core'
 import { type ComponentType, useEffect, useState } from 'react'
 import type { PageContext } from 'vike/types'
 import { VikeReactProviderPageContext } from 'vike-react/usePageContext'
 import { PublishingBanner } from '../components/layout/PublishingBanner'
+import type { SiteContent } from '../lib/content.server'
+import { setContent } from '../lib/contentGlobal'
 import type { PreviewAnswer } from '../lib/devPreview'
 import type { PageDataBase } from '../lib/pageMeta'
+import type { Frame } from '../lib/settings'
 import AboutPage from '../pages/about/+Page'
 import BlogPage from '../pages/blog/+Page'
 import CaseStudiesPage from '../pages/case-studies/+Page'
+import ContactPage from '../pages/contact/+Page'
+import HomePage from '../pages/index/+Page'
 import IndustriesPage from '../pages/industries/+Page'
+import InsightsPage from '../pages/insights/+Page'
 import ArticlePage from '../pages/insights/@slug/+Page'
 import PrivacyPage from '../pages/privacy/+Page'
 import ServiceCategoryPage from '../pages/services/@category/+Page'
@@ -40,12 +47,11 @@ const DEBOUNCE_MS = 300
  */
 const PREVIEWED = ['articles', 'pages', 'services'] as const
 
-/**
- * The page component of each kind of page an entry of those makes: the folder Vike renders it
- * from. Not yet the home, Insights and contact pages: their islands (islands/Island.tsx) read the
- * site's settings from the whole content, which the pane does not hold.
- */
+/** The page component of each kind of page an entry of those makes: the folder Vike renders it from. */
 const PAGES: Partial<Record<PageKind, ComponentType>> = {
+  home: HomePage,
+  insights: InsightsPage,
+  contact: ContactPage,
   about: AboutPage,
   services: ServicesPage,
   industries: IndustriesPage,
@@ -61,8 +67,27 @@ const PAGES: Partial<Record<PageKind, ComponentType>> = {
 /** The props Decap gives a preview template, with the language shown (`locale`, not in its types). */
 type Props = PreviewTemplateComponentProps & { locale?: string }
 
-/** What the pane shows: the last page made (its component and context), and the mistakes of the entry as it is now. */
-type Shown = { Page?: ComponentType; pageContext?: PageContext; errors: string[] }
+/**
+ * What the pane shows: the last page made (its component, context and frame), and the mistakes
+ * of the entry as it is now.
+ */
+type Shown = { Page?: ComponentType; pageContext?: PageContext; frame?: Frame; errors: string[] }
+
+/**
+ * The content a page's components read as they render, besides their data: the frame of
+ * lib/settings.ts (`siteSettings()`, read by islands/Island.tsx for its labels and by the contact
+ * page for its addresses), from the content global of lib/contentGlobal.ts, as in a build. The
+ * pane holds the frame alone: a component that reads more of the content as it renders fails
+ * naming what it read, rather than drawing from `undefined`.
+ */
+function frameAsContent(frame: Frame): SiteContent {
+  return new Proxy(frame, {
+    get(target, key) {
+      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key)
+      throw new Error(`The preview holds the frame of the content (${Object.keys(target).join(', ')}), not its \`${key}\``)
+    },
+  }) as SiteContent
+}
 
 function Mistakes({ errors }: { errors: string[] }) {
   // Inline styles: the site's stylesheet should gain no class for the editor's sake.
@@ -109,7 +134,7 @@ function PagePreview({ entry, collection, document, locale }: Props) {
           if ('errors' in answer) return { ...before, errors: answer.errors }
           const Page = PAGES[answer.kind as PageKind]
           if (!Page) return { errors: [`The preview does not draw the ${answer.kind} page yet: see the page itself in the site`] }
-          return { Page, pageContext: answer.pageContext as unknown as PageContext, errors: [] }
+          return { Page, pageContext: answer.pageContext as unknown as PageContext, frame: answer.frame, errors: [] }
         })
       } catch (error) {
         if (!controller.signal.aborted) setShown((before) => ({ ...before, errors: [String(error)] }))
@@ -127,8 +152,11 @@ function PagePreview({ entry, collection, document, locale }: Props) {
     if (locale) document.documentElement.lang = locale
   }, [document, locale])
 
-  const { Page, pageContext, errors } = shown
+  const { Page, pageContext, frame, errors } = shown
   const banner = (pageContext?.data as PageDataBase | undefined)?.banner
+  // Set as the page renders, not when its answer came: the global is the window's, and the page
+  // must read its own language's frame. Nothing else in the editor's window renders the site.
+  if (frame) setContent(frameAsContent(frame))
   // The frame of pages/+Layout.tsx around the page, without the header and footer it renders
   // once per build from the whole content.
   return (

@@ -6,12 +6,14 @@
 // (sitegen/src/cms/preview.rs: the body rendered by sitegen's Markdown renderer, validated by
 // its validation). Here, in the dev server, that content goes through the page's own `+data` and
 // `+onBeforeRender` code (admin/previewPage.server.ts), and the pane gets the page context the
-// page's components read: `{ urlPathname, data, pictures, icons }`. The pictures are the dev
-// server's, encoded already: the preview names the same paths.
+// page's components read: `{ urlPathname, data, pictures, icons }`, with the frame
+// (`siteSettings()`) of the entry's language. The pictures are the dev server's, encoded
+// already: the preview names the same paths.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ViteDevServer } from 'vite'
 import type { SiteContent } from '../schema/SiteContent'
 import { loadedContent } from './devContent.ts'
+import type { Frame } from './settings.ts'
 
 /** Where sitegen dev answers for a preview, and where the pane asks this plugin. */
 export const PREVIEW_PATH = '/admin/preview'
@@ -23,10 +25,11 @@ type SitegenPreview =
   | { error: string }
 
 /**
- * What the pane gets: the kind of the entry's page (`article`, `about`, `service-category`) and
- * its page context, or what is wrong with the entry.
+ * What the pane gets: the kind of the entry's page (`article`, `about`, `service-category`), its
+ * page context and the frame of its content (the settings of its language), or what is wrong
+ * with the entry.
  */
-export type PreviewAnswer = { kind: string; pageContext: Record<string, unknown> } | { errors: string[] }
+export type PreviewAnswer = { kind: string; pageContext: Record<string, unknown>; frame: Frame } | { errors: string[] }
 
 /** The dev server's encoded pictures and social cards of `content`'s language, put into it. */
 function withDevPictures(content: SiteContent): SiteContent {
@@ -62,8 +65,8 @@ export async function preview(server: ViteDevServer, api: string, req: IncomingM
   try {
     const page = (await server.ssrLoadModule('/admin/previewPage.server.ts')) as typeof import('../admin/previewPage.server')
     const kind = sitegen.kind as Parameters<typeof page.previewPageContext>[1]
-    const pageContext = page.previewPageContext(withDevPictures(sitegen.content), kind, sitegen.params)
-    answer(res, 200, { kind, pageContext })
+    const { pageContext, frame } = page.previewPageContext(withDevPictures(sitegen.content), kind, sitegen.params)
+    answer(res, 200, { kind, pageContext, frame })
   } catch (error) {
     answer(res, 200, { errors: [error instanceof Error ? error.message : String(error)] })
   }

@@ -1,6 +1,6 @@
 // The editor's preview pane is the site's own page: the page component of
-// pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page) with the site's
-// stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own `+data`), in
+// pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page, pages/index/+Page.tsx
+// for the home page, with its islands) with the site's stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own `+data`), in
 // the entry's language, following the typing. Alone:
 // `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-preview`.
 import { readFileSync } from 'node:fs'
@@ -112,6 +112,60 @@ test('a page is previewed with its own page component, following the typing', as
     await expect(pane.locator('main h1')).toContainText('future of business')
     await lead.fill('A lead typed in the editor.')
     await expect(pane.getByText('A lead typed in the editor.')).toBeVisible()
+  } finally {
+    await dev.stop()
+  }
+})
+
+test('the home, Insights and contact pages are previewed with their own components and islands', async ({ page }) => {
+  const dev = await startDev()
+  try {
+    /**
+     * Opens the page entry `name` with the preview shown, and returns the pane. By way of the
+     * collection's list: the editor keeps the entry it shows when only the address's slug changes.
+     * The preview is toggled once: the editor remembers it for the next entries.
+     */
+    let toggled = false
+    const open = async (name: string) => {
+      await page.goto(new URL('/admin/#/collections/pages', dev.url).href)
+      await expect(page.locator('a[href$="/collections/pages/entries/home"]')).toBeVisible()
+      await page.goto(new URL(`/admin/#/collections/pages/entries/${name}`, dev.url).href)
+      await expect(page.getByLabel('Title', { exact: true }).first()).not.toHaveValue('')
+      if (!toggled) await page.getByTitle('Toggle preview').click()
+      toggled = true
+      return page.frameLocator('#preview-pane')
+    }
+    await page.goto(new URL('/admin/', dev.url).href)
+    await page.getByRole('button', { name: 'Login' }).click()
+
+    // pages/insights/+Page.tsx: the newsletter's island among its sections.
+    let pane = await open('insights')
+    await expect(pane.locator('main h1')).toHaveText('Ideas and lessons from the engineering frontline')
+    await expect(pane.locator('main #featured-title')).toBeVisible()
+    await expect(pane.locator('[data-island="newsletter-form"]')).toHaveCount(1)
+
+    // pages/contact/+Page.tsx: the form's island and the cards of the site's contact settings.
+    pane = await open('contact')
+    await expect(pane.locator('[data-island="contact-form"] form')).toBeVisible()
+    await expect(pane.locator('section[aria-labelledby="contact-cards-title"]').getByRole('link', { name: 'hello@nordvale.example' })).toBeVisible()
+    await expect(pane.locator('[data-preview-errors]')).toHaveCount(0)
+
+    // pages/index/+Page.tsx: the hero only HomeHero labels, and the enquiry form's island, whose
+    // wrapper carries a label of the site's settings (islands/Island.tsx reads `siteSettings()`).
+    // Last: the typing leaves the entry unsaved, and the editor keeps an unsaved entry open.
+    pane = await open('home')
+    await expect(pane.locator('main h1#home-hero-title')).toContainText('Build what')
+    const enquiry = pane.locator('[data-island="enquiry-form"]')
+    await expect(enquiry).toHaveAttribute('data-toasts-label', 'Notifications')
+    await expect(enquiry.locator('form')).toBeVisible()
+    const lead = page.getByLabel('Lead', { exact: true }).first()
+    await lead.fill('A home lead typed in the editor.')
+    await expect(pane.locator('main').getByText('A home lead typed in the editor.')).toBeVisible()
+    // The Estonian side reads the Estonian settings.
+    await page.getByRole('button', { name: 'Writing in EN' }).click()
+    await page.getByRole('menuitem', { name: 'et', exact: true }).click()
+    await expect(pane.locator('main h1#home-hero-title')).toContainText('Ehitage homset')
+    await expect(enquiry).toHaveAttribute('data-toasts-label', 'Teavitused')
   } finally {
     await dev.stop()
   }
