@@ -5,22 +5,31 @@
 // answers with the page context of its page (lib/devPreview.ts: sitegen loads the content with
 // the entry in it, the page's own `+data` turns it into the page's data). The page component
 // reads it as it reads a build's, through vike-react's page context: nothing of a component is
-// copied or forked. An entry that does not validate yet keeps the last page it made, under its
-// mistakes. Loaded by the editor only (admin/cms.ts), never by a page of the site.
+// copied or forked; what they read besides (`siteSettings()`) is the frame of the same content,
+// put where they read it. An entry that does not validate yet keeps the last page it made, under
+// its mistakes. Loaded by the editor only (admin/cms.ts), never by a page of the site.
 import type { CMS, PreviewTemplateComponentProps } from 'decap-cms-core'
 import { type ComponentType, useEffect, useState } from 'react'
 import type { PageContext } from 'vike/types'
 import { VikeReactProviderPageContext } from 'vike-react/usePageContext'
 import { PublishingBanner } from '../components/layout/PublishingBanner'
-import type { PreviewAnswer } from '../lib/devPreview'
+import type { SiteContent } from '../lib/content.server'
+import { setContent } from '../lib/contentGlobal'
+import type { PreviewAnswer, PreviewRequest } from '../lib/devPreview'
 import type { PageDataBase } from '../lib/pageMeta'
+import type { Frame } from '../lib/settings'
+import type { EntryPage } from './previewPage.server'
 import AboutPage from '../pages/about/+Page'
 import BlogPage from '../pages/blog/+Page'
 import CaseStudiesPage from '../pages/case-studies/+Page'
+import ContactPage from '../pages/contact/+Page'
+import HomePage from '../pages/index/+Page'
 import IndustriesPage from '../pages/industries/+Page'
+import InsightsPage from '../pages/insights/+Page'
 import ArticlePage from '../pages/insights/@slug/+Page'
 import PrivacyPage from '../pages/privacy/+Page'
 import ServiceCategoryPage from '../pages/services/@category/+Page'
+import SubServicePage from '../pages/services/@category/@service/+Page'
 import ServicesPage from '../pages/services/index/+Page'
 import SolutionsPage from '../pages/solutions/+Page'
 import TermsPage from '../pages/terms/+Page'
@@ -36,16 +45,16 @@ const DEBOUNCE_MS = 300
 
 /**
  * The collections whose entries have a page of their own, as `sitegen cms config` names them:
- * the articles, the fixed pages, the service categories (sitegen/src/cms/preview.rs).
+ * the articles, the fixed pages, the service categories with their sub-services
+ * (sitegen/src/cms/preview.rs; the sub-services: admin/previewPage.server.ts).
  */
 const PREVIEWED = ['articles', 'pages', 'services'] as const
 
-/**
- * The page component of each kind of page an entry of those makes: the folder Vike renders it
- * from. Not yet the home, Insights and contact pages: their islands (islands/Island.tsx) read the
- * site's settings from the whole content, which the pane does not hold.
- */
+/** The page component of each kind of page an entry of those makes: the folder Vike renders it from. */
 const PAGES: Partial<Record<PageKind, ComponentType>> = {
+  home: HomePage,
+  insights: InsightsPage,
+  contact: ContactPage,
   about: AboutPage,
   services: ServicesPage,
   industries: IndustriesPage,
@@ -55,14 +64,41 @@ const PAGES: Partial<Record<PageKind, ComponentType>> = {
   privacy: PrivacyPage,
   terms: TermsPage,
   'service-category': ServiceCategoryPage,
+  'sub-service': SubServicePage,
   article: ArticlePage,
 }
 
 /** The props Decap gives a preview template, with the language shown (`locale`, not in its types). */
 type Props = PreviewTemplateComponentProps & { locale?: string }
 
-/** What the pane shows: the last page made (its component and context), and the mistakes of the entry as it is now. */
-type Shown = { Page?: ComponentType; pageContext?: PageContext; errors: string[] }
+/**
+ * What the pane shows: the last page made (which of the entry's pages, its component, context
+ * and frame, and the entry's pages), and the mistakes of the entry as it is now.
+ */
+type Shown = {
+  page?: EntryPage
+  pages?: EntryPage[]
+  Page?: ComponentType
+  pageContext?: PageContext
+  frame?: Frame
+  errors: string[]
+}
+
+/**
+ * The content a page's components read as they render, besides their data: the frame of
+ * lib/settings.ts (`siteSettings()`, read by islands/Island.tsx for its labels and by the contact
+ * page for its addresses), from the content global of lib/contentGlobal.ts, as in a build. The
+ * pane holds the frame alone: a component that reads more of the content as it renders fails
+ * naming what it read, rather than drawing from `undefined`.
+ */
+function frameAsContent(frame: Frame): SiteContent {
+  return new Proxy(frame, {
+    get(target, key) {
+      if (typeof key === 'symbol' || key in target) return Reflect.get(target, key)
+      throw new Error(`The preview holds the frame of the content (${Object.keys(target).join(', ')}), not its \`${key}\``)
+    },
+  }) as SiteContent
+}
 
 function Mistakes({ errors }: { errors: string[] }) {
   // Inline styles: the site's stylesheet should gain no class for the editor's sake.
@@ -82,14 +118,54 @@ function Mistakes({ errors }: { errors: string[] }) {
   )
 }
 
+/** Names one of an entry's pages among the others (the params of its route, in the route's order). */
+function pageKey({ kind, params }: EntryPage): string {
+  return `${kind} ${JSON.stringify(params)}`
+}
+
+/**
+ * The choice of the entry's page to show, where it makes more than one: a service category makes
+ * its own page and one per sub-service. Its own page is shown first; the author picks the
+ * sub-service whose fields they are editing, and the choice holds while they type (and in the
+ * other language, whose sub-services have the same slugs).
+ */
+function EntryPages({ pages, shown, choose }: { pages: EntryPage[]; shown?: EntryPage; choose: (page: EntryPage) => void }) {
+  // Inline styles, as the mistakes': the site's stylesheet gains no class for the editor's sake.
+  const button = { border: '1px solid #cbd5e1', borderRadius: '999px', padding: '0.125rem 0.625rem', background: '#fff' }
+  return (
+    <nav
+      aria-label="Pages this entry makes"
+      data-preview-pages=""
+      style={{ display: 'flex', flexWrap: 'wrap', gap: '0.375rem', padding: '0.5rem 1rem', background: '#f1f5f9', borderBottom: '1px solid #cbd5e1', fontSize: '0.8125rem' }}
+    >
+      {pages.map((page) => {
+        const current = shown !== undefined && pageKey(page) === pageKey(shown)
+        return (
+          <button
+            key={pageKey(page)}
+            type="button"
+            aria-pressed={current}
+            onClick={() => choose(page)}
+            style={current ? { ...button, background: '#0f172a', borderColor: '#0f172a', color: '#fff' } : button}
+          >
+            {page.title}
+          </button>
+        )
+      })}
+    </nav>
+  )
+}
+
 /** The preview of an entry: its page as the site renders it. */
 function PagePreview({ entry, collection, document, locale }: Props) {
+  const [wanted, setWanted] = useState<EntryPage>()
   const request = JSON.stringify({
     collection: collection.get('name'),
     slug: entry.get('slug') ?? '',
     locale,
     data: entry.get('data')?.toJS() ?? {},
-  })
+    page: wanted && { kind: wanted.kind, params: wanted.params },
+  } satisfies PreviewRequest)
   const [shown, setShown] = useState<Shown>({ errors: [] })
   const first = shown.pageContext === undefined
   useEffect(() => {
@@ -107,9 +183,10 @@ function PagePreview({ entry, collection, document, locale }: Props) {
         if (controller.signal.aborted) return
         setShown((before) => {
           if ('errors' in answer) return { ...before, errors: answer.errors }
-          const Page = PAGES[answer.kind as PageKind]
-          if (!Page) return { errors: [`The preview does not draw the ${answer.kind} page yet: see the page itself in the site`] }
-          return { Page, pageContext: answer.pageContext as unknown as PageContext, errors: [] }
+          const { page, pages, frame } = answer
+          const Page = PAGES[page.kind]
+          if (!Page) return { errors: [`The preview does not draw the ${page.kind} page yet: see the page itself in the site`] }
+          return { page, pages, Page, pageContext: answer.pageContext as unknown as PageContext, frame, errors: [] }
         })
       } catch (error) {
         if (!controller.signal.aborted) setShown((before) => ({ ...before, errors: [String(error)] }))
@@ -127,12 +204,16 @@ function PagePreview({ entry, collection, document, locale }: Props) {
     if (locale) document.documentElement.lang = locale
   }, [document, locale])
 
-  const { Page, pageContext, errors } = shown
+  const { page, pages, Page, pageContext, frame, errors } = shown
   const banner = (pageContext?.data as PageDataBase | undefined)?.banner
+  // Set as the page renders, not when its answer came: the global is the window's, and the page
+  // must read its own language's frame. Nothing else in the editor's window renders the site.
+  if (frame) setContent(frameAsContent(frame))
   // The frame of pages/+Layout.tsx around the page, without the header and footer it renders
   // once per build from the whole content.
   return (
     <div className="flex min-h-dvh flex-col">
+      {pages && pages.length > 1 && <EntryPages pages={pages} shown={page} choose={setWanted} />}
       {errors.length > 0 && <Mistakes errors={errors} />}
       {Page && pageContext && (
         <VikeReactProviderPageContext pageContext={pageContext}>

@@ -6,10 +6,12 @@
 // (sitegen/src/cms/preview.rs: the body rendered by sitegen's Markdown renderer, validated by
 // its validation). Here, in the dev server, that content goes through the page's own `+data` and
 // `+onBeforeRender` code (admin/previewPage.server.ts), and the pane gets the page context the
-// page's components read: `{ urlPathname, data, pictures, icons }`. The pictures are the dev
-// server's, encoded already: the preview names the same paths.
+// page's components read: `{ urlPathname, data, pictures, icons }`, with the frame
+// (`siteSettings()`) of the entry's language. The pictures are the dev server's, encoded
+// already: the preview names the same paths.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ViteDevServer } from 'vite'
+import type { EntryPage, PreviewPage } from '../admin/previewPage.server.ts'
 import type { SiteContent } from '../schema/SiteContent'
 import { loadedContent } from './devContent.ts'
 
@@ -23,10 +25,17 @@ type SitegenPreview =
   | { error: string }
 
 /**
- * What the pane gets: the kind of the entry's page (`article`, `about`, `service-category`) and
- * its page context, or what is wrong with the entry.
+ * What the pane asks: the entry as the editor holds it (what sitegen dev reads, cms/preview.rs),
+ * and which of the entry's pages to show (a service category's sub-service), else its own.
  */
-export type PreviewAnswer = { kind: string; pageContext: Record<string, unknown> } | { errors: string[] }
+export type PreviewRequest = Record<string, unknown> & { page?: Pick<EntryPage, 'kind' | 'params'> }
+
+/**
+ * What the pane gets: the page shown (its kind names its component: `article`, `about`,
+ * `sub-service`), every page of the entry, the page's context and the frame of its content (the
+ * settings of its language); or what is wrong with the entry.
+ */
+export type PreviewAnswer = PreviewPage | { errors: string[] }
 
 /** The dev server's encoded pictures and social cards of `content`'s language, put into it. */
 function withDevPictures(content: SiteContent): SiteContent {
@@ -46,12 +55,19 @@ function answer(res: ServerResponse, status: number, body: PreviewAnswer) {
 export async function preview(server: ViteDevServer, api: string, req: IncomingMessage, res: ServerResponse) {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
+  let request: PreviewRequest
+  try {
+    request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as PreviewRequest
+  } catch (error) {
+    return answer(res, 400, { errors: [`The preview's request is not JSON: ${String(error)}`] })
+  }
+  const { page: wanted, ...entry } = request
   let sitegen: SitegenPreview
   try {
     const response = await fetch(new URL(PREVIEW_PATH, api), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: Buffer.concat(chunks),
+      body: JSON.stringify(entry),
     })
     sitegen = (await response.json()) as SitegenPreview
   } catch (error) {
@@ -62,8 +78,7 @@ export async function preview(server: ViteDevServer, api: string, req: IncomingM
   try {
     const page = (await server.ssrLoadModule('/admin/previewPage.server.ts')) as typeof import('../admin/previewPage.server')
     const kind = sitegen.kind as Parameters<typeof page.previewPageContext>[1]
-    const pageContext = page.previewPageContext(withDevPictures(sitegen.content), kind, sitegen.params)
-    answer(res, 200, { kind, pageContext })
+    answer(res, 200, page.previewPageContext(withDevPictures(sitegen.content), kind, sitegen.params, wanted))
   } catch (error) {
     answer(res, 200, { errors: [error instanceof Error ? error.message : String(error)] })
   }

@@ -5,14 +5,18 @@
 // missing route's data. Only the renderer reads them (pages are HTML-only); no browser script
 // imports this module.
 import type { Settings } from '../schema/Settings'
-import { loadContent } from './content.server'
+import { loadContent, type SiteContent } from './content.server'
 
 /**
  * Everything a page renders besides its own `+data`: the frame's settings and the feed's
  * address. A page's rendered HTML is a function of its path, its data and this (and the bundle),
- * which is how `sitegen build` knows which pages to render again (render/entry.server.ts).
+ * which is how `sitegen build` knows which pages to render again (render/entry.server.ts), and
+ * all the editor's preview gives a page besides its data (admin/preview.tsx).
  */
-export function frameContent(): { settings: Settings; feed_path: string } {
+export type Frame = Pick<SiteContent, 'settings' | 'feed_path'>
+
+/** The frame of the content being rendered. */
+export function frameContent(): Frame {
   const { settings, feed_path } = loadContent()
   return { settings, feed_path }
 }

@@ -1,8 +1,10 @@
 // The editor's preview pane is the site's own page: the page component of
-// pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page) with the site's
-// stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own `+data`), in
-// the entry's language, following the typing. Alone:
-// `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-preview`.
+// pages/insights/@slug/+Page.tsx (pages/about/+Page.tsx for the about page, pages/index/+Page.tsx
+// for the home page with its islands, a service category's or one of its sub-services' page) with
+// the site's stylesheet, fed the data a build gives it (sitegen's rendered body, the page's own
+// `+data`), in the entry's language, following the typing. Alone (`--project` takes every word
+// after it, hence the `=`):
+// `cd site && npx playwright test -c playwright.dev.config.ts --project=admin admin-preview`.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
@@ -97,17 +99,77 @@ test('the Estonian side previews in Estonian', async ({ page }) => {
   }
 })
 
-test('a page is previewed with its own page component, following the typing', async ({ page }) => {
+// One sitegen dev for every page kind: starting one is most of a test's time.
+test('pages are previewed with their own page components and islands, following the typing', async ({ page }) => {
   const dev = await startDev()
   try {
+    /**
+     * Opens the entry `name` of `collection` with the preview shown, and returns the pane. By way
+     * of the collection's list: the editor keeps the entry it shows when only the address's slug
+     * changes. The preview is toggled once: the editor remembers it for the next entries.
+     */
+    let toggled = false
+    const open = async (name: string, collection = 'pages') => {
+      await page.goto(new URL(`/admin/#/collections/${collection}`, dev.url).href)
+      await expect(page.locator(`a[href$="/collections/${collection}/entries/${name}"]`)).toBeVisible()
+      await page.goto(new URL(`/admin/#/collections/${collection}/entries/${name}`, dev.url).href)
+      await expect(page.getByLabel('Title', { exact: true }).first()).not.toHaveValue('')
+      if (!toggled) await page.getByTitle('Toggle preview').click()
+      toggled = true
+      return page.frameLocator('#preview-pane')
+    }
     await page.goto(new URL('/admin/', dev.url).href)
     await page.getByRole('button', { name: 'Login' }).click()
-    await page.goto(new URL('/admin/#/collections/pages/entries/about', dev.url).href)
+
+    // pages/insights/+Page.tsx: the newsletter's island among its sections.
+    let pane = await open('insights')
+    await expect(pane.locator('main h1')).toHaveText('Ideas and lessons from the engineering frontline')
+    await expect(pane.locator('main #featured-title')).toBeVisible()
+    await expect(pane.locator('[data-island="newsletter-form"]')).toHaveCount(1)
+
+    // pages/contact/+Page.tsx: the form's island and the cards of the site's contact settings.
+    pane = await open('contact')
+    await expect(pane.locator('[data-island="contact-form"] form')).toBeVisible()
+    await expect(pane.locator('section[aria-labelledby="contact-cards-title"]').getByRole('link', { name: 'hello@nordvale.example' })).toBeVisible()
+    await expect(pane.locator('[data-preview-errors]')).toHaveCount(0)
+
+    // A service category makes its page and one per sub-service: the pane shows the category's
+    // (pages/services/@category/+Page.tsx) and offers each sub-service's
+    // (pages/services/@category/@service/+Page.tsx).
+    pane = await open('cloud-services', 'services')
+    await expect(pane.locator('main h1')).toHaveText('Cloud infrastructure that scales with you')
+    const pages = pane.getByRole('navigation', { name: 'Pages this entry makes' })
+    await expect(pages.getByRole('button', { name: 'Cloud Services | Nordvale' })).toHaveAttribute('aria-pressed', 'true')
+    await pages.getByRole('button', { name: 'Cloud Migration | Nordvale' }).click()
+    await expect(pane.locator('main h1')).toHaveText('Move to the cloud with confidence')
+    await expect(pages.getByRole('button', { name: 'Cloud Migration | Nordvale' })).toHaveAttribute('aria-pressed', 'true')
+    // The choice holds for the next pages made: the Estonian side shows the same sub-service.
+    await page.getByRole('button', { name: 'Writing in EN' }).click()
+    await page.getByRole('menuitem', { name: 'et', exact: true }).click()
+    await expect(pane.locator('main h1')).toHaveText('Liikuge pilve enesekindlalt')
+    await expect(pages.getByRole('button', { name: 'Pilvemigratsioon | Nordvale' })).toHaveAttribute('aria-pressed', 'true')
+
+    // pages/index/+Page.tsx: the hero only HomeHero labels, and the enquiry form's island, whose
+    // wrapper carries a label of the site's settings (islands/Island.tsx reads `siteSettings()`).
+    pane = await open('home')
     const lead = page.getByLabel('Lead', { exact: true }).first()
+    await expect(pane.locator('main h1#home-hero-title')).toContainText('Build what')
+    const enquiry = pane.locator('[data-island="enquiry-form"]')
+    await expect(enquiry).toHaveAttribute('data-toasts-label', 'Notifications')
+    await expect(enquiry.locator('form')).toBeVisible()
+    await lead.fill('A home lead typed in the editor.')
+    await expect(pane.locator('main').getByText('A home lead typed in the editor.')).toBeVisible()
+    // The Estonian side reads the Estonian settings.
+    await page.getByRole('button', { name: 'Writing in EN' }).click()
+    await page.getByRole('menuitem', { name: 'et', exact: true }).click()
+    await expect(pane.locator('main h1#home-hero-title')).toContainText('Ehitage homset')
+    await expect(enquiry).toHaveAttribute('data-toasts-label', 'Teavitused')
+
+    // pages/about/+Page.tsx: its hero's h1 with the highlight the page marks. (Leaving the home
+    // page typed in asks whether to drop its changes: yes, the preview saved nothing.)
+    page.once('dialog', (dialog) => dialog.accept())
+    pane = await open('about')
     await expect(lead).toHaveValue(/^We are a team of engineers/)
-    await page.getByTitle('Toggle preview').click()
-    const pane = page.frameLocator('#preview-pane')
-    // pages/about/+Page.tsx: its hero's h1 with the highlight the page marks.
     await expect(pane.locator('main h1')).toHaveText('Engineering the future of business since 2019')
     await expect(pane.locator('main h1')).toContainText('future of business')
     await lead.fill('A lead typed in the editor.')
