@@ -4,7 +4,6 @@ import CMS from 'decap-cms-app'
 import type { EditorConfig } from './present'
 import { type GithubBackend, readThrough, SITEGEN_GITHUB } from './sitegenGithub'
 import { showFieldErrors } from './fieldErrors'
-import { registerPreview } from './preview'
 
 const response = await fetch('/admin/config.json', { cache: 'no-store' })
 if (!response.ok) throw new Error(`/admin/config.json: ${response.status} ${await response.text()}`)
@@ -30,5 +29,10 @@ CMS.registerBackend(
 )
 // A refused save's mistakes under their fields (admin/fieldErrors.ts).
 showFieldErrors()
-registerPreview(CMS, config)
+// The real page as preview is made by `sitegen dev` (backend `proxy`): only its editor loads the
+// site's page components; the live site's keeps Decap's own preview and never fetches them.
+if (config.backend.name === 'proxy') {
+  const { registerPreview } = await import('./preview')
+  registerPreview(CMS, config)
+}
 CMS.init({ config: { ...config, load_config_file: false } })

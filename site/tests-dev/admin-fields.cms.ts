@@ -1,7 +1,7 @@
 // The browser editor's saves field by field: a translation edited beside its source is a
 // one-line diff of its own file, an invalid value is refused with its error under its field
 // (not only in the notification) and the file left as it was, and a list item added is its new
-// lines only. Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-fields`.
+// lines only. Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project=admin admin-fields`.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type Locator, type Page, test } from '@playwright/test'

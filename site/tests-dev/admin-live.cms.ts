@@ -2,9 +2,9 @@
 // serves it (`sitegen serve`, _headers applied): it starts under its own Content-Security-Policy
 // with no violation, asks to sign in with GitHub, and sends the sign-in to the OAuth proxy of
 // site.yaml. GitHub itself is not reached: the proxy's page is answered here.
-// Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-live`.
+// Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project=admin admin-live`.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
@@ -48,6 +48,11 @@ test('the live site’s editor starts under its own policy and signs in through 
       if (answer.status() >= 400) problems.push(`${answer.status()} ${answer.url()}`)
     })
     page.on('pageerror', (error) => problems.push(error.message))
+    // The site's page components come only with the preview of `sitegen dev`.
+    const scripts: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+    })
 
     const response = await page.goto(`${url}/admin/`)
     expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow')
@@ -67,6 +72,11 @@ test('the live site’s editor starts under its own policy and signs in through 
     expect(`${signIn.origin}${signIn.pathname}`).toBe(`${proxy}/auth`)
     expect(signIn.searchParams.get('provider')).toBe('github')
     expect(problems).toEqual([])
+    expect(scripts.length).toBeGreaterThan(0)
+    // It is a chunk of its own in the build, and this editor never asks for it.
+    const preview = /^preview-[^/]*\.js$/
+    expect(readdirSync(path.join(out, 'admin/assets')).filter((file) => preview.test(file))).toHaveLength(1)
+    expect(scripts.filter((script) => preview.test(path.basename(script)))).toEqual([])
 
     const config = JSON.parse(readFileSync(path.join(out, 'admin/config.json'), 'utf8'))
     expect(config.backend).toMatchObject({ name: SITEGEN_GITHUB, repo: 'nordvale/site', branch: 'main', preview_context: 'sitegen/preview' })

@@ -3,7 +3,7 @@
 // project's layout, the dev server shows it with its picture, and the real `sitegen build` of that
 // content publishes it; an upload that is no picture and a picture without its alternative text
 // are refused, and nothing is written.
-// Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project admin admin-media`.
+// Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project=admin admin-media`.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
