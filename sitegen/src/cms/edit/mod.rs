@@ -470,30 +470,27 @@ impl Writer<'_> {
     }
 }
 
-/// The pairs of indices of a longest common subsequence of `a` and `b`.
+/// The pairs of indices of a longest common subsequence of `a` and `b` (`similar`'s Myers
+/// diff), items compared as [`same`] compares them: blanks left out.
 fn common(a: &[Value], b: &[Value]) -> Vec<(usize, usize)> {
-    let mut table = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            table[i][j] = match same(&a[i], &b[j]) {
-                true => table[i + 1][j + 1] + 1,
-                false => table[i + 1][j].max(table[i][j + 1]),
-            };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < a.len() && j < b.len() {
-        if same(&a[i], &b[j]) {
-            out.push((i, j));
-            i += 1;
-            j += 1;
-        } else if table[i + 1][j] >= table[i][j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    out
+    let shown =
+        |items: &[Value]| -> Vec<Value> { items.iter().cloned().map(without_blanks).collect() };
+    let (a, b) = (shown(a), shown(b));
+    let mut ops = similar::algorithms::Capture::new();
+    // `Capture` refuses nothing (its error is `Infallible`).
+    let Ok(()) = similar::algorithms::myers::diff(&mut ops, &a, 0..a.len(), &b, 0..b.len());
+    ops.into_ops()
+        .into_iter()
+        .filter_map(|op| match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => Some((old_index..old_index + len).zip(new_index..new_index + len)),
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }
 
 fn new_seq(items: &[Value]) -> Value {
