@@ -3,7 +3,7 @@
 import CMS from 'decap-cms-app'
 import type { EditorConfig } from './present'
 import { type GithubBackend, readThrough, SITEGEN_GITHUB } from './sitegenGithub'
-import { showFieldErrors } from './fieldErrors'
+import { type Config as FieldErrorsConfig, showFieldErrors } from './fieldErrors'
 
 const response = await fetch('/admin/config.json', { cache: 'no-store' })
 if (!response.ok) throw new Error(`/admin/config.json: ${response.status} ${await response.text()}`)
@@ -28,7 +28,7 @@ CMS.registerBackend(
   },
 )
 // A refused save's mistakes under their fields (admin/fieldErrors.ts).
-showFieldErrors()
+showFieldErrors(config as unknown as FieldErrorsConfig)
 // The real page as preview is made by `sitegen dev` (backend `proxy`): only its editor loads the
 // site's page components; the live site's keeps Decap's own preview and never fetches them.
 if (config.backend.name === 'proxy') {

@@ -27,11 +27,42 @@ export interface FieldError {
   message: string
 }
 
-/** The widgets whose controls show the server's mistakes: every leaf widget the site uses. */
-const WIDGETS = ['string', 'text', 'markdown', 'number', 'select', 'boolean', 'datetime', 'relation']
+/** A field of the editor's configuration, as far as this module reads it. */
+interface ConfigField {
+  widget?: string
+  fields?: ConfigField[]
+  field?: ConfigField
+}
 
-/** The endpoint of Decap's proxy protocol (lib/devAdmin.ts forwards it to `sitegen dev`). */
-const API = '/admin/api/v1'
+/** The configuration `sitegen dev` generates, as far as this module reads it. */
+export interface Config {
+  backend: { name: string; proxy_url?: string }
+  collections: { fields?: ConfigField[]; files?: { fields: ConfigField[] }[] }[]
+}
+
+/**
+ * The widgets left unwrapped: the containers, whose controls hold other fields' and show no
+ * value of their own, and the picture, whose control Decap wires to its media library through
+ * the very control it registered (a wrapper cuts it off: no upload reaches the form).
+ */
+const UNWRAPPED = new Set(['object', 'list', 'image'])
+
+/** Every widget the configuration's fields use whose control shows the server's mistakes. */
+export function leafWidgets(config: Config): Set<string> {
+  const found = new Set<string>()
+  const walk = (fields: ConfigField[] = []) => {
+    for (const field of fields) {
+      if (field.widget && !UNWRAPPED.has(field.widget)) found.add(field.widget)
+      walk(field.fields)
+      if (field.field) walk([field.field])
+    }
+  }
+  for (const collection of config.collections) {
+    walk(collection.fields)
+    for (const file of collection.files ?? []) walk(file.fields)
+  }
+  return found
+}
 
 let refused: FieldError[] = []
 const listeners = new Set<() => void>()
@@ -104,12 +135,12 @@ function wrap(inner: ComponentType<ControlProps>): ComponentType<ControlProps> {
 }
 
 /** Watches the saves' answers: a refusal's field mistakes are shown, a save clears them. */
-function watchSaves() {
+function watchSaves(api: string) {
   const fetch = window.fetch.bind(window)
   window.fetch = async (input, init) => {
     const response = await fetch(input, init)
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    if (new URL(url, location.href).pathname !== API || typeof init?.body !== 'string') return response
+    if (new URL(url, location.href).pathname !== api || typeof init?.body !== 'string') return response
     const action = (JSON.parse(init.body) as { action?: string }).action
     if (action !== 'persistEntry') return response
     if (response.ok) publish([])
@@ -121,13 +152,18 @@ function watchSaves() {
   }
 }
 
-/** Installs the wrapped widgets and the watch; before `CMS.init`. */
-export function showFieldErrors() {
-  for (const name of WIDGETS) {
+/**
+ * Installs the wrapped widgets and the watch of the saves to the configuration's `proxy_url`;
+ * before `CMS.init`. Only `sitegen dev` (backend `proxy`) places a refusal's mistakes.
+ */
+export function showFieldErrors(config: Config) {
+  const api = config.backend.name === 'proxy' ? config.backend.proxy_url : undefined
+  if (!api) return
+  for (const name of leafWidgets(config)) {
     const widget = CMS.getWidget(name) as { control?: unknown; preview?: unknown; schema?: unknown } | undefined
     if (!widget?.control || typeof widget.control === 'string') continue
     const register = CMS.registerWidget as (name: string, control: unknown, preview?: unknown, schema?: unknown) => void
     register(name, wrap(widget.control as ComponentType<ControlProps>), widget.preview, widget.schema)
   }
-  watchSaves()
+  watchSaves(new URL(api, location.href).pathname)
 }

@@ -36,9 +36,8 @@ import TermsPage from '../pages/terms/+Page'
 import type { PageKind } from '../lib/content.server'
 // The site's Tailwind build, as the pages load it (pages/+Layout.tsx imports it).
 import siteCss from '../pages/app.css?inline'
+import { PREVIEW_PATH } from './endpoints'
 
-/** Where the dev server makes the preview's page context (lib/devPreview.ts's PREVIEW_PATH). */
-const PREVIEW_URL = '/admin/preview'
 
 /** How long typing pauses before the page is made again. */
 const DEBOUNCE_MS = 300
@@ -172,7 +171,7 @@ function PagePreview({ entry, collection, document, locale }: Props) {
     const controller = new AbortController()
     const make = async () => {
       try {
-        const response = await fetch(PREVIEW_URL, {
+        const response = await fetch(PREVIEW_PATH, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
           body: request,

@@ -5,14 +5,15 @@
 // Schemas as the validation (`sitegen cms config`), to `$SITEGEN_DEV_CMS_CONFIG` at its start and
 // after every valid save. This plugin answers `/admin/` with a page that loads the editor
 // (admin/cms.ts) and `/admin/config.json` with that file, and forwards the editor's requests
-// (`POST /admin/api/v1`, Decap's proxy protocol) to `sitegen dev` at `$SITEGEN_DEV_CMS_API`, which
+// (Decap's proxy protocol, at the path of that URL) to `sitegen dev` at `$SITEGEN_DEV_CMS_API`, which
 // validates a save and writes only the values changed. Only the dev server has any of it: no page
 // of the site imports the editor, so its scripts never reach a visitor, and the page says
 // `noindex` besides.
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin } from 'vite'
-import { PREVIEW_PATH, preview } from './devPreview.ts'
+import { PREVIEW_PATH } from '../admin/endpoints.ts'
+import { preview } from './devPreview.ts'
 
 /** The editor's page (admin/index.html, which the live site's build publishes too). */
 const ADMIN_PAGE = readFileSync(new URL('../admin/index.html', import.meta.url), 'utf8')
@@ -51,7 +52,8 @@ export function adminPage(
           res.writeHead(308, { Location: '/admin/' }).end()
           return
         }
-        if (path === '/admin/api/v1' && req.method === 'POST' && api) return void forward(api, req, res)
+        // The editor posts to the path sitegen dev answers at (its configuration's `proxy_url`).
+        if (api && path === new URL(api).pathname && req.method === 'POST') return void forward(api, req, res)
         if (path === PREVIEW_PATH && req.method === 'POST' && api) return void preview(server, api, req, res)
         if (path !== '/admin/' && path !== '/admin/config.json') return next()
         res.setHeader('X-Robots-Tag', 'noindex, nofollow')

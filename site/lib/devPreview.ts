@@ -13,10 +13,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ViteDevServer } from 'vite'
 import type { EntryPage, PreviewPage } from '../admin/previewPage.server.ts'
 import type { SiteContent } from '../schema/SiteContent'
+import { PREVIEW_PATH } from '../admin/endpoints.ts'
 import { loadedContent } from './devContent.ts'
-
-/** Where sitegen dev answers for a preview, and where the pane asks this plugin. */
-export const PREVIEW_PATH = '/admin/preview'
 
 /** What sitegen dev answers: the content and the page to render, or the entry's mistakes. */
 type SitegenPreview =
