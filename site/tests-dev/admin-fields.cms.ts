@@ -4,41 +4,23 @@
 // lines only. Alone: `cd site && npx playwright test -c playwright.dev.config.ts --project=admin admin-fields`.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { diffArrays } from 'diff'
 import { expect, type Locator, type Page, test } from '@playwright/test'
-import { type DevServer, started, startDev } from './devServer'
+import { attachDevOutput, type DevServer, startDev } from './devServer'
+import { logIn, publish } from './editor'
 
-test.afterEach(async ({}, info) => {
-  const servers = started.splice(0)
-  if (info.status === info.expectedStatus) return
-  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
-})
+test.afterEach(attachDevOutput)
 
 /** The lines removed (`-line`) and added (`+line`) from `before` to `after`, in order. */
 function diff(before: string, after: string): string[] {
-  const a = before.split('\n')
-  const b = after.split('\n')
-  // The longest common subsequence of lines, from the end.
-  const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0))
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!)
-    }
-  }
-  const out: string[] = []
-  let [i, j] = [0, 0]
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) [i, j] = [i + 1, j + 1]
-    else if (i < a.length && (j === b.length || table[i + 1]![j]! >= table[i]![j + 1]!)) out.push(`-${a[i++]}`)
-    else out.push(`+${b[j++]}`)
-  }
-  return out
+  return diffArrays(before.split('\n'), after.split('\n')).flatMap((change) =>
+    change.added ? change.value.map((line) => `+${line}`) : change.removed ? change.value.map((line) => `-${line}`) : [],
+  )
 }
 
 /** Opens the editor's entry `hash` (`collections/pages/entries/about`) in `page`. */
 async function openEntry(page: Page, dev: DevServer, hash: string) {
-  await page.goto(new URL('/admin/', dev.url).href)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page.getByRole('link', { name: 'Pages', exact: true })).toBeVisible()
+  await logIn(page, dev.url)
   await page.goto(new URL(`/admin/#/${hash}`, dev.url).href)
 }
 
@@ -63,11 +45,6 @@ async function unfold(page: Page, summary: RegExp) {
   const toggles = page.getByText(summary).getByRole('button', { name: 'Expand' })
   await expect(toggles.first()).toBeVisible()
   for (let i = 0; i < (await toggles.count()); i++) await toggles.nth(i).click()
-}
-
-async function publish(page: Page) {
-  await page.getByRole('button', { name: 'Publish' }).click()
-  await page.getByText('Publish now').click()
 }
 
 /** The field's control wrapper of Decap around `input`: the nearest block holding its label. */

@@ -9,23 +9,18 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os'
 import path from 'node:path'
 import { expect, type Page, test } from '@playwright/test'
-import { started, startDev } from './devServer'
+import { attachDevOutput, startDev } from './devServer'
+import { logIn, publish } from './editor'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 /** 480 x 270 pixels, the narrowest an article's illustration may be; 2 KB. */
 const PICTURE = path.join(import.meta.dirname, 'fixtures/tiles-480x270.png')
 
-test.afterEach(async ({}, info) => {
-  const servers = started.splice(0)
-  if (info.status === info.expectedStatus) return
-  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
-})
+test.afterEach(attachDevOutput)
 
 /** Opens the form of a new article in the editor at `url`. */
 async function newArticle(page: Page, url: string) {
-  await page.goto(new URL('/admin/', url).href)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page.getByRole('link', { name: 'Articles', exact: true })).toBeVisible()
+  await logIn(page, url)
   await page.goto(new URL('/admin/#/collections/articles/new', url).href)
   await expect(page.getByLabel('Title', { exact: true }).first()).toBeVisible()
 }
@@ -55,11 +50,6 @@ async function uploadPicture(page: Page, file: string) {
   await page.getByRole('button', { name: /choose an image/i }).first().click()
   await page.locator('input[type="file"]').setInputFiles(file)
   await page.getByRole('button', { name: /choose selected/i }).click()
-}
-
-async function publish(page: Page) {
-  await page.getByRole('button', { name: 'Publish', exact: true }).click()
-  await page.getByText('Publish now').click()
 }
 
 test('an article created in /admin/ with an uploaded picture is written, shown and built', async ({ page }) => {

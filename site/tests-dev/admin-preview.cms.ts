@@ -8,20 +8,16 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, type FrameLocator, type Page, test } from '@playwright/test'
-import { started, startDev } from './devServer'
+import { attachDevOutput, startDev } from './devServer'
+import { logIn } from './editor'
 
-test.afterEach(async ({}, info) => {
-  const servers = started.splice(0)
-  if (info.status === info.expectedStatus) return
-  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
-})
+test.afterEach(attachDevOutput)
 
 const SLUG = 'designing-event-driven-apis-that-scale'
 
 /** Opens the article `SLUG` in /admin/ with the preview pane shown, and returns the pane. */
 async function openWithPreview(page: Page, url: string): Promise<FrameLocator> {
-  await page.goto(new URL('/admin/', url).href)
-  await page.getByRole('button', { name: 'Login' }).click()
+  await logIn(page, url)
   await page.goto(new URL(`/admin/#/collections/articles/entries/${SLUG}`, url).href)
   await expect(page.getByLabel('Title', { exact: true }).first()).toHaveValue('Designing event-driven APIs that scale')
   // The right pane starts as the translation's form; the preview is one toggle away.
@@ -118,8 +114,7 @@ test('pages are previewed with their own page components and islands, following 
       toggled = true
       return page.frameLocator('#preview-pane')
     }
-    await page.goto(new URL('/admin/', dev.url).href)
-    await page.getByRole('button', { name: 'Login' }).click()
+    await logIn(page, dev.url)
 
     // pages/insights/+Page.tsx: the newsletter's island among its sections.
     let pane = await open('insights')

@@ -7,13 +7,10 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { expect, test } from '@playwright/test'
-import { started, startDev } from './devServer'
+import { attachDevOutput, startDev } from './devServer'
+import { logIn, publish } from './editor'
 
-test.afterEach(async ({}, info) => {
-  const servers = started.splice(0)
-  if (info.status === info.expectedStatus) return
-  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
-})
+test.afterEach(attachDevOutput)
 
 /** The lines of `after` that differ from the same lines of `before`, which has as many. */
 function changedLines(before: string, after: string): string[] {
@@ -31,8 +28,7 @@ test('an edit saved in /admin/ is a one-line diff, shows in the site, and an inv
     const site = await page.context().newPage()
     await site.goto(new URL('/services/cloud-services/', dev.url).href)
 
-    await page.goto(new URL('/admin/', dev.url).href)
-    await page.getByRole('button', { name: 'Login' }).click()
+    await logIn(page, dev.url)
     // Decap checks the configuration against its own schema as it starts (it publishes none as
     // a file): a configuration it refuses shows its errors instead of the collections.
     for (const collection of ['Articles', 'Pages', 'Services', 'Settings', 'Redirects']) {
@@ -44,8 +40,7 @@ test('an edit saved in /admin/ is a one-line diff, shows in the site, and an inv
     const title = page.getByLabel('Title', { exact: true }).first()
     await expect(title).toHaveValue('Cloud Services | Nordvale')
     await title.fill('Cloud Services and Platforms | Nordvale')
-    await page.getByRole('button', { name: 'Publish' }).click()
-    await page.getByText('Publish now').click()
+    await publish(page)
     await expect.poll(() => readFileSync(file, 'utf8')).not.toBe(before)
     expect(changedLines(before, readFileSync(file, 'utf8'))).toEqual(['  title: Cloud Services and Platforms | Nordvale'])
     // The open page of the site reloads with it, as after any save.
@@ -59,8 +54,7 @@ test('an edit saved in /admin/ is a one-line diff, shows in the site, and an inv
     const heading = editor.getByLabel('Title', { exact: true }).first()
     await expect(heading).toHaveValue('Designing event-driven APIs that scale')
     await heading.fill('Designing event-driven APIs that last')
-    await editor.getByRole('button', { name: 'Publish' }).click()
-    await editor.getByText('Publish now').click()
+    await publish(editor)
     await expect.poll(() => readFileSync(article, 'utf8')).not.toBe(original)
     expect(changedLines(original, readFileSync(article, 'utf8'))).toEqual(['title: Designing event-driven APIs that last'])
 
@@ -69,8 +63,7 @@ test('an edit saved in /admin/ is a one-line diff, shows in the site, and an inv
     const date = editor.getByLabel('Date', { exact: true }).first()
     await expect(date).toHaveValue('2024-02-14')
     await date.fill('someday')
-    await editor.getByRole('button', { name: 'Publish' }).click()
-    await editor.getByText('Publish now').click()
+    await publish(editor)
     await expect(editor.getByText(/not saved, the content would not be valid/)).toBeVisible()
     await expect(editor.getByText(/articles\/designing-event-driven-apis-that-scale\.md:\d+:\d+: .*date/)).toBeVisible()
     expect(readFileSync(article, 'utf8')).toBe(written)

@@ -4,6 +4,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import type { TestInfo } from '@playwright/test'
 
 const repo = path.resolve(import.meta.dirname, '../..')
 
@@ -43,6 +44,16 @@ export interface DevOptions {
 
 /** What every `sitegen dev` started by this process printed, for the report of a failed test. */
 export const started: { output(): string }[] = []
+
+/**
+ * For `test.afterEach`: a failed test's report carries what each `sitegen dev` it started
+ * printed.
+ */
+export async function attachDevOutput({}, info: TestInfo) {
+  const servers = started.splice(0)
+  if (info.status === info.expectedStatus) return
+  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
+}
 
 /** Starts `sitegen dev --port 0` (the binary is `$SITEGEN_BIN`, else target/debug/sitegen). */
 export async function startDev({ articles = 0 }: DevOptions = {}): Promise<DevServer> {

@@ -2,14 +2,10 @@
 // reloads only the open pages it changes), a content mistake shows in Vite's error overlay with its file:line:col while the page keeps its
 // last good content, the fix clears it, and SIGTERM leaves no process behind.
 import { expect, test } from '@playwright/test'
-import { alive, started, startDev } from './devServer'
+import { alive, attachDevOutput, startDev } from './devServer'
 
 // A failed test's report carries what its `sitegen dev` printed.
-test.afterEach(async ({}, info) => {
-  const servers = started.splice(0)
-  if (info.status === info.expectedStatus) return
-  for (const [i, dev] of servers.entries()) await info.attach(`sitegen dev output ${i + 1}`, { body: dev.output() })
-})
+test.afterEach(attachDevOutput)
 
 test('sitegen dev reloads on save, shows content mistakes and stops cleanly', async ({ page }) => {
   const dev = await startDev()
