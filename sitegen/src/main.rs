@@ -741,7 +741,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     proxy_url: sitegen::cms::LOCAL_PROXY_URL.into(),
                 },
             };
-            let config = sitegen::cms::config(&content, "content", backend)?;
+            let config = sitegen::cms::config(&content, sitegen::cms::CONTENT_PATH, backend)?;
             let printed = write!(std::io::stdout().lock(), "{}", config.to_yaml()?);
             // A reader that stops early (`| head`) is no failure.
             match printed {

@@ -85,7 +85,7 @@ pub fn files(
         }
         files.push((rel.clone(), store.put(&rel, &bytes)?));
     }
-    let config = super::config(content_dir, "content", super::Backend::live(cms))?;
+    let config = super::config(content_dir, super::CONTENT_PATH, super::Backend::live(cms))?;
     let json = serde_json::to_vec(&config).context("writing the editor's configuration")?;
     let rel = format!("{DIR}/{CONFIG_FILE}");
     files.push((rel.clone(), store.put(&rel, &json)?));

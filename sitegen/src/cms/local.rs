@@ -99,9 +99,9 @@ impl Local {
     pub fn handle(&self, request: &Request) -> Result<Json, LocalError> {
         let params = &request.params;
         match request.action.as_str() {
-            "info" => {
-                Ok(json!({"repo": "content", "publish_modes": ["simple"], "type": "local_fs"}))
-            }
+            "info" => Ok(
+                json!({"repo": super::CONTENT_PATH, "publish_modes": ["simple"], "type": "local_fs"}),
+            ),
             "entriesByFolder" => {
                 let folder = str_param(params, "folder")?;
                 Ok(Json::Array(self.folder_entries(folder)?))
@@ -457,7 +457,8 @@ impl Local {
             return Ok(());
         }
         let scratch = tempfile::tempdir().context("creating a scratch directory")?;
-        let copy = scratch.path().join("content");
+        // Named as in the repository: the errors name `content/...` as the editor does.
+        let copy = scratch.path().join(super::CONTENT_PATH);
         copy_content(&self.content_dir, &copy)?;
         let mut written = Vec::new();
         for save in writes {
@@ -808,7 +809,7 @@ pub fn answer_reads(content_dir: &Path, requests: &[String]) -> anyhow::Result<V
     let backend = super::Backend::Local {
         proxy_url: super::LOCAL_PROXY_URL.into(),
     };
-    let config = super::config(content_dir, "content", backend)?;
+    let config = super::config(content_dir, super::CONTENT_PATH, backend)?;
     // The validation's public/ is never read: nothing here saves.
     let local = Local::new(content_dir, Path::new("public"), config)?;
     requests
@@ -848,7 +849,7 @@ pub fn router(content_dir: PathBuf, public_dir: PathBuf) -> axum::Router {
                         let backend = super::Backend::Local {
                             proxy_url: super::LOCAL_PROXY_URL.into(),
                         };
-                        let config = super::config(content_dir, "content", backend)?;
+                        let config = super::config(content_dir, super::CONTENT_PATH, backend)?;
                         Local::new(content_dir, public_dir, config)?
                             .handle(&request)
                             .map_err(anyhow::Error::from)

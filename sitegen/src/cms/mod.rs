@@ -87,6 +87,10 @@ pub const PAGES_COLLECTION: &str = "pages";
 /// The name of the service categories' collection.
 pub const SERVICES_COLLECTION: &str = "services";
 
+/// Where the content directory is in the repository, as the editor's paths name it
+/// (`content/pages/about.yaml`); on disk it may be any directory (`sitegen dev --content DIR`).
+pub const CONTENT_PATH: &str = "content";
+
 /// Where the editor of `sitegen dev` saves: the dev server's own endpoint.
 pub const LOCAL_PROXY_URL: &str = "/admin/api/v1";
 
@@ -350,7 +354,7 @@ pub fn write_local_config(content_dir: &Path, path: &Path) -> Result<()> {
     let backend = Backend::Local {
         proxy_url: LOCAL_PROXY_URL.into(),
     };
-    let json = serde_json::to_vec(&config(content_dir, "content", backend)?)?;
+    let json = serde_json::to_vec(&config(content_dir, CONTENT_PATH, backend)?)?;
     let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, json).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))

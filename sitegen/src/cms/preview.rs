@@ -78,7 +78,7 @@ pub fn preview(
 ) -> anyhow::Result<Preview> {
     let config = super::config(
         content_dir,
-        "content",
+        super::CONTENT_PATH,
         super::Backend::Local {
             proxy_url: super::LOCAL_PROXY_URL.into(),
         },
@@ -99,7 +99,7 @@ pub fn preview(
     let entry = Entry::of(&config, content_dir, request, (!default).then_some(locale))?;
 
     let scratch = tempfile::tempdir().context("creating a scratch directory")?;
-    let copy = scratch.path().join("content");
+    let copy = scratch.path().join(super::CONTENT_PATH);
     local::copy_content(content_dir, &copy)?;
     let rel = &entry.rel;
     std::fs::write(copy.join(rel), &entry.text)

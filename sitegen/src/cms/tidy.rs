@@ -26,9 +26,6 @@ use serde_json::json;
 
 use super::local::{Local, LocalError, Request};
 
-/// The content folder's name in the editor's paths (`content/pages/about.yaml`).
-const CONTENT: &str = "content";
-
 /// What a tidy changed.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Tidied {
@@ -46,7 +43,7 @@ pub fn tidy(content_dir: &Path, public_dir: &Path, base: &str) -> Result<Tidied>
     let root = content_dir
         .parent()
         .context("the content directory has no parent")?;
-    let content_path = CONTENT;
+    let content_path = super::CONTENT_PATH;
     anyhow::ensure!(
         content_dir.ends_with(content_path),
         "{}: the editor's paths name the content folder `{content_path}/`",
